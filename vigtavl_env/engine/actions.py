@@ -1,0 +1,97 @@
+"""The decisions a player can make, as verbs on hexes, and their integer codes.
+
+Every decision is small and atomic: a verb applied to one hex, or one of two verbs that need no
+hex. The engine code of a decision is ``verb * n_cells + cell`` for hex verbs and
+``N_HEX_VERBS * n_cells + g`` for the global verbs ``g`` (END_ACTIVATION, END_TURN). The
+environment maps engine cells onto its square tensor; see ``vigtavl_env/codec.py``.
+
+Verb layout (47 hex verbs)::
+
+     0- 2  place caravel / freighter / galleon          (placement phase)
+     3- 8  build soldier archer cavalry caravel freighter galleon
+     9     build artillery
+    10-12  build camp / fort / castle
+    13-18  build wall on edge direction 0..5 of the hex
+    19-24  take down own wall on edge 0..5 (relocation; the next wall is free)
+    25-30  breach the opponent wall on edge 0..5 with a unit on the hex
+    31-36  activate soldier archer cavalry caravel freighter galleon on the hex
+    37     move the active unit to the hex (a battle if another player holds it)
+    38     move the active knight to the hex towing the artillery on its hex
+    39     attack the hex with the active unit (close or ranged by its type)
+    40     fire the artillery on the active knight's hex at the hex
+    41     occupy the hex just won or seized
+    42     seize the development / artillery on the hex
+    43-45  discharge a soldier / archer / cavalry on the hex
+    46     recruit the discharged unit's replacement onto the hex
+
+Worked example on the 2-player board (91 hexes): moving the active unit to hex 40 is
+``37 * 91 + 40 = 3407``; ending the turn is ``47 * 91 + 1 = 4278``.
+"""
+
+from __future__ import annotations
+
+from .stats import DEV_NAMES, UNIT_NAMES
+
+PLACE = 0
+BUILD_UNIT = 3
+BUILD_ARTILLERY = 9
+BUILD_DEV = 10  # + development type - 1
+BUILD_WALL = 13
+RELOCATE_WALL = 19
+BREACH = 25
+ACTIVATE = 31
+MOVE = 37
+MOVE_ARTILLERY = 38
+ATTACK = 39
+FIRE_ARTILLERY = 40
+OCCUPY = 41
+SEIZE = 42
+DISCHARGE = 43
+RECRUIT = 46
+N_HEX_VERBS = 47
+
+END_ACTIVATION = 0
+END_TURN = 1
+N_GLOBAL_VERBS = 2
+GLOBAL_NAMES = ("end activation", "end turn")
+
+
+def _names() -> tuple[str, ...]:
+    names = [f"place {UNIT_NAMES[3 + i]}" for i in range(3)]
+    names += [f"build {n}" for n in UNIT_NAMES]
+    names += ["build artillery"]
+    names += [f"build {DEV_NAMES[i]}" for i in (1, 2, 3)]
+    names += [f"build wall {d}" for d in range(6)]
+    names += [f"relocate wall {d}" for d in range(6)]
+    names += [f"breach wall {d}" for d in range(6)]
+    names += [f"activate {n}" for n in UNIT_NAMES]
+    names += ["move", "move with artillery", "attack", "fire artillery", "occupy", "seize"]
+    names += [f"discharge {UNIT_NAMES[i]}" for i in range(3)]
+    names += ["recruit"]
+    assert len(names) == N_HEX_VERBS
+    return tuple(names)
+
+
+VERB_NAMES = _names()
+
+
+def encode(verb: int, cell: int, n_cells: int) -> int:
+    """Engine code of a hex verb at a cell."""
+    return verb * n_cells + cell
+
+
+def encode_global(g: int, n_cells: int) -> int:
+    return N_HEX_VERBS * n_cells + g
+
+
+def decode(code: int, n_cells: int) -> tuple[int, int, int]:
+    """``(verb, cell, global)``: a hex verb gives global -1; a global verb gives verb -1."""
+    if not isinstance(code, int) or code < 0 or code >= n_actions(n_cells):
+        raise ValueError(f"action code {code!r} is outside 0..{n_actions(n_cells) - 1}")
+    if code >= N_HEX_VERBS * n_cells:
+        return -1, -1, code - N_HEX_VERBS * n_cells
+    return code // n_cells, code % n_cells, -1
+
+
+def n_actions(n_cells: int) -> int:
+    return N_HEX_VERBS * n_cells + N_GLOBAL_VERBS

@@ -1,0 +1,163 @@
+"""Building: developments, units, ships, artillery and walls, and where each may go.
+
+Rules implemented here (Units > Building Units, Additional Unit Actions > Build, Walls, Castles,
+Occupancy, Freighters, Phase 1 - Placement):
+- "Players may build on any hex that is occupied by or adjacent to one of their units or already
+  developed hexes." Developments go on land; mountains cannot be built on.
+- "On a player's turn he may only build 2 knights or 2 ships or 1 knight and 1 ship (unless he
+  has built a castle, in which case his production capacity increases to 3)."
+- "Built land units are placed on or adjacent to any developed hex"; "Built ships are placed on
+  any sea hex adjacent to a player's coastal development"; "If a freighter is adjacent to a
+  developed hex, units can be built directly on the ship."
+- "Walls may be built on any edge of a player's occupied or built hexes"; once per turn a wall
+  may be taken down and rebuilt elsewhere at no cost.
+- Building is never allowed during a unit's movement nor during a retaliation.
+- Placement: ships on any sea hex, never on another player's hex, within occupancy.
+"""
+
+from __future__ import annotations
+
+from .movement import freighter_with_room
+from .state import BUILD, BATTLE, GameState, GONE, MOVE_IN_PROGRESS, PRISONER, RESERVE
+from .stats import (
+    ARTILLERY_COST, ARTILLERY_LIMIT, ARTILLERY_OCCUPANCY, CASTLE, DEV_COST, DEV_OCCUPANCY,
+    IS_SHIP, MAX_OCCUPANCY, NO_DEV, UNITS, UNITS_PER_TURN, UNITS_PER_TURN_WITH_CASTLE,
+    UNIT_COST, WALL_COST,
+)
+
+ARTILLERY_SLOT = 6  # index of artillery in state.built_types
+
+
+def may_build_now(state: GameState) -> bool:
+    """Building happens in the build and battle phases, outside retaliation and movement."""
+    if state.phase not in (BUILD, BATTLE) or state.retaliator >= 0 or state.recruit_type >= 0:
+        return False
+    return not any(a.move == MOVE_IN_PROGRESS for a in state.stack)
+
+
+def unit_capacity(state: GameState, player: int) -> int:
+    """Units a player may build this turn: 2, or 3 while he owns a castle."""
+    owns_castle = any(o == player and t == CASTLE for o, t in zip(state.dev_owner, state.dev_type))
+    return UNITS_PER_TURN_WITH_CASTLE if owns_castle else UNITS_PER_TURN
+
+
+def in_play(state: GameState, player: int, utype: int) -> int:
+    n = 0
+    for u, t in enumerate(state.u_type):
+        if t == utype and state.u_owner[u] == player and state.u_where[u] not in (GONE, PRISONER):
+            n += 1
+    return n
+
+
+def type_limit_ok(state: GameState, player: int, utype: int) -> bool:
+    """The Stats table's limit for this type ("2/turn" rows per turn; others see limit_scope)."""
+    if utype == ARTILLERY_SLOT:
+        if state.config.limit_scope == "per_turn":
+            return state.built_types[ARTILLERY_SLOT] < ARTILLERY_LIMIT
+        owned = sum(1 for o in state.art_owner if o == player)
+        return owned < ARTILLERY_LIMIT
+    row = UNITS[utype]
+    if row.limit_per_turn or state.config.limit_scope == "per_turn":
+        return state.built_types[utype] < row.limit
+    return in_play(state, player, utype) < row.limit
+
+
+def near_development(state: GameState, player: int) -> set[int]:
+    """Own developed hexes and the hexes adjacent to them."""
+    board = state.gmap.board
+    out = set()
+    for c, o in enumerate(state.dev_owner):
+        if o == player:
+            out.add(c)
+            out.update(n for n in board.neighbours[c] if n >= 0)
+    return out
+
+
+def free_for(state: GameState, cell: int, player: int, room: int) -> bool:
+    """The hex is not another player's and has room for ``room`` more occupancy."""
+    return state.cell_player[cell] in (-1, player) and state.occ[cell] + room <= MAX_OCCUPANCY
+
+
+def unit_sites(state: GameState, player: int, utype: int) -> list[int]:
+    """Where a built (or recruited) unit of this type may be placed."""
+    gmap = state.gmap
+    near = near_development(state, player)
+    out = []
+    for c in sorted(near):
+        if IS_SHIP[utype]:
+            if gmap.is_sea[c] and free_for(state, c, player, 1):
+                out.append(c)
+        elif gmap.is_land[c]:
+            if free_for(state, c, player, 1):
+                out.append(c)
+        elif gmap.is_sea[c] and _adjacent_own_development(state, c, player) and freighter_with_room(state, c, player) >= 0:
+            out.append(c)  # built straight onto a freighter next to a developed hex
+    return out
+
+
+def _adjacent_own_development(state: GameState, cell: int, player: int) -> bool:
+    return any(n >= 0 and state.dev_owner[n] == player for n in state.gmap.board.neighbours[cell])
+
+
+def artillery_sites(state: GameState, player: int) -> list[int]:
+    gmap = state.gmap
+    return [
+        c for c in sorted(near_development(state, player))
+        if gmap.is_land[c] and state.art_owner[c] < 0 and free_for(state, c, player, ARTILLERY_OCCUPANCY)
+    ]
+
+
+def development_sites(state: GameState, player: int, dev: int) -> list[int]:
+    """Land hexes with no development, occupied by or next to the player's units or developments."""
+    gmap, board = state.gmap, state.gmap.board
+    presence = set()
+    for u, c in enumerate(state.u_cell):
+        if c >= 0 and state.u_owner[u] == player and state.u_where[u] in (0, 1):
+            presence.add(c)
+    presence.update(c for c, o in enumerate(state.dev_owner) if o == player)
+    around = set(presence)
+    for c in presence:
+        around.update(n for n in board.neighbours[c] if n >= 0)
+    return [
+        c for c in sorted(around)
+        if gmap.is_land[c] and state.dev_type[c] == NO_DEV
+        and free_for(state, c, player, DEV_OCCUPANCY[dev])
+    ]
+
+
+def wall_sites(state: GameState, player: int) -> list[tuple[int, int]]:
+    """(hex, direction) of free edges of the player's occupied or built hexes."""
+    board = state.gmap.board
+    out = []
+    for c, h in enumerate(state.cell_player):
+        if h != player:
+            continue
+        for d in range(6):
+            if state.walls[board.edge[c][d]] < 0:
+                out.append((c, d))
+    return out
+
+
+def can_afford_unit(state: GameState, player: int, utype: int) -> bool:
+    cost = ARTILLERY_COST if utype == ARTILLERY_SLOT else UNIT_COST[utype]
+    if state.gold[player] < cost or not type_limit_ok(state, player, utype):
+        return False
+    return utype == ARTILLERY_SLOT or state.built_units < unit_capacity(state, player)
+
+
+def can_afford_development(state: GameState, player: int, dev: int) -> bool:
+    return state.gold[player] >= DEV_COST[dev]
+
+
+def can_afford_wall(state: GameState, player: int) -> bool:
+    return state.wall_in_hand or state.gold[player] >= WALL_COST
+
+
+def placement_sites(state: GameState, player: int) -> list[int]:
+    """Phase 1: any sea hex not held by another player, with room."""
+    gmap = state.gmap
+    return [c for c in range(gmap.board.n_cells) if gmap.is_sea[c] and free_for(state, c, player, 1)]
+
+
+def reserve_ships(state: GameState, player: int) -> list[int]:
+    return [u for u, w in enumerate(state.u_where) if w == RESERVE and state.u_owner[u] == player and IS_SHIP[state.u_type[u]]]

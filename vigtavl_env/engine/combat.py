@@ -1,0 +1,227 @@
+"""Battles: who can be attacked, the dice, the tactics, and what a defeat does.
+
+Rules implemented here (Units > Attack, Results of an attack, Tactics, Artillery):
+- Close combat: "both players ... roll a number of dice equal to the cost of the unit ...
+  Compare only each player's highest die, and the greater value wins the battle. Ties must be
+  re-rolled."
+- Ranged: "the attacker rolls a number of dice equal to the cost of the unit. If any die result
+  is 1, 2 or 3 the attack is successful", 1-2 at range 2, 1 at range 3; straight lines only,
+  "blocked by mountains and walls".
+- Flanking and the feint: the first attack on a hex sets its front; later attacks add 1, 2 or 3
+  dice from a flank, rear flank or the rear. Attrition: +2 dice on the third attack on a hex from
+  the same direction. Overwhelm: 6 or more attack dice and the defender surrenders before the
+  battle.
+- Land victory captures the defeated knight (a prisoner on the victor's nearest developed hex);
+  sea victory sinks the ship into the victor's graveyard; Battle tokens equal the unit's value.
+- Surrender: units that are surrounded and cannot move anywhere are all captured.
+"""
+
+from __future__ import annotations
+
+from .hexgrid import angular_gap, opposite
+from .movement import reach
+from .state import BATTLE, GameState, LOADED, ON_BOARD, PRISONER
+from .stats import (
+    ARCHER, FREIGHTER, IS_SHIP, LAND_TYPES, MAX_OCCUPANCY, RANGED_HIT_MAX, UNIT_COST,
+    UNIT_MOVEMENT,
+)
+
+
+def defender_at(state: GameState, cell: int) -> int:
+    """The unit that defends a hex: its strongest unit (a freighter only defends itself)."""
+    best, best_key = -1, None
+    for u, c in enumerate(state.u_cell):
+        if c != cell or state.u_where[u] != ON_BOARD:
+            continue
+        key = (state.u_type[u] != FREIGHTER, UNIT_COST[state.u_type[u]], -u)
+        if best_key is None or key > best_key:
+            best, best_key = u, key
+    return best
+
+
+def can_capture(state: GameState, player: int) -> bool:
+    """If a player has no developments on the map, he may not capture any opponent units."""
+    return player in state.dev_owner
+
+
+def may_target(state: GameState, player: int, cell: int) -> bool:
+    """A hex this player may attack: another player's units, and a land defender only if the
+    attacker has a development to hold the prisoner."""
+    h = state.cell_player[cell]
+    if h < 0 or h == player:
+        return False
+    d = defender_at(state, cell)
+    if d < 0:
+        return False
+    return IS_SHIP[state.u_type[d]] or can_capture(state, player)
+
+
+def close_targets(state: GameState, u: int) -> list[int]:
+    """Adjacent hexes unit ``u`` can attack in close combat (not through opponent walls)."""
+    board, me, a = state.gmap.board, state.u_owner[u], state.u_cell[u]
+    out = []
+    for d, b in enumerate(board.neighbours[a]):
+        if b < 0:
+            continue
+        w = state.walls[board.edge[a][d]]
+        if (w < 0 or w == me) and may_target(state, me, b):
+            out.append(b)
+    return out
+
+
+def ranged_targets(state: GameState, player: int, origin: int) -> dict[int, int]:
+    """Hexes a ranged attack from ``origin`` can hit, with their range (straight rays of 3)."""
+    gmap, out = state.gmap, {}
+    for d in range(6):
+        for k, (cell, edge) in enumerate(gmap.board.rays[origin][d], start=1):
+            w = state.walls[edge]
+            if (w >= 0 and w != player) or not (gmap.is_land[cell] or gmap.is_sea[cell]):
+                break  # "Ranged attacks are blocked by mountains and walls"
+            if may_target(state, player, cell):
+                out[cell] = k
+    return out
+
+
+def attack_dice(state: GameState, base: int, target: int, from_dir: int, ranged: bool) -> int:
+    """Attack dice with the tactics of the Tactics section; records the attack for later ones.
+
+    ``from_dir`` is the direction from the target hex towards the attacker. The first attack on
+    a hex this turn sets its front (the feint); flanking adds the 60-degree steps between the
+    attack and the front (flank 1, rear flank 2, rear 3); the third attack from one direction
+    adds the attrition bonus.
+    """
+    if ranged and not state.config.ranged_tactics:
+        return base
+    front = state.front.setdefault(target, from_dir)
+    key = target * 6 + from_dir
+    n = state.attacks.get(key, 0) + 1
+    state.attacks[key] = n
+    bonus = angular_gap(from_dir, front)
+    if n >= state.config.attrition_attacks:
+        bonus += state.config.attrition_bonus
+    return base + bonus
+
+
+def close_combat(state: GameState, attack: int, defend: int) -> tuple[bool, list[list[int]]]:
+    """Roll close combat until the highest dice differ. Returns (attacker won, rolls)."""
+    rolls = []
+    while True:
+        a = state.roll_dice(attack)
+        d = state.roll_dice(defend)
+        rolls.append([a, d])
+        if max(a) != max(d):
+            return max(a) > max(d), rolls
+
+
+def ranged_hit(state: GameState, dice: int, rng: int) -> tuple[bool, list[int]]:
+    a = state.roll_dice(dice)
+    return min(a) <= RANGED_HIT_MAX[rng], a
+
+
+def nearest_development(state: GameState, player: int, cell: int) -> int:
+    """Place the piece on the victor's nearest developed hex" (ties: lowest hex number)."""
+    dist = state.gmap.board.dist[cell]
+    best = -1
+    for c, o in enumerate(state.dev_owner):
+        if o == player and (best < 0 or dist[c] < dist[best]):
+            best = c
+    return best
+
+
+def defeat(state: GameState, u: int, victor: int, at: int) -> None:
+    """A defeated unit: captured if a knight, sunk if a ship; the victor takes Battle tokens."""
+    state.tokens[victor] += UNIT_COST[state.u_type[u]]
+    if IS_SHIP[state.u_type[u]]:
+        state.remove(u)
+        state.sunk[victor] += 1
+        state.emit("sunk", unit=u, by=victor, cell=at, player=victor)
+        return
+    prison = nearest_development(state, victor, at)
+    if state.u_where[u] == ON_BOARD:
+        state.lift(u)
+    state.u_where[u] = PRISONER
+    state.u_cell[u] = prison
+    state.u_holder[u] = victor
+    state.u_carrier[u] = -1
+    state.emit("captured", unit=u, by=victor, cell=at, prison=prison, player=victor)
+
+
+def hex_cleared(state: GameState, cell: int, player: int) -> bool:
+    """No enemy pieces remain on the hex (occupation needs an empty or own hex)."""
+    return state.cell_player[cell] in (-1, player)
+
+
+def can_stand(state: GameState, u: int, cell: int) -> bool:
+    """Unit ``u`` could end a move on ``cell`` (terrain, holder and occupancy)."""
+    ship = IS_SHIP[state.u_type[u]]
+    if ship != bool(state.gmap.is_sea[cell]) or not (state.gmap.is_sea[cell] or state.gmap.is_land[cell]):
+        return False
+    return state.cell_player[cell] in (-1, state.u_owner[u]) and state.occ[cell] + 1 <= MAX_OCCUPANCY
+
+
+def surrounded(state: GameState, cell: int, by: int) -> bool:
+    """Tactics > Surrender: the units on ``cell`` are surrounded on all adjacent land and sea
+    hexes (one of them by ``by``) and none of them can move anywhere."""
+    board, gmap = state.gmap.board, state.gmap
+    owner = state.cell_player[cell]
+    touching = False
+    for d, n in enumerate(board.neighbours[cell]):
+        if n < 0 or not (gmap.is_land[n] or gmap.is_sea[n]):
+            continue
+        if state.cell_player[n] < 0:
+            return False
+        touching |= state.cell_player[n] == by
+    if not touching:
+        return False
+    units = state.units_at(cell, owner)
+    if not units:
+        return False
+    saved_phase, state.phase = state.phase, BATTLE  # escape means a free hex, never a battle
+    try:
+        return not any(reach(state, v, UNIT_MOVEMENT[state.u_type[v]]).stops for v in units)
+    finally:
+        state.phase = saved_phase
+
+
+def check_surrender(state: GameState, player: int, near: list[int]) -> None:
+    """After a move, battle or placement by ``player``: surrounded enemies next to ``near``
+    surrender and are captured (sunk, for ships)."""
+    if not state.config.surrender:
+        return
+    board = state.gmap.board
+    seen = set()
+    for c in near:
+        for n in board.neighbours[c]:
+            if n < 0 or n in seen:
+                continue
+            seen.add(n)
+            h = state.cell_player[n]
+            if h < 0 or h == player or not surrounded(state, n, player):
+                continue
+            units = state.units_at(n, h)
+            if not can_capture(state, player) and any(state.u_type[v] in LAND_TYPES for v in units):
+                continue
+            state.emit("surrender", cell=n, owner=h, units=units, player=player)
+            for v in units:
+                defeat(state, v, player, n)
+
+
+def attack_origin(state: GameState, u: int) -> int:
+    """Where an attack by ``u`` comes from: its hex (a loaded archer fires from its freighter)."""
+    return state.u_cell[u]
+
+
+def can_attack_from_here(state: GameState, u: int) -> bool:
+    """Freighters cannot attack; of the units aboard a freighter only archers may attack."""
+    t = state.u_type[u]
+    if t == FREIGHTER:
+        return False
+    if state.u_where[u] == LOADED:
+        return t == ARCHER
+    return state.u_where[u] == ON_BOARD
+
+
+def direction_from(state: GameState, target: int, origin: int) -> int:
+    """Direction from ``target`` towards ``origin`` (they lie on one straight ray)."""
+    d = state.gmap.board.direction_between(origin, target)
+    return opposite(d)

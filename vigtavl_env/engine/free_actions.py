@@ -1,0 +1,163 @@
+"""Free actions that do not count towards a unit's two: seize, breach, discharge and recruit.
+
+Rules implemented here (Additional Unit Actions, Walls > Breaching, Results > Rescue, Objective):
+- Seize: "Players may seize opponent developments and artillery if they are located on or
+  adjacent to any hex occupied by one of their units and it is undefended." A development is
+  defended by its owner's units on it or on a hex "adjacent to both the attacker and the unit
+  they are defending" (Defend); freighters defend nothing but themselves; artillery is defended
+  only by knights. Conquer tokens equal the development's value, +3 for the owner's last one.
+- Rescue: seizing a developed hex frees the seizer's prisoners held there (Rescue tokens), and
+  other players' prisoners there become his.
+- Seizing Walls: walls on the seized hex change owner unless the hex across the wall is
+  occupied by their original owner.
+- Breach: a unit next to an opponent wall that has not exhausted its actions rolls its cost in
+  dice; any 1-3 removes the wall; the third attempt on a wall adds 2 dice.
+- Discharge and Recruit: once per turn, remove a land unit and place a new one of its type on
+  or next to a developed hex.
+"""
+
+from __future__ import annotations
+
+from .building import unit_sites
+from .combat import can_stand
+from .state import GameState, LOADED, ON_BOARD, PRISONER, SPENT, BREACHED
+from .stats import BREACH_HIT_MAX, DEV_COST, FREIGHTER, LAND_TYPES, NO_DEV, UNIT_COST
+from .tokens import check_complex, check_wall_awards
+
+LAST_DEVELOPMENT_BONUS = 3
+
+
+def _defends(state: GameState, v: int, owner: int, artillery_only: bool) -> bool:
+    if state.u_owner[v] != owner or state.u_where[v] != ON_BOARD:
+        return False
+    t = state.u_type[v]
+    return t in LAND_TYPES if artillery_only else t != FREIGHTER
+
+
+def seizers(state: GameState, player: int, target: int) -> list[int]:
+    """Own units from whose hex the pieces on ``target`` can be seized (undefended there)."""
+    if state.cell_player[target] in (-1, player):
+        return []
+    owner = state.cell_player[target]
+    if state.dev_owner[target] != owner and state.art_owner[target] != owner:
+        return []
+    art_only = state.dev_type[target] == NO_DEV
+    board = state.gmap.board
+    guards = {
+        state.u_cell[v] for v in range(len(state.u_cell)) if _defends(state, v, owner, art_only)
+    }
+    if target in guards:
+        return []
+    out = []
+    for u, c in enumerate(state.u_cell):
+        if state.u_owner[u] != player or state.u_where[u] != ON_BOARD or state.u_type[u] == FREIGHTER:
+            continue
+        if board.dist[c][target] != 1:
+            continue
+        w = state.walls[board.edge[c][board.direction_between(c, target)]]
+        if w >= 0 and w != player:
+            continue  # no seizing through an opponent's wall
+        if not any(n in guards for n in board.common_neighbours(c, target)):
+            out.append(u)
+    return out
+
+
+def seize(state: GameState, player: int, target: int) -> int:
+    """Seize the development and artillery on ``target``. Returns the player who lost them."""
+    owner = state.cell_player[target]
+    board = state.gmap.board
+    dev = state.dev_type[target]
+    if state.art_owner[target] == owner:
+        state.set_artillery(target, player)
+    if dev != NO_DEV:
+        last = sum(1 for o in state.dev_owner if o == owner) == 1
+        state.set_development(target, dev, player)
+        gain = DEV_COST[dev] + (LAST_DEVELOPMENT_BONUS if last else 0)
+        state.tokens[player] += gain
+        state.emit("seized", cell=target, dev=dev, owner=owner, tokens=gain, last=last, player=player)
+        _rescue(state, player, target)
+        converted = False
+        for d in range(6):
+            e = board.edge[target][d]
+            n = board.neighbours[target][d]
+            if state.walls[e] == owner and (n < 0 or state.cell_player[n] != owner):
+                state.walls[e] = player
+                converted = True
+        if converted:
+            check_wall_awards(state, player)
+        check_complex(state, player)
+    else:
+        state.emit("seized_artillery", cell=target, owner=owner, player=player)
+    return owner
+
+
+def _rescue(state: GameState, player: int, cell: int) -> None:
+    for u, w in enumerate(state.u_where):
+        if w != PRISONER or state.u_cell[u] != cell:
+            continue
+        if state.u_owner[u] == player:
+            state.tokens[player] += UNIT_COST[state.u_type[u]]
+            spot = free_spot(state, u, cell)
+            state.u_holder[u] = -1
+            state.emit("rescued", unit=u, cell=spot, tokens=UNIT_COST[state.u_type[u]], player=player)
+            if spot >= 0:
+                state.put(u, spot)
+            else:
+                state.remove(u)
+        else:
+            state.u_holder[u] = player
+
+
+def free_spot(state: GameState, u: int, cell: int) -> int:
+    """The nearest hex where a freed unit can stand (ties: lowest hex number), or -1."""
+    dist = state.gmap.board.dist[cell]
+    best = -1
+    for c in range(len(dist)):
+        if can_stand(state, u, c) and (best < 0 or dist[c] < dist[best]):
+            best = c
+    return best
+
+
+def breacher(state: GameState, player: int, cell: int) -> int:
+    """The strongest own unit on ``cell`` able to breach (not spent, not yet breached)."""
+    best = -1
+    active = {a.unit for a in state.stack}
+    for u, c in enumerate(state.u_cell):
+        if c != cell or state.u_owner[u] != player or state.u_where[u] != ON_BOARD:
+            continue
+        if state.u_flags[u] & BREACHED or (state.u_flags[u] & SPENT and u not in active):
+            continue
+        if best < 0 or UNIT_COST[state.u_type[u]] > UNIT_COST[state.u_type[best]]:
+            best = u
+    return best
+
+
+def breach(state: GameState, player: int, unit: int, edge: int) -> bool:
+    """Attempt to breach the wall on ``edge``; True if it falls."""
+    n = state.breaches.get(edge, 0) + 1
+    state.breaches[edge] = n
+    dice = UNIT_COST[state.u_type[unit]]
+    if n >= state.config.attrition_attacks:
+        dice += state.config.attrition_bonus
+    rolls = state.roll_dice(dice)
+    ok = min(rolls) <= BREACH_HIT_MAX
+    state.u_flags[unit] |= BREACHED
+    owner = state.walls[edge]
+    if ok:
+        state.walls[edge] = -1
+    state.emit("breach", edge=edge, unit=unit, owner=owner, dice=rolls, success=ok, player=player)
+    return ok
+
+
+def dischargeable(state: GameState, player: int, cell: int, utype: int) -> int:
+    """A land unit of this type at ``cell`` (standing or aboard) not in an activation, or -1."""
+    active = {a.unit for a in state.stack}
+    for u, c in enumerate(state.u_cell):
+        if (c == cell and state.u_owner[u] == player and state.u_type[u] == utype
+                and state.u_where[u] in (ON_BOARD, LOADED) and u not in active):
+            return u
+    return -1
+
+
+def recruit_sites(state: GameState, player: int, utype: int) -> list[int]:
+    return unit_sites(state, player, utype)

@@ -1,0 +1,214 @@
+"""Which decisions are legal now: the verbs open in this moment, and the hexes for each verb.
+
+``open_verbs`` says which verbs the moment allows (placement, a pending recruit, a retaliation,
+an ordinary turn with or without an active unit); ``hexes_for`` lists the hexes where one verb
+is legal. ``legal_actions`` (game.py) is their product, and ``apply_action`` validates a decision
+with the same two functions, so the list and the checks can never disagree.
+"""
+
+from __future__ import annotations
+
+from . import actions as A
+from .building import (
+    ARTILLERY_SLOT, artillery_sites, can_afford_development, can_afford_unit, can_afford_wall,
+    development_sites, may_build_now, placement_sites, reserve_ships, unit_sites, wall_sites,
+)
+from .combat import can_attack_from_here, close_targets, ranged_targets
+from .free_actions import breacher, dischargeable, recruit_sites, seizers
+from .movement import reach
+from .state import (
+    BATTLE, LOADED, MOVE_DONE, ON_BOARD, OVER, PLACEMENT, SPENT, GameState,
+)
+from .stats import FREIGHTER, LAND_TYPES, UNIT_COST, UNIT_RANGE
+
+GLOBAL_OPEN = -100  # marker in open_verbs for the global verbs
+
+
+def open_verbs(state: GameState) -> tuple[list[int], list[int], str]:
+    """(hex verbs, global verbs, why) for the moment; ``why`` explains what is going on."""
+    if state.phase == OVER:
+        return [], [], "the game is over"
+    if state.phase == PLACEMENT:
+        return [A.PLACE, A.PLACE + 1, A.PLACE + 2], [], "placement: place one of your ships"
+    if state.recruit_type >= 0:
+        return [A.RECRUIT], [], "a discharged unit must be recruited first"
+    verbs: list[int] = []
+    top = state.active
+    if state.occupy_unit >= 0:
+        verbs.append(A.OCCUPY)
+    if state.retaliator >= 0:
+        if top is None and not state.retaliation_used:
+            verbs += range(A.ACTIVATE, A.ACTIVATE + 6)
+        if top is not None:
+            verbs += _unit_verbs(state)
+        if state.phase == BATTLE:
+            verbs += [A.SEIZE] + list(range(A.BREACH, A.BREACH + 6))
+        glob = [A.END_ACTIVATION] if top is not None else []
+        return verbs, glob + [A.END_TURN], "retaliation: activate one unit, or end to decline"
+    if may_build_now(state):
+        verbs += range(A.BUILD_UNIT, A.BUILD_DEV + 3)
+        verbs += range(A.BUILD_WALL, A.BUILD_WALL + 6)
+        if not state.wall_relocated:
+            verbs += range(A.RELOCATE_WALL, A.RELOCATE_WALL + 6)
+        if not state.discharged:
+            verbs += range(A.DISCHARGE, A.DISCHARGE + 3)
+    if state.phase == BATTLE:
+        verbs += [A.SEIZE] + list(range(A.BREACH, A.BREACH + 6))
+    verbs += range(A.ACTIVATE, A.ACTIVATE + 6)
+    if top is not None:
+        verbs += _unit_verbs(state)
+    glob = [A.END_ACTIVATION] if top is not None else []
+    return verbs, glob + [A.END_TURN], "your turn"
+
+
+def _unit_verbs(state: GameState) -> list[int]:
+    top = state.active
+    out = []
+    if top.move != MOVE_DONE and top.move_left > 0:
+        out += [A.MOVE, A.MOVE_ARTILLERY]
+    if not top.attacked and state.phase == BATTLE:
+        out += [A.ATTACK, A.FIRE_ARTILLERY]
+    return out
+
+
+def hexes_for(state: GameState, verb: int) -> list[int]:
+    """Hexes where ``verb`` is legal now (assuming the moment opens the verb)."""
+    me = state.current_player
+    if A.PLACE <= verb < A.PLACE + 3:
+        utype = 3 + verb - A.PLACE
+        if not any(state.u_type[u] == utype for u in reserve_ships(state, me)):
+            return []
+        return placement_sites(state, me)
+    if A.BUILD_UNIT <= verb < A.BUILD_ARTILLERY:
+        utype = verb - A.BUILD_UNIT
+        return unit_sites(state, me, utype) if can_afford_unit(state, me, utype) else []
+    if verb == A.BUILD_ARTILLERY:
+        return artillery_sites(state, me) if can_afford_unit(state, me, ARTILLERY_SLOT) else []
+    if A.BUILD_DEV <= verb < A.BUILD_WALL:
+        dev = verb - A.BUILD_DEV + 1
+        return development_sites(state, me, dev) if can_afford_development(state, me, dev) else []
+    if A.BUILD_WALL <= verb < A.RELOCATE_WALL:
+        d = verb - A.BUILD_WALL
+        return [c for c, dd in wall_sites(state, me) if dd == d] if can_afford_wall(state, me) else []
+    if A.RELOCATE_WALL <= verb < A.BREACH:
+        return _own_walls(state, me, verb - A.RELOCATE_WALL)
+    if A.BREACH <= verb < A.ACTIVATE:
+        return _breach_hexes(state, me, verb - A.BREACH)
+    if A.ACTIVATE <= verb < A.MOVE:
+        return _activatable(state, me, verb - A.ACTIVATE)
+    if verb in (A.MOVE, A.MOVE_ARTILLERY, A.ATTACK, A.FIRE_ARTILLERY):
+        return _unit_action_hexes(state, verb)
+    if verb == A.OCCUPY:
+        return [state.occupy_cell] if state.occupy_unit >= 0 else []
+    if verb == A.SEIZE:
+        return _seizable(state, me)
+    if A.DISCHARGE <= verb < A.RECRUIT:
+        utype = LAND_TYPES[verb - A.DISCHARGE]
+        cells = {state.u_cell[u] for u in range(len(state.u_cell)) if state.u_owner[u] == me
+                 and state.u_type[u] == utype and state.u_where[u] in (ON_BOARD, LOADED)}
+        return sorted(c for c in cells if dischargeable(state, me, c, utype) >= 0
+                      and _recruit_possible(state, me, c, utype))
+    if verb == A.RECRUIT:
+        return recruit_sites(state, me, state.recruit_type)
+    return []
+
+
+def _own_walls(state: GameState, me: int, d: int) -> list[int]:
+    board = state.gmap.board
+    out = []
+    for c in range(board.n_cells):
+        e = board.edge[c][d]
+        if state.walls[e] == me and board.edge_cells[e][0] == c:
+            out.append(c)
+    return out
+
+
+def _breach_hexes(state: GameState, me: int, d: int) -> list[int]:
+    board = state.gmap.board
+    cells = {state.u_cell[u] for u in range(len(state.u_cell))
+             if state.u_owner[u] == me and state.u_where[u] == ON_BOARD}
+    out = []
+    for c in sorted(cells):
+        w = state.walls[board.edge[c][d]]
+        if w >= 0 and w != me and breacher(state, me, c) >= 0:
+            out.append(c)
+    return out
+
+
+def _activatable(state: GameState, me: int, utype: int) -> list[int]:
+    """Hexes with an upright own unit of this type that may be activated now."""
+    if UNIT_COST[utype] > state.silver[me]:
+        return []
+    top = state.active
+    out = set()
+    for u in range(len(state.u_cell)):
+        if state.u_type[u] != utype or state.u_owner[u] != me or state.u_flags[u] & SPENT:
+            continue
+        w = state.u_where[u]
+        if w != ON_BOARD and w != LOADED:
+            continue
+        if top is not None and not nested_ok(state, top.unit, u):
+            continue
+        out.add(state.u_cell[u])
+    return sorted(out)
+
+
+def nested_ok(state: GameState, active: int, u: int) -> bool:
+    """The freighter exception: while a freighter is active, a knight aboard it or on land next
+    to it may be activated (to disembark or embark); while a knight aboard a freighter is active
+    and still moving, that freighter may be activated to carry it."""
+    if state.retaliator >= 0 or len(state.stack) > 1:
+        return False
+    t_active = state.u_type[active]
+    if t_active == FREIGHTER and state.u_type[u] in LAND_TYPES:
+        if state.u_where[u] == LOADED:
+            return state.u_carrier[u] == active
+        board = state.gmap.board
+        return board.dist[state.u_cell[u]][state.u_cell[active]] == 1
+    if t_active in LAND_TYPES and state.u_type[u] == FREIGHTER:
+        top = state.active
+        return (state.u_where[active] == LOADED and state.u_carrier[active] == u
+                and top.move != MOVE_DONE)
+    return False
+
+
+def _unit_action_hexes(state: GameState, verb: int) -> list[int]:
+    top = state.active
+    u = top.unit
+    me = state.u_owner[u]
+    cell = state.u_cell[u]
+    if verb == A.MOVE:
+        r = reach(state, u, top.move_left, can_attack=not top.attacked and can_attack_from_here(state, u)
+                  and state.u_type[u] != FREIGHTER)
+        return sorted(list(r.stops) + list(r.battles))
+    if verb == A.MOVE_ARTILLERY:
+        if state.u_where[u] != ON_BOARD or state.u_type[u] not in LAND_TYPES or state.art_owner[cell] != me:
+            return []
+        return sorted(reach(state, u, top.move_left, towing=True).stops)
+    if verb == A.ATTACK:
+        if not can_attack_from_here(state, u):
+            return []
+        if UNIT_RANGE[state.u_type[u]]:
+            return sorted(ranged_targets(state, me, cell))
+        return close_targets(state, u)
+    # FIRE_ARTILLERY: a knight standing on its own artillery's hex
+    if state.u_where[u] != ON_BOARD or state.u_type[u] not in LAND_TYPES or state.art_owner[cell] != me:
+        return []
+    return sorted(ranged_targets(state, me, cell))
+
+
+def _seizable(state: GameState, me: int) -> list[int]:
+    out = []
+    for c, h in enumerate(state.cell_player):
+        if h < 0 or h == me or (state.retaliator >= 0 and c in state.seized_this_turn):
+            continue
+        if seizers(state, me, c):
+            out.append(c)
+    return out
+
+
+def _recruit_possible(state: GameState, me: int, cell: int, utype: int) -> bool:
+    """A replacement could be placed if this unit were discharged (checked on a copy)."""
+    probe = state.clone(keep_events=False)
+    probe.remove(dischargeable(probe, me, cell, utype))
+    return bool(recruit_sites(probe, me, utype))

@@ -1,0 +1,123 @@
+"""Movement: where a unit can go with the movement it has left.
+
+Rules implemented here (Units > Movement, Winds, Occupancy, Walls, Freighters):
+- "Players may move units through hexes occupied by their own units, but must respect maximum
+  occupancy rule, and only end movement in an eligible hex."
+- "During the build phase, units may pass through but not end their movement in hexes occupied
+  by another player. During the attack phase, movement into a hex occupied by another player
+  initiates a battle."
+- "Units may not attack or move through opponent walls"; mountains "can not be occupied".
+- "Loading knights onto a freighter is considered 1 movement": a knight steps onto a sea hex
+  holding its own freighter with room, and is then aboard.
+- Winds: a ship on a border sea hex may spend 1 movement to enter the prevailing winds and 1 to
+  exit onto any border sea hex of the next side in the wind's direction; it never ends in the
+  deep ocean, so riding the wind is one step of cost 2.
+
+Every step costs 1 (the wind costs 2), so a bucketed breadth-first search finds the cheapest
+cost of every hex; ``reach`` returns the hexes where the unit may stop, and the hexes where it
+may move in to start a battle.
+"""
+
+from __future__ import annotations
+
+from .state import BATTLE, GameState
+from .stats import ARTILLERY_OCCUPANCY, FREIGHTER, FREIGHTER_CAPACITY, IS_SHIP, MAX_OCCUPANCY
+
+
+class Reach:
+    """Result of a movement search: cheapest cost per visited hex, stops and battle hexes."""
+
+    __slots__ = ("cost", "stops", "battles")
+
+    def __init__(self) -> None:
+        self.cost: dict[int, int] = {}
+        self.stops: dict[int, int] = {}
+        self.battles: dict[int, int] = {}
+
+
+def freighter_with_room(state: GameState, cell: int, player: int) -> int:
+    """An own freighter at ``cell`` with room for one more land unit, or -1."""
+    for u, c in enumerate(state.u_cell):
+        if c == cell and state.u_type[u] == FREIGHTER and state.u_owner[u] == player and state.u_where[u] == 0:
+            if len(state.cargo(u)) < FREIGHTER_CAPACITY:
+                return u
+    return -1
+
+
+def reach(state: GameState, u: int, points: int, towing: bool = False, can_attack: bool = False) -> Reach:
+    """Hexes unit ``u`` can end a move on with ``points`` movement left.
+
+    ``towing``: a knight moving artillery with it (the destination needs room for both, and the
+    pair stays on land). ``can_attack``: the unit may still attack, so in the battle phase
+    moving into another player's hex with units it can fight is a battle destination.
+    """
+    gmap = state.gmap
+    board = gmap.board
+    me = state.u_owner[u]
+    ship = IS_SHIP[state.u_type[u]]
+    start = state.u_cell[u]
+    battle_phase = state.phase == BATTLE
+    need = 1 + (ARTILLERY_OCCUPANCY if towing else 0)
+    walls, holder, occ, is_land = state.walls, state.cell_player, state.occ, gmap.is_land
+    wind = gmap.wind_targets_cw if state.wind > 0 else gmap.wind_targets_ccw
+    res = Reach()
+    res.cost[start] = 0
+    frontier = [start]
+    later: list[int] = []  # hexes reached by the wind, one cost level further out
+    for cost in range(1, points + 1):
+        nxt = later
+        later = []
+        for a in frontier:
+            for d, b in enumerate(board.neighbours[a]):
+                if b < 0 or b in res.cost:
+                    continue
+                w = walls[board.edge[a][d]]
+                if w >= 0 and w != me:
+                    continue
+                if _enter(state, res, b, cost, me, ship, need, towing, battle_phase, can_attack,
+                          holder, occ, is_land):
+                    nxt.append(b)
+            if ship and cost + 1 <= points:
+                for b in wind[a]:
+                    if b not in res.cost and holder[b] in (-1, me) and occ[b] + 1 <= MAX_OCCUPANCY:
+                        res.cost[b] = cost + 1
+                        res.stops[b] = cost + 1
+                        later.append(b)
+        frontier = nxt
+        if not frontier and not later:
+            break
+    return res
+
+
+def _enter(state, res, b, cost, me, ship, need, towing, battle_phase, can_attack,
+           holder, occ, is_land) -> bool:
+    """Record what stepping onto ``b`` at ``cost`` allows; True if movement may go on from b."""
+    land = is_land[b]
+    if not land and not state.gmap.is_sea[b]:
+        return False  # mountain
+    h = holder[b]
+    if ship != (not land):
+        # A knight steps onto sea only to board its own freighter (and stops there).
+        if not ship and not towing and h == me and freighter_with_room(state, b, me) >= 0:
+            res.cost[b] = cost
+            res.stops[b] = cost
+        return False
+    if h >= 0 and h != me:
+        if battle_phase:
+            if can_attack and _has_defenders(state, b, h):
+                res.cost[b] = cost
+                res.battles[b] = cost
+            return False
+        res.cost[b] = cost  # build phase: pass through, never stop
+        return True
+    res.cost[b] = cost
+    if occ[b] + need <= MAX_OCCUPANCY and not (towing and state.art_owner[b] >= 0):
+        res.stops[b] = cost
+    return True
+
+
+def _has_defenders(state: GameState, cell: int, owner: int) -> bool:
+    for v, c in enumerate(state.u_cell):
+        if c == cell and state.u_where[v] == 0 and state.u_owner[v] == owner:
+            return True
+    return False

@@ -1,0 +1,285 @@
+"""The game state: every piece, every counter, the dice, and cheap cloning.
+
+The state is plain mutable data (parallel lists, no per-unit objects) so that ``clone()`` is a
+handful of list copies: search bots clone thousands of times a second. Rules live elsewhere;
+this module only knows how to place, lift and count pieces so that the occupancy tables stay
+consistent, and how to roll dice.
+
+Units are numbered once and keep their number for the whole game. ``u_where`` says where a unit
+is: on the board, loaded on a freighter (``u_carrier``), held as a prisoner on a developed hex
+(``u_holder`` holds it), still in reserve before placement, or gone (sunk, discharged).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .config import RulesConfig
+from .stats import (
+    ARTILLERY_OCCUPANCY, DEV_OCCUPANCY, FREIGHTER, IS_SHIP, NO_DEV, UNIT_COST,
+)
+
+# Phases.
+PLACEMENT, BUILD, BATTLE, OVER = range(4)
+PHASE_NAMES = ("placement", "build", "battle", "over")
+
+# Where a unit is.
+ON_BOARD, LOADED, PRISONER, RESERVE, GONE = range(5)
+WHERE_NAMES = ("board", "loaded", "prisoner", "reserve", "gone")
+
+# Per-turn unit flags.
+SPENT = 1  # activated this turn (laid on its side)
+BREACHED = 2  # attempted a breach this turn
+
+# Once-per-game awards (bit flags).
+CITADEL, COMPLEX, GREAT_WALL = 1, 2, 4
+
+# Movement state of an activation record.
+MOVE_UNUSED, MOVE_IN_PROGRESS, MOVE_DONE = range(3)
+
+MASK64 = (1 << 64) - 1
+
+
+class Activation:
+    """An activated unit: its two unique actions and the movement it has left."""
+
+    __slots__ = ("unit", "move", "attacked", "move_left", "origin", "losers")
+
+    def __init__(self, unit: int, move_left: int, origin: int) -> None:
+        self.unit = unit
+        self.move = MOVE_UNUSED
+        self.attacked = False
+        self.move_left = move_left
+        self.origin = origin  # where its movement began (retreat goes back here)
+        self.losers: list[int] = []  # players who lost a battle or a development to it
+
+    def copy(self) -> "Activation":
+        a = Activation(self.unit, self.move_left, self.origin)
+        a.move, a.attacked, a.losers = self.move, self.attacked, list(self.losers)
+        return a
+
+    def to_list(self) -> list:
+        return [self.unit, self.move, int(self.attacked), self.move_left, self.origin, list(self.losers)]
+
+    @classmethod
+    def from_list(cls, x: list) -> "Activation":
+        a = cls(int(x[0]), int(x[3]), int(x[4]))
+        a.move, a.attacked, a.losers = int(x[1]), bool(x[2]), [int(p) for p in x[5]]
+        return a
+
+
+class GameState:
+    """Everything that changes during a game (the map and config are shared, never copied)."""
+
+    # Lists copied by clone(); scalars are copied by __dict__ update.
+    _LISTS = (
+        "gold", "silver", "tokens", "awards", "sunk", "u_owner", "u_type", "u_cell",
+        "u_where", "u_carrier", "u_holder", "u_flags", "dev_type", "dev_owner", "art_owner",
+        "occ", "cell_player", "walls", "built_types", "forced_dice", "pending_retaliation",
+    )
+    _DICTS = ("front", "attacks", "breaches")
+
+    def __init__(self, gmap: Any, config: RulesConfig, n_cells: int, n_edges: int) -> None:
+        self.gmap = gmap
+        self.config = config
+        self.n_players: int = gmap.num_players
+        p = self.n_players
+        self.phase = PLACEMENT
+        self.round = 0
+        self.turn_player = 0
+        self.turns_played = 0
+        self.decisions = 0
+        self.wind = 1  # +1 clockwise, -1 counter-clockwise
+        self.gold = [0] * p
+        self.silver = [0] * p
+        self.tokens = [0] * p
+        self.awards = [0] * p  # once-per-game award flags
+        self.sunk = [0] * p  # each player's ship graveyard (ships he sank)
+        self.u_owner: list[int] = []
+        self.u_type: list[int] = []
+        self.u_cell: list[int] = []
+        self.u_where: list[int] = []
+        self.u_carrier: list[int] = []
+        self.u_holder: list[int] = []
+        self.u_flags: list[int] = []
+        self.dev_type = [NO_DEV] * n_cells
+        self.dev_owner = [-1] * n_cells
+        self.art_owner = [-1] * n_cells
+        self.occ = [0] * n_cells  # occupancy: units + development + artillery
+        self.cell_player = [-1] * n_cells  # who holds the hex (units, development or artillery)
+        self.walls = [-1] * n_edges  # wall owner per edge
+        # Per turn.
+        self.built_units = 0
+        self.built_types = [0] * 7  # per unit type, index 6 = artillery
+        self.wall_in_hand = False
+        self.wall_relocated = False
+        self.discharged = False
+        self.recruit_type = -1
+        self.front: dict[int, int] = {}  # hex -> direction of its front (set by the first attack)
+        self.attacks: dict[int, int] = {}  # hex * 6 + direction -> attacks this turn
+        self.breaches: dict[int, int] = {}  # edge -> breach attempts this turn
+        self.seized_this_turn: set[int] = set()
+        # Activations and interrupts.
+        self.stack: list[Activation] = []
+        self.pending_retaliation: list[int] = []
+        self.retaliator = -1
+        self.retaliation_used = False
+        self.ending_turn = False
+        self.occupy_unit = -1
+        self.occupy_cell = -1
+        # Dice: a splitmix64 state, plus dice a caller forces (tests, search chance nodes).
+        self.rng = 0
+        self.forced_dice: list[int] = []
+        self.record_events = True
+        self.events: list[dict] = []
+
+    # ----------------------------------------------------------------- copying
+    def clone(self, keep_events: bool = True) -> "GameState":
+        """A deep copy that shares only the immutable map and config."""
+        new = GameState.__new__(GameState)
+        d = self.__dict__.copy()
+        for k in self._LISTS:
+            d[k] = d[k][:]
+        for k in self._DICTS:
+            d[k] = d[k].copy()
+        d["seized_this_turn"] = set(self.seized_this_turn)
+        d["stack"] = [a.copy() for a in self.stack]
+        d["events"] = self.events[:] if keep_events else []
+        new.__dict__ = d
+        return new
+
+    # ----------------------------------------------------------------- queries
+    @property
+    def current_player(self) -> int:
+        """Who must decide now: the retaliating player during a retaliation, else the turn's."""
+        if self.phase == OVER:
+            return -1
+        return self.retaliator if self.retaliator >= 0 else self.turn_player
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def active(self) -> Activation | None:
+        return self.stack[-1] if self.stack else None
+
+    def units_at(self, cell: int, owner: int = -1, where: int = ON_BOARD) -> list[int]:
+        """Units at a hex (optionally of one owner) in the given place (board, loaded...)."""
+        out = []
+        for u, c in enumerate(self.u_cell):
+            if c == cell and self.u_where[u] == where and (owner < 0 or self.u_owner[u] == owner):
+                out.append(u)
+        return out
+
+    def cargo(self, freighter: int) -> list[int]:
+        return [u for u, c in enumerate(self.u_carrier) if c == freighter and self.u_where[u] == LOADED]
+
+    def developments(self, player: int) -> list[int]:
+        return [c for c, o in enumerate(self.dev_owner) if o == player]
+
+    def emit(self, kind: str, **data: Any) -> None:
+        if self.record_events:
+            data["event"] = kind
+            data["player"] = data.get("player", self.current_player)
+            self.events.append(data)
+
+    # ----------------------------------------------------------------- pieces
+    def add_unit(self, owner: int, utype: int, where: int = RESERVE, cell: int = -1, carrier: int = -1) -> int:
+        u = len(self.u_owner)
+        self.u_owner.append(owner)
+        self.u_type.append(utype)
+        self.u_cell.append(-1)
+        self.u_where.append(RESERVE)
+        self.u_carrier.append(-1)
+        self.u_holder.append(-1)
+        self.u_flags.append(0)
+        if where == ON_BOARD:
+            self.put(u, cell)
+        elif where == LOADED:
+            self.load(u, carrier)
+        else:
+            self.u_where[u] = where
+            self.u_cell[u] = cell
+        return u
+
+    def put(self, u: int, cell: int) -> None:
+        """Stand unit ``u`` on the board at ``cell`` (it must be off the board now)."""
+        self.u_where[u] = ON_BOARD
+        self.u_cell[u] = cell
+        self.u_carrier[u] = -1
+        self.occ[cell] += 1
+        self.cell_player[cell] = self.u_owner[u]
+        if self.u_type[u] == FREIGHTER:
+            for x in self.cargo(u):
+                self.u_cell[x] = cell
+
+    def lift(self, u: int) -> None:
+        """Take an on-board unit off its hex (before moving or removing it)."""
+        cell = self.u_cell[u]
+        self.occ[cell] -= 1
+        self.u_where[u] = RESERVE
+        self._refresh_holder(cell)
+
+    def move_unit(self, u: int, cell: int) -> None:
+        self.lift(u)
+        self.put(u, cell)
+
+    def load(self, u: int, freighter: int) -> None:
+        """Put land unit ``u`` (off the board) aboard ``freighter``."""
+        self.u_where[u] = LOADED
+        self.u_carrier[u] = freighter
+        self.u_cell[u] = self.u_cell[freighter]
+
+    def remove(self, u: int) -> None:
+        """Take a unit out of the game (sunk, drowned, discharged); its cargo goes with it."""
+        if self.u_where[u] == ON_BOARD:
+            self.lift(u)
+            if self.u_type[u] == FREIGHTER:
+                for x in self.cargo(u):
+                    self.u_where[x] = GONE
+                    self.u_cell[x] = -1
+        self.u_where[u] = GONE
+        self.u_cell[u] = -1
+        self.u_carrier[u] = -1
+
+    def set_development(self, cell: int, dev: int, owner: int) -> None:
+        self.occ[cell] += DEV_OCCUPANCY[dev] - DEV_OCCUPANCY[self.dev_type[cell]]
+        self.dev_type[cell] = dev
+        self.dev_owner[cell] = owner if dev != NO_DEV else -1
+        self._refresh_holder(cell)
+
+    def set_artillery(self, cell: int, owner: int) -> None:
+        had = self.art_owner[cell] >= 0
+        self.occ[cell] += (owner >= 0) * ARTILLERY_OCCUPANCY - had * ARTILLERY_OCCUPANCY
+        self.art_owner[cell] = owner
+        self._refresh_holder(cell)
+
+    def _refresh_holder(self, cell: int) -> None:
+        if self.dev_owner[cell] >= 0:
+            self.cell_player[cell] = self.dev_owner[cell]
+        elif self.art_owner[cell] >= 0:
+            self.cell_player[cell] = self.art_owner[cell]
+        elif self.occ[cell] == 0:
+            self.cell_player[cell] = -1
+        # else: units remain and keep the hex's holder
+
+    def unit_cost(self, u: int) -> int:
+        return UNIT_COST[self.u_type[u]]
+
+    def is_ship(self, u: int) -> bool:
+        return IS_SHIP[self.u_type[u]]
+
+    # ----------------------------------------------------------------- dice
+    def roll(self) -> int:
+        """One six-sided die: a forced value if the caller queued one, else the seeded stream."""
+        if self.forced_dice:
+            return self.forced_dice.pop(0)
+        self.rng = (self.rng + 0x9E3779B97F4A7C15) & MASK64
+        z = self.rng
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return (z ^ (z >> 31)) % 6 + 1
+
+    def roll_dice(self, n: int) -> list[int]:
+        return [self.roll() for _ in range(n)]

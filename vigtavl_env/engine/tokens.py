@@ -1,0 +1,143 @@
+"""Victory tokens that are not paid out by a battle or a seizure (Objective section).
+
+- Citadel: "1 token per hex for completely enclosing one or more hexes with walls. Note that you
+  do not have to build walls on edges bordering mountain hexes." (once per game)
+- Complex: "3 tokens for building a Military Complex ... a Castle, Fort, and Encampment on
+  adjacent hexes." (once per game)
+- Great Wall: "1 token for building a wall of length 5 or more" (once per game)
+- General, Admiral, Builder: 3 tokens each at the end for the most prisoners, sunken ships and
+  developments ("if a tie exists both players receive tokens").
+
+Battle, Conquer and Rescue tokens are paid where those things happen (combat.py, free_actions.py).
+"""
+
+from __future__ import annotations
+
+from .state import CITADEL, COMPLEX, GREAT_WALL, GameState, PRISONER
+from .stats import CAMP, CASTLE, FORT
+
+CITADEL_PER_HEX = 1
+COMPLEX_TOKENS = 3
+GREAT_WALL_TOKENS = 1
+GREAT_WALL_LENGTH = 5
+END_AWARD_TOKENS = 3
+
+
+def _award(state: GameState, player: int, flag: int, tokens: int, name: str) -> None:
+    state.awards[player] |= flag
+    state.tokens[player] += tokens
+    state.emit("award", award=name, tokens=tokens, player=player)
+
+
+def enclosed_hexes(state: GameState, player: int) -> int:
+    """Hexes fully enclosed by ``player``'s walls (edges to mountains need no wall).
+
+    Hexes join through every edge without one of the player's walls; a group that reaches the
+    map's border through an unwalled border edge is open. Mountains are not hexes one can stand
+    on, so an edge to a mountain closes the group.
+    """
+    gmap, board, walls = state.gmap, state.gmap.board, state.walls
+    passable = [gmap.is_land[c] or gmap.is_sea[c] for c in range(board.n_cells)]
+    seen = [False] * board.n_cells
+    total = 0
+    for s in range(board.n_cells):
+        if seen[s] or not passable[s]:
+            continue
+        seen[s], stack, size, open_ = True, [s], 0, False
+        while stack:
+            a = stack.pop()
+            size += 1
+            for d, b in enumerate(board.neighbours[a]):
+                if walls[board.edge[a][d]] == player:
+                    continue
+                if b < 0:
+                    open_ = True
+                elif passable[b] and not seen[b]:
+                    seen[b] = True
+                    stack.append(b)
+        if not open_:
+            total += size
+    return total
+
+
+def longest_wall(state: GameState, player: int) -> int:
+    """Edges in the player's largest group of walls joined end to end (sharing a corner)."""
+    verts = state.gmap.board.edge_vertices
+    mine = [e for e, o in enumerate(state.walls) if o == player]
+    parent = {e: e for e in mine}
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    by_corner: dict[int, int] = {}
+    for e in mine:
+        for v in verts[e]:
+            if v in by_corner:
+                parent[find(e)] = find(by_corner[v])
+            else:
+                by_corner[v] = e
+    sizes: dict[int, int] = {}
+    for e in mine:
+        r = find(e)
+        sizes[r] = sizes.get(r, 0) + 1
+    return max(sizes.values(), default=0)
+
+
+def has_complex(state: GameState, player: int) -> bool:
+    """A castle, a fort and a camp of the player on connected adjacent hexes."""
+    board = state.gmap.board
+    by_type = {CASTLE: [], FORT: [], CAMP: []}
+    for c, o in enumerate(state.dev_owner):
+        if o == player and state.dev_type[c] in by_type:
+            by_type[state.dev_type[c]].append(c)
+    for a in by_type[CASTLE]:
+        for b in by_type[FORT]:
+            for m in by_type[CAMP]:
+                links = (board.dist[a][b] == 1) + (board.dist[a][m] == 1) + (board.dist[b][m] == 1)
+                if links >= 2:
+                    return True
+    return False
+
+
+def check_wall_awards(state: GameState, player: int) -> None:
+    """After the player's walls change: Great Wall and Citadel, once per game each."""
+    if not state.awards[player] & GREAT_WALL and longest_wall(state, player) >= GREAT_WALL_LENGTH:
+        _award(state, player, GREAT_WALL, GREAT_WALL_TOKENS, "great_wall")
+    if not state.awards[player] & CITADEL:
+        n = enclosed_hexes(state, player)
+        if n:
+            _award(state, player, CITADEL, n * CITADEL_PER_HEX, "citadel")
+
+
+def check_complex(state: GameState, player: int) -> None:
+    if not state.awards[player] & COMPLEX and has_complex(state, player):
+        _award(state, player, COMPLEX, COMPLEX_TOKENS, "complex")
+
+
+def end_counts(state: GameState) -> dict[str, list[int]]:
+    """What the end awards compare: prisoners held, ships sunk, developments owned."""
+    p = state.n_players
+    prisoners = [0] * p
+    for u, w in enumerate(state.u_where):
+        if w == PRISONER:
+            prisoners[state.u_holder[u]] += 1
+    devs = [0] * p
+    for o in state.dev_owner:
+        if o >= 0:
+            devs[o] += 1
+    return {"general": prisoners, "admiral": list(state.sunk), "builder": devs}
+
+
+def end_awards(state: GameState) -> None:
+    """General, Admiral and Builder: 3 tokens to each player tied for the most."""
+    for name, counts in end_counts(state).items():
+        best = max(counts)
+        if best == 0 and state.config.end_awards_need_one:
+            continue
+        for p, n in enumerate(counts):
+            if n == best:
+                state.tokens[p] += END_AWARD_TOKENS
+                state.emit("award", award=name, tokens=END_AWARD_TOKENS, player=p)
