@@ -1,0 +1,1 @@
+"""Vigtavl RL: a rules engine, a PettingZoo environment, bots and training for Vigtavl."""

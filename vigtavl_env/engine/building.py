@@ -37,7 +37,8 @@ def may_build_now(state: GameState) -> bool:
 
 def unit_capacity(state: GameState, player: int) -> int:
     """Units a player may build this turn: 2, or 3 while he owns a castle."""
-    owns_castle = any(o == player and t == CASTLE for o, t in zip(state.dev_owner, state.dev_type))
+    owns_castle = CASTLE in state.dev_type and any(
+        o == player and t == CASTLE for o, t in zip(state.dev_owner, state.dev_type))
     return UNITS_PER_TURN_WITH_CASTLE if owns_castle else UNITS_PER_TURN
 
 

@@ -18,7 +18,6 @@ Rules implemented here (Additional Unit Actions, Walls > Breaching, Results > Re
 
 from __future__ import annotations
 
-from .building import unit_sites
 from .combat import can_stand
 from .state import GameState, LOADED, ON_BOARD, PRISONER, SPENT, BREACHED
 from .stats import BREACH_HIT_MAX, DEV_COST, FREIGHTER, LAND_TYPES, NO_DEV, UNIT_COST
@@ -157,7 +156,3 @@ def dischargeable(state: GameState, player: int, cell: int, utype: int) -> int:
                 and state.u_where[u] in (ON_BOARD, LOADED) and u not in active):
             return u
     return -1
-
-
-def recruit_sites(state: GameState, player: int, utype: int) -> list[int]:
-    return unit_sites(state, player, utype)

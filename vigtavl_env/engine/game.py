@@ -27,7 +27,7 @@ from .combat import (
 )
 from .config import RulesConfig
 from .free_actions import breach, breacher, dischargeable, seize, seizers
-from .legal import hexes_for, open_verbs
+from .legal import _Shared, hexes_for, nested_ok, open_verbs
 from .movement import freighter_with_room, reach
 from .state import (
     BATTLE, BUILD, LOADED, MOVE_DONE, MOVE_IN_PROGRESS, MOVE_UNUSED, ON_BOARD, OVER, PHASE_NAMES,
@@ -67,7 +67,8 @@ def legal_actions(state: GameState) -> list[int]:
     """Engine codes of every decision the current player may make now (sorted)."""
     n = state.gmap.board.n_cells
     verbs, glob, _ = open_verbs(state)
-    out = [A.encode(v, c, n) for v in verbs for c in hexes_for(state, v)]
+    shared = _Shared(state)
+    out = [A.encode(v, c, n) for v in verbs for c in hexes_for(state, v, shared)]
     out.sort()
     out += [A.encode_global(g, n) for g in glob]
     return out
@@ -188,7 +189,7 @@ def activate(state: GameState, verb: int, cell: int) -> None:
         u for u in range(len(state.u_cell))
         if state.u_cell[u] == cell and state.u_type[u] == utype and state.u_owner[u] == me
         and state.u_where[u] in (ON_BOARD, LOADED) and not state.u_flags[u] & SPENT
-        and (top is None or _nested(state, top.unit, u))
+        and (top is None or nested_ok(state, top.unit, u))
     )
     state.silver[me] -= UNIT_COST[utype]
     state.u_flags[u] |= SPENT
@@ -196,11 +197,6 @@ def activate(state: GameState, verb: int, cell: int) -> None:
     if state.retaliator >= 0:
         state.retaliation_used = True
     state.emit("activate", unit=u, type=UNIT_NAMES[utype], cell=cell)
-
-
-def _nested(state: GameState, active: int, u: int) -> bool:
-    from .legal import nested_ok
-    return nested_ok(state, active, u)
 
 
 def move(state: GameState, verb: int, cell: int) -> None:

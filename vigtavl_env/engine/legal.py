@@ -14,12 +14,12 @@ from .building import (
     development_sites, may_build_now, placement_sites, reserve_ships, unit_sites, wall_sites,
 )
 from .combat import can_attack_from_here, close_targets, ranged_targets
-from .free_actions import breacher, dischargeable, recruit_sites, seizers
+from .free_actions import breacher, dischargeable, seizers
 from .movement import reach
 from .state import (
     BATTLE, LOADED, MOVE_DONE, ON_BOARD, OVER, PLACEMENT, SPENT, GameState,
 )
-from .stats import FREIGHTER, LAND_TYPES, UNIT_COST, UNIT_RANGE
+from .stats import FREIGHTER, IS_SHIP, LAND_TYPES, UNIT_COST, UNIT_RANGE
 
 GLOBAL_OPEN = -100  # marker in open_verbs for the global verbs
 
@@ -71,9 +71,48 @@ def _unit_verbs(state: GameState) -> list[int]:
     return out
 
 
-def hexes_for(state: GameState, verb: int) -> list[int]:
+class _Shared:
+    """Work shared by several verbs within one enumeration (computed on first use)."""
+
+    __slots__ = ("state", "me", "_walls", "_own_walls", "_land", "_ships")
+
+    def __init__(self, state: GameState) -> None:
+        self.state, self.me = state, state.current_player
+        self._walls = self._own_walls = self._land = self._ships = None
+
+    def own_walls(self, d: int) -> list[int]:
+        """Own walls by direction, each named once: from the first hex of its edge."""
+        if self._own_walls is None:
+            board = self.state.gmap.board
+            self._own_walls = [[] for _ in range(6)]
+            for e, o in enumerate(self.state.walls):
+                if o == self.me:
+                    c = board.edge_cells[e][0]
+                    self._own_walls[board.edge[c].index(e)].append(c)
+        return self._own_walls[d]
+
+    def walls(self, d: int) -> list[int]:
+        if self._walls is None:
+            self._walls = [[] for _ in range(6)]
+            for c, dd in wall_sites(self.state, self.me):
+                self._walls[dd].append(c)
+        return self._walls[d]
+
+    def unit_sites(self, utype: int) -> list[int]:
+        # Sites depend only on land versus sea: every knight type shares one list, every ship one.
+        if IS_SHIP[utype]:
+            if self._ships is None:
+                self._ships = unit_sites(self.state, self.me, utype)
+            return self._ships
+        if self._land is None:
+            self._land = unit_sites(self.state, self.me, utype)
+        return self._land
+
+
+def hexes_for(state: GameState, verb: int, shared: _Shared | None = None) -> list[int]:
     """Hexes where ``verb`` is legal now (assuming the moment opens the verb)."""
-    me = state.current_player
+    sh = shared or _Shared(state)
+    me = sh.me
     if A.PLACE <= verb < A.PLACE + 3:
         utype = 3 + verb - A.PLACE
         if not any(state.u_type[u] == utype for u in reserve_ships(state, me)):
@@ -81,17 +120,16 @@ def hexes_for(state: GameState, verb: int) -> list[int]:
         return placement_sites(state, me)
     if A.BUILD_UNIT <= verb < A.BUILD_ARTILLERY:
         utype = verb - A.BUILD_UNIT
-        return unit_sites(state, me, utype) if can_afford_unit(state, me, utype) else []
+        return sh.unit_sites(utype) if can_afford_unit(state, me, utype) else []
     if verb == A.BUILD_ARTILLERY:
         return artillery_sites(state, me) if can_afford_unit(state, me, ARTILLERY_SLOT) else []
     if A.BUILD_DEV <= verb < A.BUILD_WALL:
         dev = verb - A.BUILD_DEV + 1
         return development_sites(state, me, dev) if can_afford_development(state, me, dev) else []
     if A.BUILD_WALL <= verb < A.RELOCATE_WALL:
-        d = verb - A.BUILD_WALL
-        return [c for c, dd in wall_sites(state, me) if dd == d] if can_afford_wall(state, me) else []
+        return sh.walls(verb - A.BUILD_WALL) if can_afford_wall(state, me) else []
     if A.RELOCATE_WALL <= verb < A.BREACH:
-        return _own_walls(state, me, verb - A.RELOCATE_WALL)
+        return sorted(sh.own_walls(verb - A.RELOCATE_WALL))
     if A.BREACH <= verb < A.ACTIVATE:
         return _breach_hexes(state, me, verb - A.BREACH)
     if A.ACTIVATE <= verb < A.MOVE:
@@ -103,24 +141,35 @@ def hexes_for(state: GameState, verb: int) -> list[int]:
     if verb == A.SEIZE:
         return _seizable(state, me)
     if A.DISCHARGE <= verb < A.RECRUIT:
-        utype = LAND_TYPES[verb - A.DISCHARGE]
-        cells = {state.u_cell[u] for u in range(len(state.u_cell)) if state.u_owner[u] == me
-                 and state.u_type[u] == utype and state.u_where[u] in (ON_BOARD, LOADED)}
-        return sorted(c for c in cells if dischargeable(state, me, c, utype) >= 0
-                      and _recruit_possible(state, me, c, utype))
+        return _dischargeable_hexes(state, me, LAND_TYPES[verb - A.DISCHARGE], sh)
     if verb == A.RECRUIT:
-        return recruit_sites(state, me, state.recruit_type)
+        return sh.unit_sites(state.recruit_type)
     return []
 
 
-def _own_walls(state: GameState, me: int, d: int) -> list[int]:
-    board = state.gmap.board
+def _dischargeable_hexes(state: GameState, me: int, utype: int, sh: _Shared) -> list[int]:
+    """Hexes with a land unit of this type that may be discharged: its replacement must have
+    somewhere to go once it is gone (a free site now, or the room it leaves behind)."""
+    cells = {state.u_cell[u] for u in range(len(state.u_cell)) if state.u_owner[u] == me
+             and state.u_type[u] == utype and state.u_where[u] in (ON_BOARD, LOADED)}
+    sites = sh.unit_sites(utype)
     out = []
-    for c in range(board.n_cells):
-        e = board.edge[c][d]
-        if state.walls[e] == me and board.edge_cells[e][0] == c:
+    for c in sorted(cells):
+        if dischargeable(state, me, c, utype) < 0:
+            continue
+        if sites or _frees_a_site(state, me, c):
             out.append(c)
     return out
+
+
+def _frees_a_site(state: GameState, me: int, cell: int) -> bool:
+    """Removing a knight here would make this hex a recruit site (it is on or next to an own
+    development, on land or aboard a freighter beside one)."""
+    board = state.gmap.board
+    next_to_dev = any(n >= 0 and state.dev_owner[n] == me for n in board.neighbours[cell])
+    if state.gmap.is_land[cell]:
+        return next_to_dev or state.dev_owner[cell] == me
+    return next_to_dev
 
 
 def _breach_hexes(state: GameState, me: int, d: int) -> list[int]:
@@ -205,10 +254,3 @@ def _seizable(state: GameState, me: int) -> list[int]:
         if seizers(state, me, c):
             out.append(c)
     return out
-
-
-def _recruit_possible(state: GameState, me: int, cell: int, utype: int) -> bool:
-    """A replacement could be placed if this unit were discharged (checked on a copy)."""
-    probe = state.clone(keep_events=False)
-    probe.remove(dischargeable(probe, me, cell, utype))
-    return bool(recruit_sites(probe, me, utype))

@@ -1,0 +1,259 @@
+"""The whole game state to and from JSON (schema ``vigtavl-state``, version 1).
+
+Schema, version 1 (all lists indexed by unit number, hex number or edge number)::
+
+    {"schema": "vigtavl-state", "version": 1,
+     "map": {"name": str, "num_players": int, "terrain": [0 sea | 1 land | 2 mountain, ...]},
+     "config": {RulesConfig fields},
+     "phase": 0 placement | 1 build | 2 battle | 3 over, "round": int, "turn_player": int,
+     "turns_played": int, "decisions": int, "wind": 1 clockwise | -1 counter-clockwise,
+     "gold": [per player], "silver": [...], "tokens": [...], "awards": [bit flags], "sunk": [...],
+     "units": {"owner": [...], "type": [0..5], "cell": [hex or -1],
+               "where": [0 board | 1 loaded | 2 prisoner | 3 reserve | 4 gone],
+               "carrier": [freighter unit or -1], "holder": [player or -1], "flags": [bits]},
+     "developments": {"type": [per hex 0..3], "owner": [per hex]},
+     "artillery": [owner per hex or -1], "walls": [owner per edge or -1],
+     "turn": {"built_units", "built_types", "wall_in_hand", "wall_relocated", "discharged",
+              "recruit_type", "front": {hex: dir}, "attacks": {hex*6+dir: n},
+              "breaches": {edge: n}, "seized_this_turn": [hexes]},
+     "interrupts": {"stack": [[unit, move, attacked, move_left, origin, [losers]]],
+                    "pending_retaliation": [...], "retaliator": int,
+                    "retaliation_used": bool, "ending_turn": bool,
+                    "occupy_unit": int, "occupy_cell": int},
+     "dice": {"rng": "hex string", "forced": [...]},
+     "events": [...]}
+
+Occupancy and who holds each hex are not stored: they are recomputed on load, and the load
+checks the rules' invariants (occupancy at most 3, one player per hex, ships at sea, knights on
+land or aboard, nothing on mountains), failing with a ValueError that names the field.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .config import RulesConfig
+from .state import LOADED, ON_BOARD, PRISONER, Activation, GameState
+from .stats import ARTILLERY_OCCUPANCY, DEV_OCCUPANCY, FREIGHTER, IS_SHIP, MAX_OCCUPANCY, N_UNIT_TYPES
+
+SCHEMA = "vigtavl-state"
+VERSION = 1
+UNIT_FIELDS = ("owner", "type", "cell", "where", "carrier", "holder", "flags")
+
+
+def to_dict(state: GameState) -> dict[str, Any]:
+    s = state
+    return {
+        "schema": SCHEMA, "version": VERSION,
+        "map": {"name": s.gmap.name, "num_players": s.n_players, "terrain": list(s.gmap.terrain)},
+        "config": s.config.to_dict(),
+        "phase": s.phase, "round": s.round, "turn_player": s.turn_player,
+        "turns_played": s.turns_played, "decisions": s.decisions, "wind": s.wind,
+        "gold": s.gold, "silver": s.silver, "tokens": s.tokens, "awards": s.awards, "sunk": s.sunk,
+        "units": {f: getattr(s, "u_" + f) for f in UNIT_FIELDS},
+        "developments": {"type": s.dev_type, "owner": s.dev_owner},
+        "artillery": s.art_owner, "walls": s.walls,
+        "turn": {
+            "built_units": s.built_units, "built_types": s.built_types,
+            "wall_in_hand": s.wall_in_hand, "wall_relocated": s.wall_relocated,
+            "discharged": s.discharged, "recruit_type": s.recruit_type,
+            "front": {str(k): v for k, v in s.front.items()},
+            "attacks": {str(k): v for k, v in s.attacks.items()},
+            "breaches": {str(k): v for k, v in s.breaches.items()},
+            "seized_this_turn": sorted(s.seized_this_turn),
+        },
+        "interrupts": {
+            "stack": [a.to_list() for a in s.stack],
+            "pending_retaliation": s.pending_retaliation, "retaliator": s.retaliator,
+            "retaliation_used": s.retaliation_used, "ending_turn": s.ending_turn,
+            "occupy_unit": s.occupy_unit, "occupy_cell": s.occupy_cell,
+        },
+        "dice": {"rng": format(s.rng, "x"), "forced": s.forced_dice},
+        "events": s.events,
+    }
+
+
+def to_json(state: GameState, indent: int | None = None) -> str:
+    return json.dumps(to_dict(state), indent=indent)
+
+
+def from_json(text: str) -> GameState:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"state JSON is not valid JSON: {e}") from None
+    return from_dict(data)
+
+
+class _Reader:
+    """Typed access into the loaded dict; every error names the field's path."""
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+
+    def get(self, path: str, kind: type = int) -> Any:
+        cur = self.data
+        for part in path.split("."):
+            if not isinstance(cur, dict) or part not in cur:
+                raise ValueError(f"state field '{path}' is missing")
+            cur = cur[part]
+        if kind is int and (not isinstance(cur, int) or isinstance(cur, bool)):
+            raise ValueError(f"state field '{path}' must be an integer, got {cur!r}")
+        if kind is bool and not isinstance(cur, bool):
+            raise ValueError(f"state field '{path}' must be true or false, got {cur!r}")
+        if kind in (list, dict) and not isinstance(cur, kind):
+            raise ValueError(f"state field '{path}' must be a {kind.__name__}")
+        return cur
+
+    def ints(self, path: str, length: int | None, lo: int, hi: int) -> list[int]:
+        xs = self.get(path, list)
+        if length is not None and len(xs) != length:
+            raise ValueError(f"state field '{path}' must have {length} entries, has {len(xs)}")
+        for i, x in enumerate(xs):
+            if not isinstance(x, int) or isinstance(x, bool) or not lo <= x <= hi:
+                raise ValueError(f"state field '{path}[{i}]' must be an integer in {lo}..{hi}, got {x!r}")
+        return list(xs)
+
+    def int_map(self, path: str) -> dict[int, int]:
+        d = self.get(path, dict)
+        try:
+            return {int(k): int(v) for k, v in d.items()}
+        except (TypeError, ValueError):
+            raise ValueError(f"state field '{path}' must map integers to integers") from None
+
+
+def from_dict(data: Any) -> GameState:
+    """Build a state from its dict form, or raise ValueError naming the bad field."""
+    from .maps import GameMap
+
+    r = _Reader(data)
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+        raise ValueError(f"not a Vigtavl state: field 'schema' must be {SCHEMA!r}")
+    if data.get("version") != VERSION:
+        raise ValueError(f"state field 'version' is {data.get('version')!r}; this engine reads version {VERSION}")
+    try:
+        gmap = GameMap(str(r.get("map.name", str)), r.get("map.num_players"), tuple(r.ints("map.terrain", None, 0, 2)))
+    except ValueError as e:
+        raise ValueError(f"state field 'map': {e}") from None
+    try:
+        config = RulesConfig.from_dict(r.get("config", dict))
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"state field 'config': {e}") from None
+    board = gmap.board
+    n, p = board.n_cells, gmap.num_players
+    s = GameState(gmap, config, n, board.n_edges)
+    s.phase = _ranged(r, "phase", 0, 3)
+    s.round = _ranged(r, "round", 0, config.rounds_per_phase)
+    s.turn_player = _ranged(r, "turn_player", 0, p - 1)
+    s.turns_played = _ranged(r, "turns_played", 0, 10**9)
+    s.decisions = _ranged(r, "decisions", 0, 10**12)
+    s.wind = r.get("wind")
+    if s.wind not in (1, -1):
+        raise ValueError("state field 'wind' must be 1 or -1")
+    for f in ("gold", "silver", "tokens", "awards", "sunk"):
+        setattr(s, f, r.ints(f, p, 0, 10**9))
+    nu = len(r.get("units.owner", list))
+    s.u_owner = r.ints("units.owner", nu, 0, p - 1)
+    s.u_type = r.ints("units.type", nu, 0, N_UNIT_TYPES - 1)
+    s.u_cell = r.ints("units.cell", nu, -1, n - 1)
+    s.u_where = r.ints("units.where", nu, 0, 4)
+    s.u_carrier = r.ints("units.carrier", nu, -1, nu - 1)
+    s.u_holder = r.ints("units.holder", nu, -1, p - 1)
+    s.u_flags = r.ints("units.flags", nu, 0, 3)
+    s.dev_type = r.ints("developments.type", n, 0, 3)
+    s.dev_owner = r.ints("developments.owner", n, -1, p - 1)
+    s.art_owner = r.ints("artillery", n, -1, p - 1)
+    s.walls = r.ints("walls", board.n_edges, -1, p - 1)
+    _load_turn(r, s, n)
+    _load_interrupts(r, s, nu, p, n)
+    try:
+        s.rng = int(r.get("dice.rng", str), 16)
+    except ValueError:
+        raise ValueError("state field 'dice.rng' must be a hexadecimal string") from None
+    s.forced_dice = r.ints("dice.forced", None, 1, 6)
+    s.events = list(r.get("events", list))
+    _rebuild_occupancy(s)
+    return s
+
+
+def _ranged(r: _Reader, path: str, lo: int, hi: int) -> int:
+    v = r.get(path)
+    if not lo <= v <= hi:
+        raise ValueError(f"state field '{path}' must be in {lo}..{hi}, got {v}")
+    return v
+
+
+def _load_turn(r: _Reader, s: GameState, n: int) -> None:
+    s.built_units = _ranged(r, "turn.built_units", 0, 99)
+    s.built_types = r.ints("turn.built_types", 7, 0, 99)
+    s.wall_in_hand = r.get("turn.wall_in_hand", bool)
+    s.wall_relocated = r.get("turn.wall_relocated", bool)
+    s.discharged = r.get("turn.discharged", bool)
+    s.recruit_type = _ranged(r, "turn.recruit_type", -1, 2)
+    s.front = r.int_map("turn.front")
+    s.attacks = r.int_map("turn.attacks")
+    s.breaches = r.int_map("turn.breaches")
+    s.seized_this_turn = set(r.ints("turn.seized_this_turn", None, 0, n - 1))
+
+
+def _load_interrupts(r: _Reader, s: GameState, nu: int, p: int, n: int) -> None:
+    stack = r.get("interrupts.stack", list)
+    try:
+        s.stack = [Activation.from_list(x) for x in stack]
+    except (TypeError, ValueError, IndexError):
+        raise ValueError("state field 'interrupts.stack' entries must be [unit, move, attacked, move_left, origin, [losers]]") from None
+    if any(not 0 <= a.unit < nu for a in s.stack):
+        raise ValueError("state field 'interrupts.stack' names a unit that does not exist")
+    s.pending_retaliation = r.ints("interrupts.pending_retaliation", None, 0, p - 1)
+    s.retaliator = _ranged(r, "interrupts.retaliator", -1, p - 1)
+    s.retaliation_used = r.get("interrupts.retaliation_used", bool)
+    s.ending_turn = r.get("interrupts.ending_turn", bool)
+    s.occupy_unit = _ranged(r, "interrupts.occupy_unit", -1, nu - 1)
+    s.occupy_cell = _ranged(r, "interrupts.occupy_cell", -1, n - 1)
+
+
+def _rebuild_occupancy(s: GameState) -> None:
+    """Recompute occupancy and hex holders from the pieces, checking the invariants."""
+    gmap = s.gmap
+    s.occ = [DEV_OCCUPANCY[t] for t in s.dev_type]
+    s.cell_player = [-1] * len(s.occ)
+    for c in range(len(s.occ)):
+        if (s.dev_type[c] > 0) != (s.dev_owner[c] >= 0):
+            raise ValueError(f"state field 'developments' hex {c}: type and owner disagree")
+        if (s.dev_type[c] or s.art_owner[c] >= 0) and not gmap.is_land[c]:
+            raise ValueError(f"state field 'developments' hex {c}: developments and artillery stand on land only")
+        owners = {o for o in (s.dev_owner[c], s.art_owner[c]) if o >= 0}
+        if len(owners) > 1:
+            raise ValueError(f"state hex {c}: held by two players {sorted(owners)}")
+        if s.art_owner[c] >= 0:
+            s.occ[c] += ARTILLERY_OCCUPANCY
+        s.cell_player[c] = owners.pop() if owners else -1
+    for u, w in enumerate(s.u_where):
+        c = s.u_cell[u]
+        if w == ON_BOARD:
+            _check_standing(s, u, c)
+            s.occ[c] += 1
+            if s.cell_player[c] not in (-1, s.u_owner[u]):
+                raise ValueError(f"state field 'units.cell[{u}]': hex {c} is held by player {s.cell_player[c]}")
+            s.cell_player[c] = s.u_owner[u]
+        elif w == LOADED:
+            f = s.u_carrier[u]
+            if f < 0 or s.u_type[f] != FREIGHTER or s.u_owner[f] != s.u_owner[u] or IS_SHIP[s.u_type[u]]:
+                raise ValueError(f"state field 'units.carrier[{u}]': a loaded knight needs its own freighter")
+            s.u_cell[u] = s.u_cell[f]
+        elif w == PRISONER and (c < 0 or s.dev_owner[c] != s.u_holder[u] or s.u_holder[u] < 0):
+            raise ValueError(f"state field 'units.holder[{u}]': a prisoner is held on its holder's developed hex")
+    for c, o in enumerate(s.occ):
+        if o > MAX_OCCUPANCY:
+            raise ValueError(f"state hex {c}: occupancy {o} is above {MAX_OCCUPANCY}")
+
+
+def _check_standing(s: GameState, u: int, c: int) -> None:
+    gmap = s.gmap
+    if c < 0:
+        raise ValueError(f"state field 'units.cell[{u}]': a unit on the board needs a hex")
+    if IS_SHIP[s.u_type[u]] and not gmap.is_sea[c]:
+        raise ValueError(f"state field 'units.cell[{u}]': a ship must be on a sea hex")
+    if not IS_SHIP[s.u_type[u]] and not gmap.is_land[c]:
+        raise ValueError(f"state field 'units.cell[{u}]': a knight on the board must be on land")
