@@ -27,7 +27,7 @@ from .combat import (
 )
 from .config import RulesConfig
 from .free_actions import breach, breacher, dischargeable, seize, seizers
-from .legal import _Shared, hexes_for, nested_ok, open_verbs
+from .legal import _Shared, hexes_for, may_battle_move, nested_ok, open_verbs
 from .movement import freighter_with_room, reach
 from .state import (
     BATTLE, BUILD, LOADED, MOVE_DONE, MOVE_IN_PROGRESS, MOVE_UNUSED, ON_BOARD, OVER, PHASE_NAMES,
@@ -203,7 +203,7 @@ def move(state: GameState, verb: int, cell: int) -> None:
     """Move the active unit; moving into another player's hex in the battle phase is a battle."""
     top = state.active
     u = top.unit
-    r = reach(state, u, top.move_left, can_attack=not top.attacked and state.u_type[u] != FREIGHTER)
+    r = reach(state, u, top.move_left, can_attack=may_battle_move(state, top))
     if top.move == MOVE_UNUSED:
         top.origin = state.u_cell[u]
     if cell in r.battles:

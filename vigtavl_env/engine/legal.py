@@ -221,14 +221,19 @@ def nested_ok(state: GameState, active: int, u: int) -> bool:
     return False
 
 
+def may_battle_move(state: GameState, top) -> bool:
+    """Moving into another player's hex is the unit's attack: it needs its attack unused, and
+    freighters never attack (a knight may storm ashore straight from a freighter)."""
+    return not top.attacked and state.u_type[top.unit] != FREIGHTER
+
+
 def _unit_action_hexes(state: GameState, verb: int) -> list[int]:
     top = state.active
     u = top.unit
     me = state.u_owner[u]
     cell = state.u_cell[u]
     if verb == A.MOVE:
-        r = reach(state, u, top.move_left, can_attack=not top.attacked and can_attack_from_here(state, u)
-                  and state.u_type[u] != FREIGHTER)
+        r = reach(state, u, top.move_left, can_attack=may_battle_move(state, top))
         return sorted(list(r.stops) + list(r.battles))
     if verb == A.MOVE_ARTILLERY:
         if state.u_where[u] != ON_BOARD or state.u_type[u] not in LAND_TYPES or state.art_owner[cell] != me:

@@ -77,11 +77,14 @@ def reach(state: GameState, u: int, points: int, towing: bool = False, can_attac
                 if _enter(state, res, b, cost, me, ship, need, towing, battle_phase, can_attack,
                           holder, occ, is_land):
                     nxt.append(b)
-            if ship and cost + 1 <= points:
+        if ship and cost + 1 <= points:
+            # Riding the wind arrives one level later, so ordinary steps of this level go first.
+            for a in frontier:
                 for b in wind[a]:
-                    if b not in res.cost and holder[b] in (-1, me) and occ[b] + 1 <= MAX_OCCUPANCY:
+                    if b not in res.cost and holder[b] in (-1, me):
                         res.cost[b] = cost + 1
-                        res.stops[b] = cost + 1
+                        if occ[b] + 1 <= MAX_OCCUPANCY:
+                            res.stops[b] = cost + 1
                         later.append(b)
         frontier = nxt
         if not frontier and not later:

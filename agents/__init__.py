@@ -1,0 +1,1 @@
+"""Bots that play Vigtavl."""
