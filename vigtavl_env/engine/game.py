@@ -167,9 +167,10 @@ def build_wall(state: GameState, verb: int, cell: int) -> None:
         state.wall_in_hand = False  # the relocated wall goes up again at no cost
     else:
         state.gold[me] -= WALL_COST
-    state.walls[state.gmap.board.edge[cell][d]] = me
+    edge = state.gmap.board.edge[cell][d]
+    state.walls[edge] = me
     state.emit("build", what="wall", cell=cell, direction=d)
-    check_wall_awards(state, me)
+    check_wall_awards(state, me, edge)
 
 
 def relocate_wall(state: GameState, verb: int, cell: int) -> None:

@@ -95,6 +95,7 @@ class Board:
             interior edges are shared by both cells, border edges belong to one cell.
         edge_cells: for each edge id, the two cells it separates (second is -1 on the border).
         edge_vertices: for each edge id, its two corner ids (edges sharing a corner touch).
+        vertex_edges: for each corner id, the edges that meet there (3 inside, 2 on the border).
         rays: ``rays[c][d]`` is the list of ``(cell, edge_crossed)`` steps outward from ``c`` in
             direction ``d``, at most :data:`MAX_RANGE` long, stopping at the board's border.
         sides: the six border sides in clockwise order (on screen), each a tuple of cells;
@@ -112,6 +113,7 @@ class Board:
     edge: tuple[tuple[int, ...], ...] = field(init=False)
     edge_cells: tuple[tuple[int, int], ...] = field(init=False)
     edge_vertices: tuple[tuple[int, int], ...] = field(init=False)
+    vertex_edges: tuple[tuple[int, ...], ...] = field(init=False)
     rays: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = field(init=False)
     sides: tuple[tuple[int, ...], ...] = field(init=False)
     cell_sides: tuple[tuple[int, ...], ...] = field(init=False)
@@ -135,7 +137,13 @@ class Board:
         set_(self, "neighbours", neighbours)
         set_(self, "edge", edge)
         set_(self, "edge_cells", edge_cells)
-        set_(self, "edge_vertices", _edge_vertices(coords, edge, len(edge_cells)))
+        edge_vertices = _edge_vertices(coords, edge, len(edge_cells))
+        set_(self, "edge_vertices", edge_vertices)
+        by_vertex: dict[int, list[int]] = {}
+        for e, (v1, v2) in enumerate(edge_vertices):
+            by_vertex.setdefault(v1, []).append(e)
+            by_vertex.setdefault(v2, []).append(e)
+        set_(self, "vertex_edges", tuple(tuple(by_vertex[v]) for v in range(len(by_vertex))))
         set_(self, "rays", _rays(coords, index, edge))
         sides = _sides(coords, radius)
         set_(self, "sides", sides)

@@ -74,11 +74,18 @@ def _unit_verbs(state: GameState) -> list[int]:
 class _Shared:
     """Work shared by several verbs within one enumeration (computed on first use)."""
 
-    __slots__ = ("state", "me", "_walls", "_own_walls", "_land", "_ships")
+    __slots__ = ("state", "me", "_walls", "_own_walls", "_land", "_ships", "_mine")
 
     def __init__(self, state: GameState) -> None:
         self.state, self.me = state, state.current_player
-        self._walls = self._own_walls = self._land = self._ships = None
+        self._walls = self._own_walls = self._land = self._ships = self._mine = None
+
+    def mine(self) -> "_Mine":
+        """One scan of the deciding player's units, shared by activation, seize, breach and
+        discharge."""
+        if self._mine is None:
+            self._mine = _Mine(self.state, self.me)
+        return self._mine
 
     def own_walls(self, d: int) -> list[int]:
         """Own walls by direction, each named once: from the first hex of its edge."""
@@ -109,6 +116,35 @@ class _Shared:
         return self._land
 
 
+class _Mine:
+    """The deciding player's units, grouped the ways the verbs ask for them."""
+
+    __slots__ = ("upright", "board_cells", "fighter_cells", "land_cells")
+
+    def __init__(self, state: GameState, me: int) -> None:
+        self.upright: list[list[int]] = [[] for _ in range(6)]  # by type: not yet activated
+        self.land_cells: list[set[int]] = [set(), set(), set()]  # knights on board or aboard
+        board_cells, fighter_cells = set(), set()
+        where, cells, types, flags = state.u_where, state.u_cell, state.u_type, state.u_flags
+        for u, o in enumerate(state.u_owner):
+            if o != me:
+                continue
+            w = where[u]
+            if w != ON_BOARD and w != LOADED:
+                continue
+            t = types[u]
+            if not flags[u] & SPENT:
+                self.upright[t].append(u)
+            if t < 3:
+                self.land_cells[t].add(cells[u])
+            if w == ON_BOARD:
+                board_cells.add(cells[u])
+                if t != FREIGHTER:
+                    fighter_cells.add(cells[u])
+        self.board_cells = sorted(board_cells)
+        self.fighter_cells = fighter_cells
+
+
 def hexes_for(state: GameState, verb: int, shared: _Shared | None = None) -> list[int]:
     """Hexes where ``verb`` is legal now (assuming the moment opens the verb)."""
     sh = shared or _Shared(state)
@@ -131,15 +167,15 @@ def hexes_for(state: GameState, verb: int, shared: _Shared | None = None) -> lis
     if A.RELOCATE_WALL <= verb < A.BREACH:
         return sorted(sh.own_walls(verb - A.RELOCATE_WALL))
     if A.BREACH <= verb < A.ACTIVATE:
-        return _breach_hexes(state, me, verb - A.BREACH)
+        return _breach_hexes(state, me, verb - A.BREACH, sh)
     if A.ACTIVATE <= verb < A.MOVE:
-        return _activatable(state, me, verb - A.ACTIVATE)
+        return _activatable(state, me, verb - A.ACTIVATE, sh)
     if verb in (A.MOVE, A.MOVE_ARTILLERY, A.ATTACK, A.FIRE_ARTILLERY):
         return _unit_action_hexes(state, verb)
     if verb == A.OCCUPY:
         return [state.occupy_cell] if state.occupy_unit >= 0 else []
     if verb == A.SEIZE:
-        return _seizable(state, me)
+        return _seizable(state, me, sh)
     if A.DISCHARGE <= verb < A.RECRUIT:
         return _dischargeable_hexes(state, me, LAND_TYPES[verb - A.DISCHARGE], sh)
     if verb == A.RECRUIT:
@@ -150,8 +186,9 @@ def hexes_for(state: GameState, verb: int, shared: _Shared | None = None) -> lis
 def _dischargeable_hexes(state: GameState, me: int, utype: int, sh: _Shared) -> list[int]:
     """Hexes with a land unit of this type that may be discharged: its replacement must have
     somewhere to go once it is gone (a free site now, or the room it leaves behind)."""
-    cells = {state.u_cell[u] for u in range(len(state.u_cell)) if state.u_owner[u] == me
-             and state.u_type[u] == utype and state.u_where[u] in (ON_BOARD, LOADED)}
+    cells = sh.mine().land_cells[utype]
+    if not cells:
+        return []
     sites = sh.unit_sites(utype)
     out = []
     for c in sorted(cells):
@@ -172,30 +209,23 @@ def _frees_a_site(state: GameState, me: int, cell: int) -> bool:
     return next_to_dev
 
 
-def _breach_hexes(state: GameState, me: int, d: int) -> list[int]:
+def _breach_hexes(state: GameState, me: int, d: int, sh: _Shared) -> list[int]:
     board = state.gmap.board
-    cells = {state.u_cell[u] for u in range(len(state.u_cell))
-             if state.u_owner[u] == me and state.u_where[u] == ON_BOARD}
     out = []
-    for c in sorted(cells):
+    for c in sh.mine().board_cells:
         w = state.walls[board.edge[c][d]]
         if w >= 0 and w != me and breacher(state, me, c) >= 0:
             out.append(c)
     return out
 
 
-def _activatable(state: GameState, me: int, utype: int) -> list[int]:
+def _activatable(state: GameState, me: int, utype: int, sh: _Shared) -> list[int]:
     """Hexes with an upright own unit of this type that may be activated now."""
     if UNIT_COST[utype] > state.silver[me]:
         return []
     top = state.active
     out = set()
-    for u in range(len(state.u_cell)):
-        if state.u_type[u] != utype or state.u_owner[u] != me or state.u_flags[u] & SPENT:
-            continue
-        w = state.u_where[u]
-        if w != ON_BOARD and w != LOADED:
-            continue
+    for u in sh.mine().upright[utype]:
         if top is not None and not nested_ok(state, top.unit, u):
             continue
         out.add(state.u_cell[u])
@@ -251,10 +281,17 @@ def _unit_action_hexes(state: GameState, verb: int) -> list[int]:
     return sorted(ranged_targets(state, me, cell))
 
 
-def _seizable(state: GameState, me: int) -> list[int]:
+def _seizable(state: GameState, me: int, sh: _Shared) -> list[int]:
+    """Other players' developments and artillery next to one of my units, undefended."""
+    board = state.gmap.board
+    candidates = set()
+    for c in sh.mine().fighter_cells:
+        for n in board.neighbours[c]:
+            if n >= 0 and state.cell_player[n] not in (-1, me) and (state.dev_type[n] or state.art_owner[n] >= 0):
+                candidates.add(n)
     out = []
-    for c, h in enumerate(state.cell_player):
-        if h < 0 or h == me or (state.retaliator >= 0 and c in state.seized_this_turn):
+    for c in sorted(candidates):
+        if state.retaliator >= 0 and c in state.seized_this_turn:
             continue
         if seizers(state, me, c):
             out.append(c)

@@ -14,6 +14,7 @@ Battle, Conquer and Rescue tokens are paid where those things happen (combat.py,
 from __future__ import annotations
 
 from .state import CITADEL, COMPLEX, GREAT_WALL, GameState, PRISONER
+from .maps import MOUNTAIN
 from .stats import CAMP, CASTLE, FORT
 
 CITADEL_PER_HEX = 1
@@ -102,11 +103,33 @@ def has_complex(state: GameState, player: int) -> bool:
     return False
 
 
-def check_wall_awards(state: GameState, player: int) -> None:
-    """After the player's walls change: Great Wall and Citadel, once per game each."""
+def may_close_enclosure(state: GameState, player: int, edge: int) -> bool:
+    """A new wall can only complete an enclosure if both of its ends continue into another of
+    the player's walls or an edge that needs no wall (one next to a mountain)."""
+    board, walls = state.gmap.board, state.walls
+    for v in board.edge_vertices[edge]:
+        if not any(e != edge and (walls[e] == player or _mountain_edge(state, e)) for e in board.vertex_edges[v]):
+            return False
+    return True
+
+
+def _mountain_edge(state: GameState, edge: int) -> bool:
+    a, b = state.gmap.board.edge_cells[edge]
+    terrain = state.gmap.terrain
+    return terrain[a] == MOUNTAIN or (b >= 0 and terrain[b] == MOUNTAIN)
+
+
+def check_wall_awards(state: GameState, player: int, new_edge: int = -1) -> None:
+    """After the player's walls change: Great Wall and Citadel, once per game each.
+
+    ``new_edge``: the one wall just built, which lets the Citadel check skip walls that cannot
+    close anything; -1 when several walls changed at once (seizure).
+    """
     if not state.awards[player] & GREAT_WALL and longest_wall(state, player) >= GREAT_WALL_LENGTH:
         _award(state, player, GREAT_WALL, GREAT_WALL_TOKENS, "great_wall")
     if not state.awards[player] & CITADEL:
+        if new_edge >= 0 and not may_close_enclosure(state, player, new_edge):
+            return
         n = enclosed_hexes(state, player)
         if n:
             _award(state, player, CITADEL, n * CITADEL_PER_HEX, "citadel")
