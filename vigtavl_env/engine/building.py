@@ -79,19 +79,21 @@ def free_for(state: GameState, cell: int, player: int, room: int) -> bool:
     return state.cell_player[cell] in (-1, player) and state.occ[cell] + room <= MAX_OCCUPANCY
 
 
-def unit_sites(state: GameState, player: int, utype: int) -> list[int]:
+def unit_sites(state: GameState, player: int, utype: int, near: set[int] | None = None) -> list[int]:
     """Where a built (or recruited) unit of this type may be placed."""
     gmap = state.gmap
-    near = near_development(state, player)
+    if near is None:
+        near = near_development(state, player)
     out = []
+    holder, occ = state.cell_player, state.occ
+    if IS_SHIP[utype]:
+        return [c for c in sorted(near) if gmap.is_sea[c] and holder[c] in (-1, player) and occ[c] < MAX_OCCUPANCY]
     for c in sorted(near):
-        if IS_SHIP[utype]:
-            if gmap.is_sea[c] and free_for(state, c, player, 1):
+        if gmap.is_land[c]:
+            if holder[c] in (-1, player) and occ[c] < MAX_OCCUPANCY:
                 out.append(c)
-        elif gmap.is_land[c]:
-            if free_for(state, c, player, 1):
-                out.append(c)
-        elif gmap.is_sea[c] and _adjacent_own_development(state, c, player) and freighter_with_room(state, c, player) >= 0:
+        elif holder[c] == player and gmap.is_sea[c] and _adjacent_own_development(state, c, player) \
+                and freighter_with_room(state, c, player) >= 0:
             out.append(c)  # built straight onto a freighter next to a developed hex
     return out
 
@@ -108,8 +110,16 @@ def artillery_sites(state: GameState, player: int) -> list[int]:
     ]
 
 
-def development_sites(state: GameState, player: int, dev: int) -> list[int]:
+def development_sites(state: GameState, player: int, dev: int, candidates: list[int] | None = None) -> list[int]:
     """Land hexes with no development, occupied by or next to the player's units or developments."""
+    if candidates is None:
+        candidates = development_candidates(state, player)
+    room = MAX_OCCUPANCY - DEV_OCCUPANCY[dev]
+    return [c for c in candidates if state.occ[c] <= room]
+
+
+def development_candidates(state: GameState, player: int) -> list[int]:
+    """Hexes a development could go on, occupancy aside."""
     gmap, board = state.gmap, state.gmap.board
     presence = set()
     for u, c in enumerate(state.u_cell):
@@ -121,8 +131,7 @@ def development_sites(state: GameState, player: int, dev: int) -> list[int]:
         around.update(n for n in board.neighbours[c] if n >= 0)
     return [
         c for c in sorted(around)
-        if gmap.is_land[c] and state.dev_type[c] == NO_DEV
-        and free_for(state, c, player, DEV_OCCUPANCY[dev])
+        if gmap.is_land[c] and state.dev_type[c] == NO_DEV and state.cell_player[c] in (-1, player)
     ]
 
 
@@ -139,11 +148,17 @@ def wall_sites(state: GameState, player: int) -> list[tuple[int, int]]:
     return out
 
 
-def can_afford_unit(state: GameState, player: int, utype: int) -> bool:
+def can_afford_unit(state: GameState, player: int, utype: int, capacity: int | None = None) -> bool:
+    """Gold, the type's limit and (for combat units) the turn's production capacity allow it."""
     cost = ARTILLERY_COST if utype == ARTILLERY_SLOT else UNIT_COST[utype]
-    if state.gold[player] < cost or not type_limit_ok(state, player, utype):
+    if state.gold[player] < cost:
         return False
-    return utype == ARTILLERY_SLOT or state.built_units < unit_capacity(state, player)
+    if utype != ARTILLERY_SLOT:
+        if capacity is None:
+            capacity = unit_capacity(state, player)
+        if state.built_units >= capacity:
+            return False
+    return type_limit_ok(state, player, utype)
 
 
 def can_afford_development(state: GameState, player: int, dev: int) -> bool:

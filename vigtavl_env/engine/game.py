@@ -68,8 +68,10 @@ def legal_actions(state: GameState) -> list[int]:
     n = state.gmap.board.n_cells
     verbs, glob, _ = open_verbs(state)
     shared = _Shared(state)
-    out = [A.encode(v, c, n) for v in verbs for c in hexes_for(state, v, shared)]
-    out.sort()
+    out: list[int] = []
+    for v in sorted(verbs):  # hexes come sorted, so the codes come out sorted
+        base = v * n
+        out += [base + c for c in hexes_for(state, v, shared)]
     out += [A.encode_global(g, n) for g in glob]
     return out
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from . import actions as A
 from .building import (
     ARTILLERY_SLOT, artillery_sites, can_afford_development, can_afford_unit, can_afford_wall,
-    development_sites, may_build_now, placement_sites, reserve_ships, unit_sites, wall_sites,
+    development_candidates, development_sites, may_build_now, near_development, placement_sites,
+    reserve_ships, unit_capacity, unit_sites, wall_sites,
 )
 from .combat import can_attack_from_here, close_targets, ranged_targets
 from .free_actions import breacher, dischargeable, seizers
@@ -74,11 +75,13 @@ def _unit_verbs(state: GameState) -> list[int]:
 class _Shared:
     """Work shared by several verbs within one enumeration (computed on first use)."""
 
-    __slots__ = ("state", "me", "_walls", "_own_walls", "_land", "_ships", "_mine")
+    __slots__ = ("state", "me", "_walls", "_own_walls", "_land", "_ships", "_mine", "_near",
+                 "_capacity", "_dev_candidates")
 
     def __init__(self, state: GameState) -> None:
         self.state, self.me = state, state.current_player
         self._walls = self._own_walls = self._land = self._ships = self._mine = None
+        self._near = self._capacity = self._dev_candidates = None
 
     def mine(self) -> "_Mine":
         """One scan of the deciding player's units, shared by activation, seize, breach and
@@ -90,12 +93,14 @@ class _Shared:
     def own_walls(self, d: int) -> list[int]:
         """Own walls by direction, each named once: from the first hex of its edge."""
         if self._own_walls is None:
-            board = self.state.gmap.board
             self._own_walls = [[] for _ in range(6)]
-            for e, o in enumerate(self.state.walls):
-                if o == self.me:
-                    c = board.edge_cells[e][0]
-                    self._own_walls[board.edge[c].index(e)].append(c)
+            walls = self.state.walls
+            if self.me in walls:
+                board = self.state.gmap.board
+                for e, o in enumerate(walls):
+                    if o == self.me:
+                        c = board.edge_cells[e][0]
+                        self._own_walls[board.edge[c].index(e)].append(c)
         return self._own_walls[d]
 
     def walls(self, d: int) -> list[int]:
@@ -105,14 +110,29 @@ class _Shared:
                 self._walls[dd].append(c)
         return self._walls[d]
 
+    def near(self) -> set[int]:
+        if self._near is None:
+            self._near = near_development(self.state, self.me)
+        return self._near
+
+    def capacity(self) -> int:
+        if self._capacity is None:
+            self._capacity = unit_capacity(self.state, self.me)
+        return self._capacity
+
+    def dev_candidates(self) -> list[int]:
+        if self._dev_candidates is None:
+            self._dev_candidates = development_candidates(self.state, self.me)
+        return self._dev_candidates
+
     def unit_sites(self, utype: int) -> list[int]:
         # Sites depend only on land versus sea: every knight type shares one list, every ship one.
         if IS_SHIP[utype]:
             if self._ships is None:
-                self._ships = unit_sites(self.state, self.me, utype)
+                self._ships = unit_sites(self.state, self.me, utype, self.near())
             return self._ships
         if self._land is None:
-            self._land = unit_sites(self.state, self.me, utype)
+            self._land = unit_sites(self.state, self.me, utype, self.near())
         return self._land
 
 
@@ -147,40 +167,86 @@ class _Mine:
 
 def hexes_for(state: GameState, verb: int, shared: _Shared | None = None) -> list[int]:
     """Hexes where ``verb`` is legal now (assuming the moment opens the verb)."""
-    sh = shared or _Shared(state)
-    me = sh.me
-    if A.PLACE <= verb < A.PLACE + 3:
-        utype = 3 + verb - A.PLACE
-        if not any(state.u_type[u] == utype for u in reserve_ships(state, me)):
-            return []
-        return placement_sites(state, me)
-    if A.BUILD_UNIT <= verb < A.BUILD_ARTILLERY:
-        utype = verb - A.BUILD_UNIT
-        return sh.unit_sites(utype) if can_afford_unit(state, me, utype) else []
-    if verb == A.BUILD_ARTILLERY:
-        return artillery_sites(state, me) if can_afford_unit(state, me, ARTILLERY_SLOT) else []
-    if A.BUILD_DEV <= verb < A.BUILD_WALL:
-        dev = verb - A.BUILD_DEV + 1
-        return development_sites(state, me, dev) if can_afford_development(state, me, dev) else []
-    if A.BUILD_WALL <= verb < A.RELOCATE_WALL:
-        return sh.walls(verb - A.BUILD_WALL) if can_afford_wall(state, me) else []
-    if A.RELOCATE_WALL <= verb < A.BREACH:
-        return sorted(sh.own_walls(verb - A.RELOCATE_WALL))
-    if A.BREACH <= verb < A.ACTIVATE:
-        return _breach_hexes(state, me, verb - A.BREACH, sh)
-    if A.ACTIVATE <= verb < A.MOVE:
-        return _activatable(state, me, verb - A.ACTIVATE, sh)
-    if verb in (A.MOVE, A.MOVE_ARTILLERY, A.ATTACK, A.FIRE_ARTILLERY):
-        return _unit_action_hexes(state, verb)
-    if verb == A.OCCUPY:
-        return [state.occupy_cell] if state.occupy_unit >= 0 else []
-    if verb == A.SEIZE:
-        return _seizable(state, me, sh)
-    if A.DISCHARGE <= verb < A.RECRUIT:
-        return _dischargeable_hexes(state, me, LAND_TYPES[verb - A.DISCHARGE], sh)
-    if verb == A.RECRUIT:
-        return sh.unit_sites(state.recruit_type)
-    return []
+    return _VERB_HEXES[verb](state, verb, shared or _Shared(state))
+
+
+def _h_place(state: GameState, verb: int, sh: _Shared) -> list[int]:
+    utype = 3 + verb - A.PLACE
+    if not any(state.u_type[u] == utype for u in reserve_ships(state, sh.me)):
+        return []
+    return placement_sites(state, sh.me)
+
+
+def _h_build_unit(state: GameState, verb: int, sh: _Shared) -> list[int]:
+    utype = verb - A.BUILD_UNIT
+    return sh.unit_sites(utype) if can_afford_unit(state, sh.me, utype, sh.capacity()) else []
+
+
+def _h_build_artillery(state: GameState, verb: int, sh: _Shared) -> list[int]:
+    return artillery_sites(state, sh.me) if can_afford_unit(state, sh.me, ARTILLERY_SLOT) else []
+
+
+def _h_build_dev(state: GameState, verb: int, sh: _Shared) -> list[int]:
+    dev = verb - A.BUILD_DEV + 1
+    if not can_afford_development(state, sh.me, dev):
+        return []
+    return development_sites(state, sh.me, dev, sh.dev_candidates())
+
+
+def _h_build_wall(state: GameState, verb: int, sh: _Shared) -> list[int]:
+    return sh.walls(verb - A.BUILD_WALL) if can_afford_wall(state, sh.me) else []
+
+
+def _h_relocate_wall(state: GameState, verb: int, sh: _Shared) -> list[int]:
+    return sorted(sh.own_walls(verb - A.RELOCATE_WALL))
+
+
+def _h_breach(state: GameState, verb: int, sh: _Shared) -> list[int]:
+    return _breach_hexes(state, sh.me, verb - A.BREACH, sh)
+
+
+def _h_activate(state: GameState, verb: int, sh: _Shared) -> list[int]:
+    return _activatable(state, sh.me, verb - A.ACTIVATE, sh)
+
+
+def _h_unit_action(state: GameState, verb: int, sh: _Shared) -> list[int]:
+    return _unit_action_hexes(state, verb)
+
+
+def _h_occupy(state: GameState, verb: int, sh: _Shared) -> list[int]:
+    return [state.occupy_cell] if state.occupy_unit >= 0 else []
+
+
+def _h_seize(state: GameState, verb: int, sh: _Shared) -> list[int]:
+    return _seizable(state, sh.me, sh)
+
+
+def _h_discharge(state: GameState, verb: int, sh: _Shared) -> list[int]:
+    return _dischargeable_hexes(state, sh.me, LAND_TYPES[verb - A.DISCHARGE], sh)
+
+
+def _h_recruit(state: GameState, verb: int, sh: _Shared) -> list[int]:
+    return sh.unit_sites(state.recruit_type)
+
+
+def _verb_table() -> tuple:
+    spans = [
+        (A.PLACE, 3, _h_place), (A.BUILD_UNIT, 6, _h_build_unit),
+        (A.BUILD_ARTILLERY, 1, _h_build_artillery), (A.BUILD_DEV, 3, _h_build_dev),
+        (A.BUILD_WALL, 6, _h_build_wall), (A.RELOCATE_WALL, 6, _h_relocate_wall),
+        (A.BREACH, 6, _h_breach), (A.ACTIVATE, 6, _h_activate), (A.MOVE, 4, _h_unit_action),
+        (A.OCCUPY, 1, _h_occupy), (A.SEIZE, 1, _h_seize), (A.DISCHARGE, 3, _h_discharge),
+        (A.RECRUIT, 1, _h_recruit),
+    ]
+    table = [None] * A.N_HEX_VERBS
+    for start, count, fn in spans:
+        for v in range(start, start + count):
+            table[v] = fn
+    assert all(table), "every verb needs a function"
+    return tuple(table)
+
+
+_VERB_HEXES = _verb_table()
 
 
 def _dischargeable_hexes(state: GameState, me: int, utype: int, sh: _Shared) -> list[int]:
@@ -274,7 +340,7 @@ def _unit_action_hexes(state: GameState, verb: int) -> list[int]:
             return []
         if UNIT_RANGE[state.u_type[u]]:
             return sorted(ranged_targets(state, me, cell))
-        return close_targets(state, u)
+        return sorted(close_targets(state, u))
     # FIRE_ARTILLERY: a knight standing on its own artillery's hex
     if state.u_where[u] != ON_BOARD or state.u_type[u] not in LAND_TYPES or state.art_owner[cell] != me:
         return []
