@@ -51,7 +51,7 @@ def distance(a: Axial, b: Axial) -> int:
 
 
 def rotate60(c: Axial, times: int = 1) -> Axial:
-    """Rotate ``c`` about the centre by ``times`` x 60 degrees (counter-clockwise on screen)."""
+    """Rotate ``c`` about the centre by ``times`` x 60 degrees (clockwise on screen: E becomes SE)."""
     q, r = c
     for _ in range(times % 6):
         s = -q - r
@@ -81,9 +81,11 @@ def hexagon(radius: int) -> list[Axial]:
     ]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Board:
     """Per-board lookup tables (geometry only; terrain lives in :class:`~vigtavl_env.engine.maps.GameMap`).
+
+    Boards compare and hash by identity: the tables are derived from ``side`` alone.
 
     Attributes:
         side: hexes per side (6, 7 or 8 for 2, 3, 4 players).

@@ -42,6 +42,7 @@ west-east axis (so the four quadrants match).
 
 from __future__ import annotations
 
+import numbers
 import random
 import re
 from collections.abc import Callable, Sequence
@@ -120,6 +121,7 @@ class GameMap:
         )
         border_sea = tuple(is_sea[c] and bool(board.cell_sides[c]) for c in range(board.n_cells))
         set_ = object.__setattr__
+        set_(self, "num_players", int(self.num_players))
         set_(self, "terrain", terrain)
         set_(self, "board", board)
         set_(self, "is_sea", is_sea)
@@ -134,9 +136,13 @@ class GameMap:
 
 def side_for(num_players: int) -> int:
     """Board side for a player count ("2 players - 6 hex edges, 3 players - 7, 4 players - 8")."""
-    if isinstance(num_players, bool) or num_players not in SIDE_FOR_PLAYERS:
+    if not _is_int(num_players) or int(num_players) not in SIDE_FOR_PLAYERS:
         raise ValueError(f"num_players must be 2, 3 or 4, got {num_players!r}")
-    return SIDE_FOR_PLAYERS[num_players]
+    return SIDE_FOR_PLAYERS[int(num_players)]
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
 
 
 def _check_name(name: object) -> None:
@@ -154,12 +160,12 @@ def _checked_terrain(terrain: Sequence[int], board: Board, num_players: int) -> 
             f"(side {board.side}) has {board.n_cells} cells"
         )
     for c, t in enumerate(terrain):
-        if isinstance(t, bool) or t not in CHAR_FOR_TERRAIN:
+        if not _is_int(t) or int(t) not in CHAR_FOR_TERRAIN:
             raise ValueError(
                 f"terrain[{c}] (hex {board.coords[c]}) is {t!r}; use {SEA} sea, {LAND} land, "
                 f"{MOUNTAIN} mountain"
             )
-    return terrain
+    return tuple(int(t) for t in terrain)
 
 
 def wind_targets(board: Board, border_sea: Sequence[bool], step: int) -> tuple[tuple[int, ...], ...]:
