@@ -76,21 +76,20 @@ def legal_actions(state: GameState) -> list[int]:
     return out
 
 
-def apply_action(state: GameState, code: int) -> None:
-    """Apply one decision of the current player, or raise IllegalActionError and change nothing."""
+def apply_action(state: GameState, code: int, legal: Any = None) -> None:
+    """Apply one decision of the current player, or raise IllegalActionError and change nothing.
+
+    ``legal``: optionally what ``legal_actions(state)`` returned for this very state (a list or
+    set); membership in it then replaces re-checking the decision. Anything not in it is still
+    checked in full, so the error names the reason.
+    """
     n = state.gmap.board.n_cells
     try:
         verb, cell, g = A.decode(int(code), n)
     except (TypeError, ValueError) as e:
         raise IllegalActionError(str(e)) from None
-    verbs, glob, why = open_verbs(state)
-    if g >= 0:
-        if g not in glob:
-            raise IllegalActionError(f"{describe(state, code)}: not allowed now ({why})")
-    elif verb not in verbs:
-        raise IllegalActionError(f"{describe(state, code)}: not allowed now ({why})")
-    elif cell not in hexes_for(state, verb):
-        raise IllegalActionError(f"{describe(state, code)}: {explain(state, verb, cell)}")
+    if legal is None or code not in legal:
+        _check(state, code, verb, cell, g)
     state.decisions += 1
     if verb != A.OCCUPY:
         state.occupy_unit = state.occupy_cell = -1
@@ -102,11 +101,20 @@ def apply_action(state: GameState, code: int) -> None:
         HANDLERS[_handler_key(verb)](state, verb, cell)
 
 
+def _check(state: GameState, code: int, verb: int, cell: int, g: int) -> None:
+    """Raise IllegalActionError unless the decision is legal now."""
+    verbs, glob, why = open_verbs(state)
+    if g >= 0:
+        if g not in glob:
+            raise IllegalActionError(f"{describe(state, code)}: not allowed now ({why})")
+    elif verb not in verbs:
+        raise IllegalActionError(f"{describe(state, code)}: not allowed now ({why})")
+    elif cell not in hexes_for(state, verb):
+        raise IllegalActionError(f"{describe(state, code)}: {explain(state, verb, cell)}")
+
+
 def _handler_key(verb: int) -> int:
-    for start in sorted(_RANGES, reverse=True):
-        if verb >= start:
-            return start
-    raise AssertionError(verb)
+    return _HANDLER_START[verb]
 
 
 # ------------------------------------------------------------------ placement and building
@@ -543,4 +551,4 @@ HANDLERS = {
     A.MOVE_ARTILLERY: move_with_artillery, A.ATTACK: attack, A.FIRE_ARTILLERY: fire_artillery,
     A.OCCUPY: occupy, A.SEIZE: seize_hex, A.DISCHARGE: discharge, A.RECRUIT: recruit,
 }
-_RANGES = tuple(HANDLERS)
+_HANDLER_START = tuple(max(start for start in HANDLERS if start <= v) for v in range(A.N_HEX_VERBS))

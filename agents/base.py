@@ -1,0 +1,97 @@
+"""The one agent interface used by the match runner, training opponents and human play.
+
+An agent decides for one seat::
+
+    action = agent.act(observation, action_mask, info)
+
+``observation`` and ``action_mask`` are what the PettingZoo environment gives the deciding
+agent (the ``(C, H, W)`` float32 tensor and the int8 mask over env actions); ``info`` is that
+agent's ``infos`` entry plus one documented hook added by whoever runs the game
+(:func:`agent_info`): ``info["state"]``, the live engine
+:class:`~vigtavl_env.engine.GameState`. Agents must treat it as read-only and ``clone()`` it
+before simulating. The action returned is an env action index whose mask entry is 1.
+
+Bots that think in the rules' terms subclass :class:`EngineAgent` and implement
+``decide(state, legal_codes) -> engine code``; the env/engine translation is done here, once.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from vigtavl_env.codec import ActionCodec
+from vigtavl_env.engine import GameState, legal_actions
+
+
+class Agent:
+    """Base class: a name, a per-game reset, and ``act``."""
+
+    name = "agent"
+
+    def reset(self, seat: int, seed: int | None = None) -> None:
+        """Called before each game with the agent's seat and a seed for its own randomness."""
+        self.seat = seat
+        self.rng = random.Random(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, info: dict[str, Any]) -> int:
+        raise NotImplementedError
+
+    def __call__(self, observation: np.ndarray, action_mask: np.ndarray, info: dict[str, Any] | None = None) -> int:
+        return self.act(observation, action_mask, info or {})
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+class EngineAgent(Agent):
+    """An agent that reads the engine state and picks among the engine's legal codes."""
+
+    def __init__(self) -> None:
+        self._codecs: dict[int, ActionCodec] = {}
+        self.rng = random.Random(0)
+        self.seat = 0
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, info: dict[str, Any]) -> int:
+        state = info.get("state")
+        if not isinstance(state, GameState):
+            raise ValueError(f"{self.name} needs info['state'], the engine state (see agents.base.agent_info)")
+        codes = legal_actions(state)
+        code = self.decide(state, codes)
+        return self.codec(state).to_env(code)
+
+    def codec(self, state: GameState) -> ActionCodec:
+        board = state.gmap.board
+        if id(board) not in self._codecs:
+            self._codecs[id(board)] = ActionCodec(board)
+        return self._codecs[id(board)]
+
+    def decide(self, state: GameState, legal: list[int]) -> int:
+        """Choose one of ``legal`` (engine codes) for ``state.current_player``."""
+        raise NotImplementedError
+
+
+def agent_info(env: Any, agent: str) -> dict[str, Any]:
+    """The ``info`` an agent receives: the env's infos entry plus the engine state hook."""
+    raw = env.unwrapped
+    info = dict(raw.infos.get(agent, {}))
+    info["state"] = raw.state
+    return info
+
+
+class RandomAgent(Agent):
+    """Uniform over the legal actions, from its own seeded generator."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.seat = 0
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, info: dict[str, Any]) -> int:
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError("random agent was asked to act with no legal action")
+        return int(legal[self.rng.randrange(legal.size)])
