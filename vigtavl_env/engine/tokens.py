@@ -35,7 +35,8 @@ def enclosed_hexes(state: GameState, player: int) -> int:
 
     Hexes join through every edge without one of the player's walls; a group that reaches the
     map's border through an unwalled border edge is open. Mountains are not hexes one can stand
-    on, so an edge to a mountain closes the group.
+    on, so an edge to a mountain closes the group; but a group closed by mountains alone, with
+    none of the player's walls around it, is not enclosed "with walls".
     """
     gmap, board, walls = state.gmap, state.gmap.board, state.walls
     passable = [gmap.is_land[c] or gmap.is_sea[c] for c in range(board.n_cells)]
@@ -44,19 +45,20 @@ def enclosed_hexes(state: GameState, player: int) -> int:
     for s in range(board.n_cells):
         if seen[s] or not passable[s]:
             continue
-        seen[s], stack, size, open_ = True, [s], 0, False
+        seen[s], stack, size, open_, walled = True, [s], 0, False, False
         while stack:
             a = stack.pop()
             size += 1
             for d, b in enumerate(board.neighbours[a]):
                 if walls[board.edge[a][d]] == player:
+                    walled = True
                     continue
                 if b < 0:
                     open_ = True
                 elif passable[b] and not seen[b]:
                     seen[b] = True
                     stack.append(b)
-        if not open_:
+        if walled and not open_:
             total += size
     return total
 
