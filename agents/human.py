@@ -1,0 +1,373 @@
+"""Human play in the terminal: a person against any agents, or watching agents play.
+
+``play("greedy", seat=0)`` seats a :class:`HumanAgent` among agents built from their specs;
+``watch(["greedy", "random"])`` narrates a game between agents live. Input and output are
+injectable (``input_fn``, ``print_fn``), so tests drive a whole game with scripted lines.
+
+At each decision the person sees what happened since his last decision (every event narrated,
+dice included: the opponents' moves, battles, retaliations), the text map (the env's ``ansi``
+renderer, with everyone's gold, silver and tokens), his own purse, and the legal decisions,
+numbered. When there are more than ``LIST_ALL`` of them they are shown by kind (``place
+caravel``, ``build wall``, ``move`` ...) with their number ranges; typing a kind lists it.
+
+The commands are in ``HELP`` (shown by ``?``): a number, a command such as ``move 3,-1``,
+``end``, a kind to list, ``list``, ``map``, ``quit``. Anything else gets a message saying what
+went wrong, and the game goes on.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from agents.base import Agent
+from agents.match import (
+    DEFAULT_MAX_STEPS, GameJob, GameRecord, agent_seed, check_agents, make_agent, run_game,
+)
+from agents.replay import TurnPrinter, narrator, text_map
+from vigtavl_env.codec import ActionCodec
+from vigtavl_env.engine import actions as A
+from vigtavl_env.engine import describe, winners
+from vigtavl_env.engine.hexgrid import DIRECTION_NAMES
+from vigtavl_env.engine.state import PHASE_NAMES
+
+InputFn = Callable[[str], str]
+PrintFn = Callable[[str], Any]
+LIST_ALL = 30  # list every decision up to this many; more are shown by kind
+PACK_AT = 8  # a kind with this many plain decisions is listed packed, PACK_COLUMNS to a line
+PACK_COLUMNS = 6
+PROMPT = "your decision (number, command, ? for help): "
+HEX_RE = re.compile(r"^-?\d+,-?\d+$")
+SEED_RANGE = 2 ** 31
+HELP = """commands:
+    12                    decision number 12
+    move 3,-1             a decision by its command: the verb, then the hex q,r ("3 -1" and
+    build camp 0,2          "(3, -1)" work too; walls name the edge: build wall ne 0,2)
+    activate 2,-1         words may be shortened or left out when one decision still fits
+    act cav 2,-1            (the unit type here); several fits are listed
+    end                   end the turn (or the activation, whichever is legal)
+    build wall            a kind or any start of a command: lists the decisions that fit
+    list [text]           every decision (or those fitting text)
+    map                   the map and the purses again
+    ?  help               this help
+    quit                  leave the game
+"""
+
+
+def _console_input(prompt: str) -> str:
+    return input(prompt)  # looked up at call time, so a replaced builtins.input is used
+
+
+def _console_print(text: str) -> None:
+    print(text)
+
+
+class QuitGame(Exception):
+    """The person typed ``quit`` (or closed the input)."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal decision as the person sees it."""
+
+    number: int  # 1-based, in the engine's order of the decisions
+    action: int  # env action index
+    kind: str  # "move", "build wall", "end turn"
+    command: str  # "move 3,-1", "build wall ne 0,2", "end turn"
+    hex: str | None  # "3,-1"
+    text: str  # the engine's description
+
+    @property
+    def stem(self) -> str:
+        """The command without its hex (``build wall ne``)."""
+        return self.command[:-len(self.hex)].rstrip() if self.hex else self.command
+
+    @property
+    def plain(self) -> bool:
+        """The description says no more than the command."""
+        return normalize(self.text.replace(" at ", " ")) == self.command
+
+    def line(self) -> str:
+        extra = "" if self.plain else f"   ({self.text})"
+        return f"{self.number:>5}. {self.command}{extra}"
+
+
+def normalize(text: str) -> str:
+    """Lower case, hexes as ``q,r`` (``(3, -1)``, ``3 -1`` and ``3,-1`` all read ``3,-1``), wall
+    edges by name (``wall 2`` reads ``wall nw``)."""
+    t = re.sub(r"[()]", " ", text.lower().strip())
+    t = re.sub(r"\bwall\s+([0-5])\b", lambda m: f"wall {DIRECTION_NAMES[int(m.group(1))].lower()}", t)
+    t = re.sub(r"\s*,\s*", ",", t)
+    t = re.sub(r"(-?\d+)\s+(-?\d+)$", r"\1,\2", " ".join(t.split()))
+    return t
+
+
+def describe_choice(state: Any, code: int, action: int, number: int) -> Choice:
+    """The :class:`Choice` of engine ``code`` (env ``action``) in ``state``."""
+    board = state.gmap.board
+    verb, cell, g = A.decode(code, board.n_cells)
+    text = re.sub(r"^P\d+:\s*", "", describe(state, code))
+    if g >= 0:
+        name = A.GLOBAL_NAMES[g]
+        return Choice(number, action, name, name, None, text)
+    name = A.VERB_NAMES[verb]
+    kind = name
+    if "wall" in name:  # "build wall 3" -> kind "build wall", command "build wall w"
+        kind, d = name.rsplit(" ", 1)
+        name = f"{kind} {DIRECTION_NAMES[int(d)].lower()}"
+    q, r = board.coords[cell]
+    return Choice(number, action, kind, f"{name} {q},{r}", f"{q},{r}", text)
+
+
+class Menu:
+    """The legal decisions of one moment, numbered, grouped by kind, found by typed text."""
+
+    def __init__(self, state: Any, codec: Any, mask: np.ndarray) -> None:
+        actions = sorted(np.flatnonzero(mask).tolist(), key=codec.to_engine)
+        self.choices = [describe_choice(state, codec.to_engine(a), a, i)
+                        for i, a in enumerate(actions, 1)]
+        self.kinds: dict[str, list[Choice]] = {}
+        for c in self.choices:
+            self.kinds.setdefault(c.kind, []).append(c)
+
+    def by_number(self, n: int) -> Choice | None:
+        return self.choices[n - 1] if 1 <= n <= len(self.choices) else None
+
+    def find(self, text: str) -> tuple[Choice | None, list[Choice]]:
+        """``(the choice, [])`` when ``text`` names one decision, else ``(None, those that fit)``.
+
+        Typed words must begin the command's words, in order (later words may be left out); a
+        typed hex must be the decision's hex. One fit is taken when a hex was typed or the
+        decision needs none (``end``); otherwise the fits are returned to be listed.
+        """
+        t = normalize(text)
+        exact = [c for c in self.choices if c.command == t]
+        if exact:
+            return exact[0], []
+        words = t.split()
+        hex_ = words.pop() if words and HEX_RE.match(words[-1]) else None
+        fits = [c for c in self.choices if _words_fit(words, c.command.split()[:-1] if c.hex else c.command.split())
+                and (hex_ is None or c.hex == hex_)]
+        if len(fits) == 1 and (hex_ is not None or fits[0].hex is None):
+            return fits[0], []
+        return None, fits
+
+    def overview(self) -> list[str]:
+        """Every decision when few, else one line per kind with its number range."""
+        n = len(self.choices)
+        if n <= LIST_ALL:
+            return [f"{n} legal decision{'s' if n != 1 else ''}:"] + [c.line() for c in self.choices]
+        lines = [f"{n} legal decisions, by kind (type a kind to list it, e.g. '{next(iter(self.kinds))}'):"]
+        width = max(len(k) for k in self.kinds)
+        for kind, cs in self.kinds.items():
+            span = f"{cs[0].number}" if len(cs) == 1 else f"{cs[0].number}-{cs[-1].number}"
+            example = f"e.g. {cs[0].command}" if cs[0].hex else ""
+            lines.append(f"  {kind:<{width}} {len(cs):>4}  ({span})  {example}".rstrip())
+        return lines
+
+
+def listing(choices: Sequence[Choice]) -> list[str]:
+    """Choices one per line; runs of decisions that differ only by hex (``place caravel``,
+    ``build wall ne``) are packed as ``number) q,r`` cells, several to a line."""
+    lines: list[str] = []
+    groups: dict[str, list[Choice]] = {}
+    for c in choices:
+        groups.setdefault(c.stem, []).append(c)
+    for stem, cs in groups.items():
+        if len(cs) < PACK_AT or not all(c.plain for c in cs):
+            lines += [c.line() for c in cs]
+            continue
+        lines.append(f"  {stem} at:")
+        cells = [f"{c.number:>5}) {c.hex:<7}" for c in cs]
+        lines += ["".join(cells[i:i + PACK_COLUMNS]).rstrip() for i in range(0, len(cells), PACK_COLUMNS)]
+    return lines
+
+
+def _words_fit(typed: list[str], words: list[str]) -> bool:
+    return len(typed) <= len(words) and all(w.startswith(t) for t, w in zip(typed, words))
+
+
+class HumanAgent(Agent):
+    """An agent whose decisions a person types (see the module docstring for the commands)."""
+
+    name = "human"
+
+    def __init__(self, input_fn: InputFn | None = None, print_fn: PrintFn | None = None,
+                 show_map: bool = True) -> None:
+        self.input = input_fn or _console_input
+        self.print = print_fn or _console_print
+        self.show_map = show_map
+        self.narrate = narrator()
+        self.seen = 0
+        self.seat = 0
+        self._codecs: dict[int, Any] = {}
+
+    def reset(self, seat: int, seed: int | None = None) -> None:
+        super().reset(seat, seed)
+        self.seen = 0
+
+    def codec(self, state: Any) -> ActionCodec:
+        board = state.gmap.board
+        if id(board) not in self._codecs:
+            self._codecs[id(board)] = ActionCodec(board)
+        return self._codecs[id(board)]
+
+    def show_news(self, state: Any) -> None:
+        """Narrate every event since the person's last decision."""
+        news = state.events[self.seen:]
+        if news:
+            self.print(f"--- since your last decision ({len(news)} events) ---")
+            for event in news:
+                self.print("  " + self.narrate(event, state))
+        self.seen = len(state.events)
+
+    def show_status(self, state: Any, info: dict[str, Any]) -> None:
+        me = self.seat
+        if self.show_map:
+            self.print(text_map(state))
+        self.print(f"You are P{me} (player_{me}): gold {state.gold[me]}, silver {state.silver[me]}, "
+                   f"tokens {state.tokens[me]}.  {PHASE_NAMES[state.phase]} phase, round {state.round + 1}.")
+        if info.get("interrupt") == "retaliation":
+            self.print("RETALIATION: you may activate one unit with your retaliation silver, or end.")
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, info: dict[str, Any]) -> int:
+        state = info.get("state")
+        if state is None:
+            raise ValueError("the human agent needs info['state'] (see agents.base.agent_info)")
+        self.show_news(state)
+        self.show_status(state, info)
+        menu = Menu(state, self.codec(state), action_mask)
+        for line in menu.overview():
+            self.print(line)
+        while True:
+            choice = self._ask(menu, state, info)
+            if choice is not None:
+                self.print(f"you: {choice.text}")
+                return choice.action
+
+    def _ask(self, menu: Menu, state: Any, info: dict[str, Any]) -> Choice | None:
+        try:
+            raw = self.input(PROMPT)
+        except EOFError:
+            raise QuitGame() from None
+        t = normalize(raw)
+        if t in ("q", "quit", "exit"):
+            raise QuitGame()
+        if t in ("?", "h", "help"):
+            self.print(HELP)
+        elif t in ("map", "m"):
+            self.show_status(state, info)
+        elif t in ("list", "l", "ls"):
+            for line in listing(menu.choices):
+                self.print(line)
+        elif t.startswith(("list ", "ls ")):
+            self._show_fits(menu, t.split(" ", 1)[1], menu.find(t.split(" ", 1)[1])[1])
+        elif t.isdigit():
+            choice = menu.by_number(int(t))
+            if choice is None:
+                self.print(f"there is no decision {t}: choose a number from 1 to {len(menu.choices)}")
+            return choice
+        elif not t:
+            self.print("type a number, a command such as 'end', or ? for help")
+        else:
+            choice, fits = menu.find(t)
+            if choice is None:
+                self._show_fits(menu, raw.strip(), fits)
+            return choice
+        return None
+
+    def _show_fits(self, menu: Menu, typed: str, fits: list[Choice]) -> None:
+        if not fits:
+            self.print(f"'{typed}' fits no legal decision. Legal kinds now: {', '.join(menu.kinds)}. "
+                       "Type ? for help.")
+            return
+        self.print(f"{len(fits)} decisions fit '{typed}' (type the number, or the whole command):")
+        for line in listing(fits):
+            self.print(line)
+
+    def finish(self, state: Any) -> None:
+        """The last events, the final map and the result."""
+        self.show_news(state)
+        if self.show_map:
+            self.print(text_map(state))
+        self.print(result_line(state, self.seat))
+
+
+def result_line(state: Any, seat: int) -> str:
+    if not state.is_over:
+        return f"The game was cut off; tokens {list(state.tokens)}."
+    w = winners(state)
+    verdict = ("You win!" if w == [seat] else "You share the win." if seat in w else "You lose.")
+    return f"{verdict} Tokens: " + ", ".join(f"P{p} {t}" for p, t in enumerate(state.tokens)) + "."
+
+
+def _new_env(num_players: int, map: str | None, max_steps: int) -> Any:
+    from vigtavl_env import raw_env
+    return raw_env(num_players=num_players, map=map, render_mode="ansi", max_steps=max_steps)
+
+
+def play(opponents: str | Sequence[str] = "greedy", seat: int = 0, seed: int | None = None,
+         num_players: int = 2, map: str | None = None, input_fn: InputFn | None = None,
+         print_fn: PrintFn | None = None, show_map: bool = True,
+         max_steps: int = DEFAULT_MAX_STEPS) -> GameRecord | None:
+    """A person plays seat ``seat``; the other seats get ``opponents`` in turn (a spec or a list).
+
+    Returns the game's record (replayable with ``agents.replay``), or None if the person quit.
+    """
+    specs = [opponents] if isinstance(opponents, str) else list(opponents)
+    print_fn = print_fn or _console_print
+    if not 0 <= seat < num_players:
+        raise ValueError(f"seat must be 0..{num_players - 1}, got {seat}")
+    check_agents(specs)
+    seed = random.randrange(SEED_RANGE) if seed is None else seed
+    env = _new_env(num_players, map, max_steps)
+    env.reset(seed=seed)
+    seats = [specs[i % len(specs)] for i in range(num_players - 1)]
+    seats.insert(seat, "human")
+    human = HumanAgent(input_fn, print_fn, show_map)
+    seeds = [agent_seed(seed, i) for i in range(num_players)]
+    players = [human if s == seat else make_agent(spec, seed=seeds[s]) for s, spec in enumerate(seats)]
+    for s, a in enumerate(players):
+        a.reset(s, seeds[s])
+    print_fn(f"Vigtavl, game seed {seed}: " + ", ".join(f"P{i} {name}" for i, name in enumerate(seats)))
+    try:
+        record = run_game(env, players, GameJob(0, seed, tuple(seats), num_players, map, max_steps), seeds)
+    except QuitGame:
+        print_fn("You left the game.")
+        return None
+    human.finish(env.state)
+    return record
+
+
+def watch(agents: Sequence[str], seed: int | None = None, map: str | None = None,
+          print_fn: PrintFn | None = None, show_map: bool = True, delay: float = 0.0,
+          max_steps: int = DEFAULT_MAX_STEPS) -> GameRecord:
+    """Narrate a game between ``agents`` (one spec per seat) live, a map after every turn."""
+    check_agents(agents)
+    print_fn = print_fn or _console_print
+    seed = random.randrange(SEED_RANGE) if seed is None else seed
+    n = len(agents)
+    env = _new_env(n, map, max_steps)
+    env.reset(seed=seed)
+    seeds = [agent_seed(seed, i) for i in range(n)]
+    players = [make_agent(spec, seed=s) for spec, s in zip(agents, seeds)]
+    for i, a in enumerate(players):
+        a.reset(i, seeds[i])
+    print_fn(f"Vigtavl, game seed {seed}: " + ", ".join(f"P{i} {name}" for i, name in enumerate(agents)))
+    printer = TurnPrinter(print_fn, maps=show_map)
+    printer.start(env.state)
+
+    def observe(state: Any, number: int, text: str) -> None:
+        printer.after(state, number, text)
+        if delay > 0:
+            time.sleep(delay)
+
+    record = run_game(env, players, GameJob(0, seed, tuple(agents), n, map, max_steps), seeds, observe)
+    printer.finish(env.state)
+    return record

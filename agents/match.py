@@ -1,0 +1,460 @@
+"""Matches between agents: seats rotated fairly, games in parallel, every game recorded.
+
+::
+
+    from agents.match import run_match
+    result = run_match(["greedy", "random"], games=200, seed=0, workers=2)
+    print(result.table())
+    result.save("results.json")
+
+Each game is played through the PettingZoo ``raw_env``; an agent decides with
+``agent.act(obs["observation"], obs["action_mask"], agent_info(env, name))``.
+
+Reproducibility. Game ``g`` is reset with seed ``seed + g``, and the agent in seat ``i`` is built
+and reset with seed ``(seed + g) * AGENT_SEED_STRIDE + i``; agents are created afresh for every
+game inside the worker process from their spec strings. A game's result therefore depends only
+on its own seed and lineup, never on the worker that played it or on the games before it:
+``workers=2`` gives exactly the results of ``workers=1``. Every :class:`GameRecord` keeps the
+engine seed, the map, the rules and the decisions (engine codes), so ``agents.replay`` rebuilds
+the game exactly.
+
+Seats. ``agents`` lists one spec per seat (``num_players`` of them; a spec may be repeated).
+Lineups follow :func:`seat_orders`: every block of ``k`` consecutive games is a rotation (each
+agent sits in each seat once), and every ``k!`` games cover every seat permutation once. With two
+agents the first player simply alternates.
+
+Scoring. The winners are the players with the most victory tokens. A win shared by ``w`` players
+counts ``1/w`` to each of them (so the wins of a game always add up to 1); the table also counts
+shared wins separately. A game cut off at ``max_steps`` has no winner (it counts as a game with
+0 wins for everyone) and is reported as truncated. Statistics are per agent name: when a name sits
+in several seats of one game, each seat counts as one game for it. The win rate comes with a 95%
+Wilson score interval (:func:`wilson_interval`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import itertools
+import json
+import math
+import multiprocessing
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from agents.base import Agent, RandomAgent, agent_info
+
+AGENT_SEED_STRIDE = 16  # agent seed = game seed * stride + seat (seats < 16)
+DEFAULT_MAX_STEPS = 5000
+MAX_CHUNK = 16  # games per task sent to a worker (progress granularity vs. overhead)
+CHUNKS_PER_WORKER = 4
+Z_95 = 1.959963984540054
+RESULTS_SCHEMA = "vigtavl-results"
+RESULTS_VERSION = 1
+SCORING = "a win shared by w players counts 1/w to each; truncated games have no winner"
+MP_CONTEXT = "spawn"  # safe with torch and threads; workers import the project afresh
+
+
+# ------------------------------------------------------------------ agents by name
+BUILTIN_AGENTS = {"random": RandomAgent}  # always available, also without agents.registry
+
+
+def _registry() -> Any:
+    """``agents.registry`` when it exists, else None (then only the built-in agents exist)."""
+    if importlib.util.find_spec("agents.registry") is None:
+        return None
+    from agents import registry
+    return registry
+
+
+def known_agents() -> list[str]:
+    """Names of the agents ``make_agent`` can build (the registry's, plus ``random``)."""
+    registry = _registry()
+    listed = list(registry.list_agents()) if hasattr(registry, "list_agents") else []
+    return list(dict.fromkeys(listed + list(BUILTIN_AGENTS)))
+
+
+def make_agent(spec: str, seed: int | None = None) -> Agent:
+    """An agent from its spec string (``random``, ``greedy``, ``search:200``, ``ppo:PATH`` ...),
+    built by ``agents.registry.make_agent``.
+
+    Raises ValueError naming the spec and listing the known agents when the spec is bad.
+    """
+    registry = _registry()
+    try:
+        if registry is None:
+            raise KeyError(spec)
+        return registry.make_agent(spec, seed=seed)
+    except (KeyError, ValueError) as e:
+        if spec in BUILTIN_AGENTS:
+            return BUILTIN_AGENTS[spec](seed)
+        raise ValueError(f"bad agent {spec!r}: {e}. Known agents: {', '.join(known_agents())}") from None
+
+
+def check_agents(specs: Sequence[str]) -> None:
+    """Build each distinct spec once, so a bad name fails before any game is played."""
+    for spec in dict.fromkeys(specs):
+        make_agent(spec, seed=0)
+
+
+def parse_agents(text: str) -> list[str]:
+    """``"greedy,random"`` -> ``["greedy", "random"]`` (blank entries are an error)."""
+    specs = [s.strip() for s in text.split(",")]
+    if not specs or any(not s for s in specs):
+        raise ValueError(f"agents must be a comma-separated list of names, got {text!r}")
+    return specs
+
+
+# ------------------------------------------------------------------ seats
+def seat_orders(k: int) -> list[tuple[int, ...]]:
+    """Lineups for ``k`` agents: ``order[seat]`` is the agent index in that seat.
+
+    The ``k!`` permutations are grouped by rotation: each block of ``k`` consecutive lineups is
+    the ``k`` rotations of one base order, so every agent sits in every seat once per block.
+    """
+    if k < 1:
+        raise ValueError("need at least one agent")
+    orders = []
+    for rest in itertools.permutations(range(1, k)):
+        base = (0, *rest)
+        orders += [tuple(base[(s - r) % k] for s in range(k)) for r in range(k)]
+    return orders
+
+
+def lineup(agents: Sequence[str], game: int) -> tuple[str, ...]:
+    """The agents by seat in game number ``game`` (see :func:`seat_orders`)."""
+    orders = seat_orders(len(agents))
+    return tuple(agents[i] for i in orders[game % len(orders)])
+
+
+def agent_seed(game_seed: int, seat: int) -> int:
+    return game_seed * AGENT_SEED_STRIDE + seat
+
+
+# ------------------------------------------------------------------ one game
+@dataclass(frozen=True)
+class GameJob:
+    """What a worker needs to play one game."""
+
+    game: int
+    seed: int
+    seats: tuple[str, ...]
+    num_players: int
+    map: str | None = None
+    max_steps: int = DEFAULT_MAX_STEPS
+    rules: dict[str, Any] | None = None
+
+    def env_key(self) -> str:
+        return json.dumps([self.num_players, self.map, self.max_steps, self.rules], sort_keys=True)
+
+
+@dataclass
+class GameRecord:
+    """One played game, enough to replay it exactly (``agents.replay``).
+
+    Attributes:
+        game: game number in its match or tournament; ``seed``: the env reset seed.
+        game_seed: the engine seed ``new_game`` got (drawn by the env from ``seed``).
+        map: the map's name; ``map_text``: the map itself unless it is an unchanged preset.
+        num_players, rules: the player count and the ``RulesConfig`` options.
+        seats: agent spec per seat; ``agent_seeds``: the seed each agent got.
+        decisions: engine action codes in order; ``n_decisions`` their number.
+        tokens: victory tokens per seat at the end; ``winners``: winning seats (empty if truncated).
+        truncated: the game hit ``max_steps``; ``final_digest``: hash of the final state.
+    """
+
+    game: int
+    seed: int
+    game_seed: int
+    map: str
+    map_text: str | None
+    num_players: int
+    rules: dict[str, Any]
+    seats: list[str]
+    agent_seeds: list[int]
+    decisions: list[int]
+    tokens: list[int]
+    winners: list[int]
+    n_decisions: int
+    truncated: bool
+    final_digest: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "GameRecord":
+        return cls(**d)
+
+    def win_share(self, seat: int) -> float:
+        return 1.0 / len(self.winners) if seat in self.winners else 0.0
+
+
+def state_digest(state: Any) -> str:
+    """A short hash of everything in an engine state but its event log."""
+    from vigtavl_env.engine import to_dict
+    d = to_dict(state)
+    d.pop("events", None)
+    return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def map_text_for(gmap: Any) -> str | None:
+    """``None`` for an unchanged preset (replays load it by name), else the map as text."""
+    from vigtavl_env.engine.maps import format_map, list_presets, load_map
+    if gmap.name in list_presets() and load_map(gmap.name, gmap.num_players) == gmap:
+        return None
+    return format_map(gmap)
+
+
+def make_env(job: GameJob) -> Any:
+    from vigtavl_env import raw_env
+    return raw_env(num_players=job.num_players, map=job.map, max_steps=job.max_steps, rules=job.rules)
+
+
+def play_game(env: Any, job: GameJob) -> GameRecord:
+    """Play one game of ``job`` on ``env`` (a raw_env, reset here) and record it."""
+    env.reset(seed=job.seed)
+    seeds = [agent_seed(job.seed, i) for i in range(len(job.seats))]
+    players = [make_agent(spec, seed=s) for spec, s in zip(job.seats, seeds)]
+    for seat, (a, s) in enumerate(zip(players, seeds)):
+        a.reset(seat, s)
+    return run_game(env, players, job, seeds)
+
+
+Observer = Callable[[Any, int, str], Any]  # (state after, decision number, its description)
+
+
+def run_game(env: Any, players: Sequence[Agent], job: GameJob, agent_seeds: Sequence[int],
+             observer: Observer | None = None) -> GameRecord:
+    """Play ``env`` (already reset) to the end with ``players`` by seat, and record the game.
+
+    ``observer``, when given, is called after every decision (watching a game live).
+    """
+    from vigtavl_env.engine import describe, winners
+    decisions: list[int] = []
+    for name in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        seat = env.possible_agents.index(name)
+        action = int(players[seat].act(obs["observation"], obs["action_mask"], agent_info(env, name)))
+        code = env.codec.to_engine(action)
+        text = describe(env.state, code) if observer is not None else ""
+        decisions.append(code)
+        env.step(action)
+        if observer is not None:
+            observer(env.state, len(decisions), text)
+    state = env.state
+    return GameRecord(
+        game=job.game, seed=job.seed, game_seed=int(env.game_seed), map=state.gmap.name,
+        map_text=map_text_for(state.gmap), num_players=state.n_players, rules=state.config.to_dict(),
+        seats=list(job.seats), agent_seeds=list(agent_seeds), decisions=decisions,
+        tokens=list(state.tokens), winners=winners(state) if state.is_over else [],
+        n_decisions=len(decisions), truncated=not state.is_over, final_digest=state_digest(state))
+
+
+def play_chunk(jobs: Sequence[GameJob]) -> list[GameRecord]:
+    """Play a list of games in this process, one env per configuration."""
+    envs: dict[str, Any] = {}
+    out = []
+    for job in jobs:
+        key = job.env_key()
+        if key not in envs:
+            envs[key] = make_env(job)
+        try:
+            out.append(play_game(envs[key], job))
+        except Exception as e:
+            raise RuntimeError(f"game {job.game} (seed {job.seed}, seats {', '.join(job.seats)}) "
+                               f"failed: {type(e).__name__}: {e}") from e
+    return out
+
+
+def play_jobs(jobs: Sequence[GameJob], workers: int = 1, progress: bool = True) -> list[GameRecord]:
+    """Play every job (in ``workers`` processes when > 1); records come back in job order."""
+    size = max(1, min(MAX_CHUNK, math.ceil(len(jobs) / max(1, workers * CHUNKS_PER_WORKER))))
+    chunks = [list(jobs[i:i + size]) for i in range(0, len(jobs), size)]
+    records: list[GameRecord] = []
+    with tqdm(total=len(jobs), desc="games", unit="game", disable=not progress, leave=False) as bar:
+        if workers <= 1:
+            for chunk in chunks:
+                records += play_chunk(chunk)
+                bar.update(len(chunk))
+        else:
+            ctx = multiprocessing.get_context(MP_CONTEXT)
+            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+                futures = [pool.submit(play_chunk, chunk) for chunk in chunks]
+                try:
+                    for fut in as_completed(futures):
+                        records += fut.result()
+                        bar.update(len(fut.result()))
+                except BaseException:
+                    for fut in futures:
+                        fut.cancel()
+                    raise
+    return sorted(records, key=lambda r: r.game)
+
+
+# ------------------------------------------------------------------ statistics
+def wilson_interval(successes: float, n: int, z: float = Z_95) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``successes / n`` (``(0, 1)`` when n = 0)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class AgentStats:
+    """One agent's totals over a list of games (per seat it held)."""
+
+    name: str
+    games: int = 0
+    wins: float = 0.0
+    shared: int = 0
+    tokens: int = 0
+    length: int = 0
+    truncated: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def ci(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.games)
+
+    @property
+    def mean_tokens(self) -> float:
+        return self.tokens / self.games if self.games else 0.0
+
+    @property
+    def mean_length(self) -> float:
+        return self.length / self.games if self.games else 0.0
+
+    def line(self, width: int) -> str:
+        lo, hi = self.ci
+        return (f"{self.name:<{width}} {self.games:>6} {self.wins:>8.1f} {self.shared:>6} "
+                f"{100 * self.win_rate:>6.1f}  [{100 * lo:5.1f}, {100 * hi:5.1f}] "
+                f"{self.mean_tokens:>7.2f} {self.mean_length:>7.1f}")
+
+
+def agent_stats(records: Sequence[GameRecord], names: Sequence[str] | None = None) -> list[AgentStats]:
+    """Per-agent totals, in the order of ``names`` (default: first appearance)."""
+    order = list(dict.fromkeys(names if names is not None else [s for r in records for s in r.seats]))
+    stats = {n: AgentStats(n) for n in order}
+    for r in records:
+        for seat, name in enumerate(r.seats):
+            st = stats.setdefault(name, AgentStats(name))
+            st.games += 1
+            st.wins += r.win_share(seat)
+            st.shared += int(seat in r.winners and len(r.winners) > 1)
+            st.tokens += r.tokens[seat]
+            st.length += r.n_decisions
+            st.truncated += int(r.truncated)
+    return list(stats.values())
+
+
+def stats_table(stats: Sequence[AgentStats]) -> str:
+    """The per-agent table: one line per agent, beginning with its name."""
+    width = max([len("agent")] + [len(s.name) for s in stats])
+    head = (f"{'agent':<{width}} {'games':>6} {'wins':>8} {'shared':>6} {'win%':>6}  "
+            f"{'95% CI':^14} {'tokens':>7} {'length':>7}")
+    return "\n".join([head] + [s.line(width) for s in stats])
+
+
+# ------------------------------------------------------------------ a match
+@dataclass
+class MatchResult:
+    """A match: its settings, every game's record, and the per-agent table."""
+
+    agents: list[str]
+    num_players: int
+    seed: int
+    map: str | None
+    records: list[GameRecord] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def stats(self) -> list[AgentStats]:
+        return agent_stats(self.records, self.agents)
+
+    def table(self) -> str:
+        n_trunc = sum(r.truncated for r in self.records)
+        notes = [f"{len(self.records)} games, {self.num_players} players, map {self.map or 'default'}, "
+                 f"seeds {self.seed}..{self.seed + len(self.records) - 1}, {self.seconds:.1f} s",
+                 f"wins: {SCORING}",
+                 "win% CI: 95% Wilson score interval; tokens: mean victory tokens; "
+                 "length: mean decisions per game"]
+        if n_trunc:
+            notes.append(f"warning: {n_trunc} games truncated at max_steps")
+        return stats_table(self.stats()) + "\n" + "\n".join("  " + n for n in notes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"schema": RESULTS_SCHEMA, "version": RESULTS_VERSION, "kind": "match",
+                "agents": self.agents, "num_players": self.num_players, "seed": self.seed,
+                "map": self.map, "scoring": SCORING, "seconds": self.seconds,
+                "table": [asdict(s) | {"win_rate": s.win_rate, "ci95": list(s.ci)} for s in self.stats()],
+                "games": [r.to_dict() for r in self.records]}
+
+    def save(self, path: str | Path) -> None:
+        save_results(self.to_dict(), path)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "MatchResult":
+        return cls(agents=list(d["agents"]), num_players=int(d["num_players"]), seed=int(d["seed"]),
+                   map=d.get("map"), records=[GameRecord.from_dict(g) for g in d["games"]],
+                   seconds=float(d.get("seconds", 0.0)))
+
+    @classmethod
+    def load(cls, path: str | Path) -> "MatchResult":
+        return cls.from_dict(load_results(path))
+
+
+def save_results(d: dict[str, Any], path: str | Path) -> None:
+    """Write a results dict as JSON (its folder is created)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(d), encoding="utf-8")
+
+
+def load_results(path: str | Path) -> dict[str, Any]:
+    """A results file (match or tournament) as a dict, checked for its schema."""
+    d = json.loads(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(d, dict) or d.get("schema") != RESULTS_SCHEMA:
+        raise ValueError(f"{path} is not a vigtavl results file (schema {RESULTS_SCHEMA!r})")
+    return d
+
+
+def match_jobs(agents: Sequence[str], games: int, seed: int, num_players: int, map: str | None = None,
+               max_steps: int = DEFAULT_MAX_STEPS, rules: dict[str, Any] | None = None,
+               first_game: int = 0) -> list[GameJob]:
+    """The games of one match: game ``g`` has seed ``seed + g`` and lineup ``lineup(agents, g)``."""
+    if len(agents) != num_players:
+        raise ValueError(f"a {num_players}-player match needs {num_players} agents, one per seat, got "
+                         f"{len(agents)} ({', '.join(agents)}); repeat a name to fill seats, "
+                         "e.g. greedy,random,random")
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    return [GameJob(first_game + g, seed + g, lineup(agents, g), num_players, map, max_steps, rules)
+            for g in range(games)]
+
+
+def run_match(agents: Sequence[str], games: int, seed: int, workers: int = 1, num_players: int = 2,
+              map: str | None = None, progress: bool = True, max_steps: int = DEFAULT_MAX_STEPS,
+              rules: dict[str, Any] | None = None) -> MatchResult:
+    """Play ``games`` games between ``agents`` (one spec per seat) and collect the results."""
+    agents = list(agents)
+    jobs = match_jobs(agents, games, seed, num_players, map, max_steps, rules)
+    check_agents(agents)
+    start = time.perf_counter()
+    records = play_jobs(jobs, workers, progress)
+    return MatchResult(agents, num_players, seed, map, records, time.perf_counter() - start)

@@ -1,0 +1,146 @@
+"""Human play driven through injected input: commands, wrong input and recovery, quitting, watching."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import pytest
+
+from agents.human import HumanAgent, Menu, normalize, play, watch
+from agents.replay import rebuild
+from vigtavl_env import raw_env
+from vigtavl_env.cli import main
+from vigtavl_env.engine import apply_action, legal_actions, load_map, new_game
+
+
+def scripted(lines: Iterable[str], then: str | None = None):
+    """An input function answering ``lines`` in turn, then ``then`` forever (or EOF)."""
+    it = iter(lines)
+
+    def answer(prompt: str) -> str:
+        try:
+            return next(it)
+        except StopIteration:
+            if then is None:
+                raise EOFError from None
+            return then
+    return answer
+
+
+def _menu_at(decisions: int = 0, seed: int = 1) -> tuple[Menu, object]:
+    """The menu of a duel after ``decisions`` first-legal decisions."""
+    env = raw_env(num_players=2)
+    env.reset(seed=seed)
+    for _ in range(decisions):
+        env.step(int(np.flatnonzero(env.action_mask())[0]))
+    return Menu(env.state, env.codec, env.action_mask()), env
+
+
+@pytest.mark.parametrize("text, want", [
+    ("Move (3, -1)", "move 3,-1"), ("move 3 -1", "move 3,-1"), ("  build   camp 0 , 2 ", "build camp 0,2"),
+    ("build wall 2 1,-5", "build wall nw 1,-5"), ("END", "end"),
+])
+def test_normalize(text, want):
+    assert normalize(text) == want
+
+
+def test_menu_finds_commands_numbers_and_shortcuts():
+    menu, _ = _menu_at()
+    first = menu.choices[0]
+    assert first.command == "place caravel 0,-5" and menu.by_number(1) is first
+    assert menu.find("place caravel 0,-5")[0] is first
+    assert menu.find("pl car (0, -5)")[0] is first  # words shortened
+    assert menu.find("place 0,-5")[0] is None and len(menu.find("place 0,-5")[1]) == 3  # 3 ship types
+    chosen, fits = menu.find("place galleon")
+    assert chosen is None and {c.kind for c in fits} == {"place galleon"}
+    assert menu.find("fly 0,0") == (None, [])
+    assert menu.by_number(0) is None and menu.by_number(len(menu.choices) + 1) is None
+
+
+def test_menu_overview_groups_hundreds_of_decisions_by_kind():
+    menu, _ = _menu_at()
+    lines = menu.overview()
+    assert len(menu.choices) > 100 and len(lines) == 1 + len(menu.kinds)
+    assert lines[1].split()[:2] == ["place", "caravel"]
+
+
+def test_end_is_taken_when_one_end_is_legal():
+    state = new_game(load_map("duel"), seed=3)
+    while _end_turn_code(state) not in legal_actions(state):
+        apply_action(state, legal_actions(state)[0])
+    env = raw_env.from_state(state)
+    menu = Menu(env.state, env.codec, env.action_mask())
+    ends = [c for c in menu.choices if c.kind.startswith("end")]
+    chosen, fits = menu.find("end")
+    if len(ends) == 1:
+        assert chosen is ends[0]
+    else:
+        assert chosen is None and fits == ends
+
+
+def _end_turn_code(state) -> int:
+    from vigtavl_env.engine import encode_global
+    return encode_global(1, state.gmap.board.n_cells)
+
+
+def test_wrong_input_gets_a_message_and_the_game_goes_on():
+    out: list[str] = []
+    lines = ["?", "xyzzy", "0", "999", "place caravel", "", "map", "list place gal", "place caravel 0 -5", "quit"]
+    assert play("random", seat=0, seed=5, input_fn=scripted(lines), print_fn=out.append, show_map=False) is None
+    text = "\n".join(out)
+    assert "commands:" in text  # help
+    assert "'xyzzy' fits no legal decision" in text
+    assert "there is no decision 0" in text and "there is no decision 999" in text
+    assert "decisions fit 'place caravel'" in text
+    assert "you: place caravel at (0, -5)" in text
+    assert "P1 places" in text  # the opponent's decision, narrated
+    assert out[-1] == "You left the game."
+
+
+def test_closed_input_quits():
+    out: list[str] = []
+    assert play("random", seed=1, input_fn=scripted([]), print_fn=out.append, show_map=False) is None
+    assert out[-1] == "You left the game."
+
+
+def test_a_whole_game_by_number_and_command_replays():
+    out: list[str] = []
+    record = play("random", seat=1, seed=2, input_fn=scripted(["end", "2", "1"], then="1"),
+                  print_fn=out.append)
+    assert record is not None and record.seats == ["random", "human"]
+    assert out[-1].startswith(("You win", "You lose", "You share"))
+    assert "map duel  phase" in "\n".join(out)  # the ansi map was drawn
+    assert rebuild(record).tokens == record.tokens
+
+
+def test_human_agent_shows_retaliation_and_purse():
+    menu, env = _menu_at(decisions=12)  # the build phase begins
+    out: list[str] = []
+    human = HumanAgent(scripted(["end turn"]), out.append, show_map=False)
+    human.reset(0, 0)
+    info = {"state": env.state, "interrupt": "retaliation"}
+    action = human.act(None, env.action_mask(), info)
+    assert env.decode_action(action).endswith("end turn")
+    assert any("gold 6, silver 6" in line for line in out)
+    assert any(line.startswith("RETALIATION") for line in out)
+
+
+def test_watch_narrates_a_game_between_agents():
+    out: list[str] = []
+    record = watch(["random", "random"], seed=7, print_fn=out.append)
+    assert out[0].startswith("Vigtavl, game seed 7")
+    assert any(line.startswith("=== turn 3:") for line in out)
+    assert out[-1] == f"final tokens: {record.tokens}"
+    assert rebuild(record).tokens == record.tokens
+
+
+def test_cli_play_and_watch(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr("builtins.input", scripted(["quit"]))
+    assert main(["play", "--opponent", "random", "--seed", "1", "--no-map"]) == 0
+    assert "You left the game." in capsys.readouterr().out
+    out = tmp_path / "game.json"
+    assert main(["play", "--watch", "--agents", "random,random", "--seed", "3", "--no-map",
+                 "--out", str(out)]) == 0
+    assert main(["replay", str(out), "--game", "0", "--no-maps"]) == 0
+    assert "replay check" in capsys.readouterr().out

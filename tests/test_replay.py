@@ -1,0 +1,91 @@
+"""Replays: a recorded game rebuilds exactly, is checked, prints turn by turn, draws pictures."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from agents.match import GameJob, play_game, run_match
+from agents.replay import ReplayError, load_record, print_replay, rebuild
+from vigtavl_env import raw_env
+from vigtavl_env.cli import main
+from vigtavl_env.engine import to_dict
+
+
+@pytest.fixture(scope="module")
+def match(tmp_path_factory):
+    result = run_match(["random", "random"], games=3, seed=11, progress=False)
+    path = tmp_path_factory.mktemp("replay") / "results.json"
+    result.save(path)
+    return result, path
+
+
+def test_replay_reproduces_tokens_and_the_whole_final_state():
+    env = raw_env(num_players=2)
+    record = play_game(env, GameJob(0, 21, ("random", "random"), 2))
+    state = rebuild(record)
+    assert state.tokens == record.tokens == env.state.tokens
+    assert to_dict(state) == to_dict(env.state)  # events and dice included
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_multiplayer_games_replay(n):
+    record = run_match(["random"] * n, games=1, seed=2, num_players=n, progress=False).records[0]
+    assert rebuild(record).tokens == record.tokens
+
+
+def test_random_map_games_replay_from_the_recorded_map():
+    record = run_match(["random", "random"], games=1, seed=4, map="random", progress=False).records[0]
+    assert record.map_text and record.map.startswith("random")
+    assert rebuild(record).tokens == record.tokens
+
+
+def test_load_record_from_results_json(match):
+    result, path = match
+    assert load_record(path, 2) == result.records[2]
+    with pytest.raises(ReplayError, match=r"no game 7 \(games 0..2\)"):
+        load_record(path, 7)
+
+
+def test_a_tampered_record_does_not_replay(match):
+    record = match[0].records[0]
+    with pytest.raises(ReplayError, match="tokens"):
+        rebuild(dataclasses.replace(record, tokens=[99, 99]))
+    with pytest.raises(ReplayError, match="illegal in the replay"):
+        rebuild(dataclasses.replace(record, decisions=[record.decisions[0]] * 3 + record.decisions[3:]))
+
+
+def test_truncated_games_replay():
+    record = run_match(["random", "random"], games=1, seed=0, max_steps=30, progress=False).records[0]
+    assert record.truncated
+    assert rebuild(record).decisions == 30
+
+
+def test_print_replay_goes_turn_by_turn(match):
+    lines: list[str] = []
+    print_replay(match[0].records[1], print_fn=lines.append)
+    text = "\n".join(lines)
+    assert "=== turn 0: placement phase ===" in text
+    assert "=== turn 1: P" in text and "=== turn 2: P" in text
+    assert "map duel" in text  # the ansi map's status panel
+    assert "   1. P" in text  # numbered decisions, narrated
+    assert lines[-1].startswith("replay check: tokens")
+
+
+def test_png_writes_one_picture_per_turn(tmp_path):
+    record = run_match(["random", "random"], games=1, seed=0, max_steps=40, progress=False).records[0]
+    lines: list[str] = []
+    print_replay(record, print_fn=lines.append, png_dir=tmp_path / "frames", maps=False)
+    pictures = sorted((tmp_path / "frames").glob("turn_*.png"))
+    turns = sum(line.startswith("=== turn") for line in lines)
+    assert len(pictures) == turns >= 2
+    assert pictures[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cli_replay(match, tmp_path, capsys):
+    status = main(["replay", str(match[1]), "--game", "1", "--no-maps", "--png", str(tmp_path / "p")])
+    out = capsys.readouterr().out
+    assert status == 0 and "replay check" in out and "wrote" in out
+    assert main(["replay", str(match[1]), "--game", "9"]) == 2
+    assert "no game 9" in capsys.readouterr().err

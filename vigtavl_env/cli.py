@@ -1,0 +1,189 @@
+"""The ``vigtavl`` command line: matches, tournaments, replays and human play.
+
+::
+
+    vigtavl match --agents greedy,random --games 200 --seed 0 --workers 2 --out results.json
+    vigtavl tournament --agents random,greedy,aggressor,builder,search:200 --games 100
+    vigtavl replay results.json --game 17 --png frames/
+    vigtavl play --opponent greedy --seat 0
+    vigtavl play --watch --agents greedy,random
+
+(``python -m vigtavl_env.cli ...`` is the same.) Each subcommand is one ``add_*`` function that
+registers its parser and sets ``func``, the function that runs it; adding a subcommand is
+writing one such function and listing it in ``SUBCOMMANDS``. Runs print their tables on stdout
+and progress bars on stderr; errors (a bad agent name, a missing file) print one line on stderr
+and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+ERROR_STATUS = 2
+
+
+# ------------------------------------------------------------------ shared options
+def _agents_help() -> str:
+    return ("comma-separated agent specs, e.g. greedy,random or search:200,ppo:runs/x/model.zip "
+            "(a bad name lists the known agents)")
+
+
+def _add_game_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
+                   help="players per game (default: the number of agents)")
+    p.add_argument("--map", default=None,
+                   help="map preset (duel, triad, quad), 'random', or a .txt map file (default: the preset "
+                        "for the player count)")
+    p.add_argument("--seed", type=int, default=0, help="game g uses seed SEED + g (default 0)")
+    p.add_argument("--max-steps", type=int, default=5000, help="decisions after which a game is cut off")
+
+
+def _add_run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--workers", type=int, default=1, help="parallel worker processes (default 1)")
+    p.add_argument("--out", default=None, help="write every game's record to this JSON file")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+# ------------------------------------------------------------------ match
+def add_match(sub: Any) -> None:
+    p = sub.add_parser("match", help="play games between agents and print a per-agent table",
+                       description="Play GAMES games between the agents (one per seat, seats rotated "
+                                   "fairly) and print games, wins, win% with a 95% Wilson interval, "
+                                   "mean tokens and game length per agent. A win shared by w players "
+                                   "counts 1/w.")
+    p.add_argument("--agents", required=True, help=_agents_help())
+    p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    _add_game_options(p)
+    _add_run_options(p)
+    p.set_defaults(func=cmd_match)
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    from agents.match import parse_agents, run_match
+    agents = parse_agents(args.agents)
+    result = run_match(agents, args.games, args.seed, workers=args.workers,
+                       num_players=args.players or len(agents), map=args.map,
+                       progress=not args.no_progress, max_steps=args.max_steps)
+    print(result.table())
+    if args.out:
+        result.save(args.out)
+        print(f"wrote {len(result.records)} game records to {args.out}")
+    return 0
+
+
+# ------------------------------------------------------------------ tournament
+def add_tournament(sub: Any) -> None:
+    p = sub.add_parser("tournament", help="round robin with ratings and a head-to-head matrix",
+                       description="Every combination of PLAYERS distinct agents plays GAMES games (seats "
+                                   "rotated); prints Elo (Bradley-Terry fit, ±95%) and Weng-Lin "
+                                   "(Plackett-Luce) ratings, a head-to-head matrix and per-agent totals.")
+    p.add_argument("--agents", required=True, help=_agents_help())
+    p.add_argument("--games", type=int, default=100, help="games per pairing (default 100)")
+    _add_game_options(p)
+    _add_run_options(p)
+    p.set_defaults(func=cmd_tournament)
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from agents.match import parse_agents
+    from agents.ratings import run_tournament
+    agents = parse_agents(args.agents)
+    result = run_tournament(agents, args.games, args.seed, workers=args.workers,
+                            num_players=args.players or 2, map=args.map,
+                            progress=not args.no_progress, max_steps=args.max_steps)
+    print(result.table())
+    if args.out:
+        result.save(args.out)
+        print(f"wrote {len(result.records)} game records to {args.out}")
+    return 0
+
+
+# ------------------------------------------------------------------ replay
+def add_replay(sub: Any) -> None:
+    p = sub.add_parser("replay", help="replay a recorded game turn by turn",
+                       description="Rebuild game GAME of a results file from its seed and decisions, "
+                                   "check that it reproduces the recorded tokens and final state, and "
+                                   "print it turn by turn: narrated events and a text map per turn.")
+    p.add_argument("results", help="a results JSON file written by match, tournament or play --out")
+    p.add_argument("--game", type=int, default=0, help="the game number (default 0)")
+    p.add_argument("--png", metavar="DIR", default=None, help="also write one picture per turn into DIR")
+    p.add_argument("--no-maps", action="store_true", help="events only, no text maps")
+    p.set_defaults(func=cmd_replay)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from agents.replay import load_record, print_replay
+    print_replay(load_record(args.results, args.game), png_dir=args.png, maps=not args.no_maps)
+    return 0
+
+
+# ------------------------------------------------------------------ play
+def add_play(sub: Any) -> None:
+    p = sub.add_parser("play", help="play against an agent in the terminal (or --watch agents play)",
+                       description="Play Vigtavl in the terminal against agents: the map as text, your "
+                                   "purse, every event since your last decision, and the legal decisions, "
+                                   "chosen by number or command (type ? in the game for help). With "
+                                   "--watch, agents play each other and the game is narrated.")
+    p.add_argument("--opponent", default="greedy",
+                   help="the opponents' agent spec; a comma list fills the other seats in turn (default greedy)")
+    p.add_argument("--seat", type=int, default=0, help="your seat, 0 = first player (default 0)")
+    p.add_argument("--watch", action="store_true", help="watch --agents play instead of playing")
+    p.add_argument("--agents", default=None, help="with --watch: " + _agents_help())
+    p.add_argument("--delay", type=float, default=0.0, help="with --watch: seconds to pause per decision")
+    p.add_argument("--no-map", action="store_true", help="do not draw the map at every decision")
+    p.add_argument("--out", default=None, help="save the game as a results file (replay it with replay)")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=None, help="players (default 2)")
+    p.add_argument("--map", default=None, help="map preset, 'random' or a .txt map file")
+    p.add_argument("--seed", type=int, default=None, help="game seed (default: a random one, printed)")
+    p.set_defaults(func=cmd_play)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from agents.human import play, watch
+    from agents.match import parse_agents
+    if args.watch:
+        agents = parse_agents(args.agents or "greedy,random")
+        record = watch(agents, seed=args.seed, map=args.map, show_map=not args.no_map, delay=args.delay)
+    else:
+        record = play(parse_agents(args.opponent), seat=args.seat, seed=args.seed,
+                      num_players=args.players or 2, map=args.map, show_map=not args.no_map)
+    if record is not None and args.out:
+        from agents.match import RESULTS_SCHEMA, RESULTS_VERSION, save_results
+        save_results({"schema": RESULTS_SCHEMA, "version": RESULTS_VERSION, "kind": "game",
+                      "games": [record.to_dict()]}, args.out)
+        print(f"saved the game to {args.out} (vigtavl replay {args.out} --game 0)")
+    return 0
+
+
+# ------------------------------------------------------------------ the parser
+SUBCOMMANDS: tuple[Callable[[Any], None], ...] = (add_match, add_tournament, add_replay, add_play)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="vigtavl", description="Vigtavl: matches, tournaments, replays and human play.",
+        epilog="run 'vigtavl COMMAND --help' for a command's options")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for add in SUBCOMMANDS:
+        add(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (errors: one line on stderr, status 2)."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except (ValueError, FileNotFoundError) as e:
+        print(f"vigtavl {args.command}: error: {e}", file=sys.stderr)
+        return ERROR_STATUS
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
