@@ -91,7 +91,9 @@ def apply_action(state: GameState, code: int, legal: Any = None) -> None:
     if legal is None or code not in legal:
         _check(state, code, verb, cell, g)
     state.decisions += 1
-    if verb != A.OCCUPY:
+    if verb != A.OCCUPY and _own_occupy_chance(state):
+        # Any other decision of the victor lets the chance pass; a retaliation that starts
+        # right after a seizure (no unit active) leaves it for when his turn resumes.
         state.occupy_unit = state.occupy_cell = -1
     if g == A.END_ACTIVATION:
         end_activation(state)
@@ -111,6 +113,11 @@ def _check(state: GameState, code: int, verb: int, cell: int, g: int) -> None:
         raise IllegalActionError(f"{describe(state, code)}: not allowed now ({why})")
     elif cell not in hexes_for(state, verb):
         raise IllegalActionError(f"{describe(state, code)}: {explain(state, verb, cell)}")
+
+
+def _own_occupy_chance(state: GameState) -> bool:
+    """The pending occupation (if any) belongs to the player deciding now."""
+    return state.occupy_unit < 0 or state.u_owner[state.occupy_unit] == state.current_player
 
 
 def _handler_key(verb: int) -> int:

@@ -14,7 +14,7 @@ from .building import (
     development_candidates, development_sites, may_build_now, near_development, placement_sites,
     reserve_ships, unit_capacity, unit_sites, wall_sites,
 )
-from .combat import can_attack_from_here, close_targets, ranged_targets
+from .combat import can_attack_from_here, can_stand, close_targets, ranged_targets
 from .free_actions import breacher, dischargeable, seizers
 from .movement import reach
 from .state import (
@@ -35,7 +35,7 @@ def open_verbs(state: GameState) -> tuple[list[int], list[int], str]:
         return [A.RECRUIT], [], "a discharged unit must be recruited first"
     verbs: list[int] = []
     top = state.active
-    if state.occupy_unit >= 0:
+    if state.occupy_unit >= 0 and state.u_owner[state.occupy_unit] == state.current_player:
         verbs.append(A.OCCUPY)
     if state.retaliator >= 0:
         if top is None and not state.retaliation_used:
@@ -214,7 +214,11 @@ def _h_unit_action(state: GameState, verb: int, sh: _Shared) -> list[int]:
 
 
 def _h_occupy(state: GameState, verb: int, sh: _Shared) -> list[int]:
-    return [state.occupy_cell] if state.occupy_unit >= 0 else []
+    u = state.occupy_unit
+    # Still possible after a retaliation in between (the unit may have been captured).
+    if u < 0 or state.u_where[u] != ON_BOARD or not can_stand(state, u, state.occupy_cell):
+        return []
+    return [state.occupy_cell]
 
 
 def _h_seize(state: GameState, verb: int, sh: _Shared) -> list[int]:

@@ -11,7 +11,8 @@ Rules implemented here (Units > Movement, Winds, Occupancy, Walls, Freighters):
   holding its own freighter with room, and is then aboard.
 - Winds: a ship on a border sea hex may spend 1 movement to enter the prevailing winds and 1 to
   exit onto any border sea hex of the next side in the wind's direction; it never ends in the
-  deep ocean, so riding the wind is one step of cost 2.
+  deep ocean, so riding the wind is one step of cost 2, taken at most once per move ("from one
+  edge of the map to the next adjacent edge").
 
 Every step costs 1 (the wind costs 2), so a bucketed breadth-first search finds the cheapest
 cost of every hex; ``reach`` returns the hexes where the unit may stop, and the hexes where it
@@ -64,6 +65,7 @@ def reach(state: GameState, u: int, points: int, towing: bool = False, can_attac
     res.cost[start] = 0
     frontier = [start]
     later: list[int] = []  # hexes reached by the wind, one cost level further out
+    rode: set[int] = set()  # hexes whose cheapest way in used the wind: one ride per move
     for cost in range(1, points + 1):
         nxt = later
         later = []
@@ -77,15 +79,20 @@ def reach(state: GameState, u: int, points: int, towing: bool = False, can_attac
                 if _enter(state, res, b, cost, me, ship, need, towing, battle_phase, can_attack,
                           holder, occ, is_land):
                     nxt.append(b)
+                    if a in rode:
+                        rode.add(b)
         if ship and cost + 1 <= points:
             # Riding the wind arrives one level later, so ordinary steps of this level go first.
             for a in frontier:
+                if a in rode:
+                    continue
                 for b in wind[a]:
                     if b not in res.cost and holder[b] in (-1, me):
                         res.cost[b] = cost + 1
                         if occ[b] + 1 <= MAX_OCCUPANCY:
                             res.stops[b] = cost + 1
                         later.append(b)
+                        rode.add(b)
         frontier = nxt
         if not frontier and not later:
             break
@@ -107,7 +114,9 @@ def _enter(state, res, b, cost, me, ship, need, towing, battle_phase, can_attack
         return False
     if h >= 0 and h != me:
         if battle_phase:
-            if can_attack and _has_defenders(state, b, h):
+            # U28: knights (the defenders of a land hex) are attacked only by a player with a
+            # development to hold the prisoner; ships may always be attacked.
+            if can_attack and (ship or me in state.dev_owner) and _has_defenders(state, b, h):
                 res.cost[b] = cost
                 res.battles[b] = cost
             return False
