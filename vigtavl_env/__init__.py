@@ -1,1 +1,15 @@
-"""Vigtavl RL: a rules engine, a PettingZoo environment, bots and training for Vigtavl."""
+"""Vigtavl RL: a rules engine, a PettingZoo environment, bots and training for Vigtavl.
+
+``vigtavl_env.env(**kwargs)`` is the wrapped PettingZoo AEC environment and
+``vigtavl_env.raw_env(**kwargs)`` the unwrapped one (spec: ``vigtavl_env/env.py``);
+``vigtavl_env.SingleSeatEnv`` plays one seat as a Gymnasium env against opponent policies.
+The rules engine, with no RL library in it, is ``vigtavl_env.engine``.
+
+The environment is imported eagerly: ``vigtavl_env.env`` must always be the function, never the
+``env`` submodule that shares its name.
+"""
+
+from .env import env, raw_env
+from .wrappers import SingleSeatEnv
+
+__all__ = ["SingleSeatEnv", "env", "raw_env"]
