@@ -1,0 +1,410 @@
+"""Vigtavl as a PettingZoo AEC environment (``vigtavl_v0``): the specification.
+
+Vigtavl is a hex-map medieval strategy board game for 2-4 players (rules v0.93, engine in
+``vigtavl_env.engine``). ``env()`` is :class:`raw_env` inside PettingZoo's standard wrappers, as
+in PettingZoo's classic environments::
+
+    from vigtavl_env import env
+    e = env(num_players=2, seed=7)
+    e.reset()
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
+        e.step(action)
+
+Arguments (both ``env`` and ``raw_env``; a bad value raises ValueError listing what is allowed):
+
+- ``num_players``: 2, 3 or 4 (default: the map's, or 2).
+- ``map``: a preset name (``duel``, ``triad``, ``quad``), a path to a ``.txt`` map, map text, a
+  ``GameMap``, or ``"random"`` (a fresh fair map each reset, drawn from the reset's seed).
+  Default: the preset for the player count.
+- ``seed``: seeds the stream of game seeds used by ``reset()`` without a seed.
+- ``render_mode``: ``None``, ``"human"``, ``"ansi"`` or ``"rgb_array"`` (see ``render.py``).
+- ``reward``: ``"win_loss"`` (default: at the end +1 to each winner, -1 to the others, 0 to all
+  on a tie of everyone), ``"tokens"`` (each step, every player gets the victory tokens he
+  gained in it, acting or not) or ``"margin"`` (at the end: own tokens minus the best
+  opponent's, / 10).
+- ``max_steps``: decisions after which every agent is truncated (default 5000).
+- ``illegal_action``: ``env()`` takes ``"penalty"`` (default: PettingZoo's
+  TerminateIllegalWrapper ends the game, -1 to the offender) or ``"raise"``; ``raw_env``
+  always raises :class:`~vigtavl_env.engine.IllegalActionError` (a ValueError) naming the
+  decision and the rule's reason, with the game unchanged.
+- ``rules``: a dict of rule options for :class:`~vigtavl_env.engine.RulesConfig`.
+
+Agents are ``player_0`` ... ``player_{n-1}`` (seat order, ``possible_agents`` fixed).
+``agent_selection`` is always the agent of the engine's ``current_player``: the turn player,
+or -- during a retaliation (Retaliation section) -- the retaliating player's own agent, selected
+out of turn with ``infos[agent]["interrupt"] == "retaliation"`` (``None`` otherwise). When the
+retaliation ends the engine hands the decision back and the selection follows. When the game
+ends all agents are terminated; each is then stepped with ``None`` and removed, as in chess.
+
+Spaces (the same objects on every call):
+
+- action: ``Discrete(47 * HW + 2)`` over the axial tensor, ``HW = (2R + 1) ** 2``:
+  5689 / 7945 / 10577 actions for 2 / 3 / 4 players (layout in ``codec.py``).
+- observation: ``Dict(observation=Box(-1, 16, (C, H, W), float32),
+  action_mask=Box(0, 1, (N,), int8))``; ``C = 41 + 30 P`` = 101 / 131 / 161 channels,
+  ``H = W`` = 11 / 13 / 15. The mask (1 = legal) is exact and also in
+  ``infos[agent]["action_mask"]``; it is all zeros for agents not to act.
+
+Observation channels, from the observer's side (``[P]``: one per player in relative seat
+order ``self, opp1, ...``; scales and details in ``observation.py`` and ``docs/observation.md``;
+``env.unwrapped.channel_names`` names all ``C``)::
+
+    board, terrain_{sea,land,mountain}                                  4 static planes
+    unit_{soldier,archer,cavalry,caravel,freighter,galleon} [P]         units on the hex
+    aboard_{soldier,archer,cavalry} [P]                                 knights on freighters
+    spent [P], prisoner [P], dev_{camp,fort,castle} [P], artillery [P]
+    wall_{E,NE,NW,W,SW,SE} [P]                                          walls by edge
+    front_{E..SE}, attacks_{E..SE}, active, occupy, seized              this turn's marks
+    wind, phase_{placement,build,battle,over}, round, builds_left,      broadcast scalars
+    recruit_{soldier,archer,cavalry},
+    flag_{wall_in_hand,wall_relocated,discharged,retaliation_used},
+    active_move_left, active_can_attack, active_type_{6 types},
+    turn [P], retaliator [P], gold [P], silver [P], tokens [P], sunk [P],
+    reserve_{caravel,freighter,galleon} [P]
+
+Worked decode (2 players, R = 5, W = 11, HW = 121): action 4529 = 37 * 121 + 52 is verb 37
+(move) on tensor cell 52 = row 4, column 8, i.e. axial (q, r) = (8 - 5, 4 - 5) = (3, -1); with a
+cavalry active on (2, -1), ``env.unwrapped.decode_action(4529)`` reads
+``"player_0: move cavalry (2, -1) -> (3, -1)"``. Action 5688 = 47 * 121 + 1 is "end turn".
+``encode_action("move", (3, -1))`` and ``encode_action(engine_code)`` go the other way.
+
+Starting from a given position: ``raw_env.from_state(state, **kwargs)`` or
+``reset(options={"state": state})`` (the state is cloned; its map and rules config apply).
+``env.unwrapped.state`` is the live engine state: read it, change it only through ``step``
+(legal actions are cached per step). ``env.unwrapped.game_seed`` is the engine seed of the game.
+
+Version history:
+
+- v0: first release (rules v0.93 engine, 41 + 30 P observation channels).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .codec import ActionCodec
+from .engine import IllegalActionError, RulesConfig, apply_action, describe, legal_actions, new_game, returns
+from .engine.maps import DEFAULT_PRESET, RANDOM_SPEC, GameMap, load_map
+from .engine.state import GameState
+from .observation import OBS_HIGH, OBS_LOW, ObservationEncoder
+
+PLAYER_COUNTS = (2, 3, 4)
+REWARDS = ("win_loss", "tokens", "margin")
+ILLEGAL_ACTIONS = ("penalty", "raise")
+DEFAULT_MAX_STEPS = 5000
+MARGIN_SCALE = 10.0
+ILLEGAL_REWARD = -1
+RETALIATION = "retaliation"
+SEED_BITS = 63
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The wrapped environment (``illegal_action="penalty"`` by default, as classic envs)."""
+    illegal = kwargs.pop("illegal_action", "penalty")
+    if illegal not in ILLEGAL_ACTIONS:
+        raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTIONS}, got {illegal!r}")
+    e: AECEnv = raw_env(**kwargs)
+    if illegal == "penalty":
+        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=ILLEGAL_REWARD)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+class raw_env(AECEnv, EzPickle):
+    """The unwrapped Vigtavl AEC environment (see the module docstring)."""
+
+    metadata = {
+        "name": "vigtavl_v0",
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(self, num_players: int | None = None, map: Any = None, seed: int | None = None,
+                 render_mode: str | None = None, reward: str = "win_loss",
+                 max_steps: int = DEFAULT_MAX_STEPS, illegal_action: str = "raise",
+                 rules: dict[str, Any] | None = None) -> None:
+        EzPickle.__init__(self, num_players=num_players, map=map, seed=seed, render_mode=render_mode,
+                          reward=reward, max_steps=max_steps, illegal_action=illegal_action, rules=rules)
+        super().__init__()
+        _check_options(render_mode, reward, max_steps, illegal_action, self.metadata["render_modes"])
+        self.render_mode, self.reward_kind, self.max_steps = render_mode, reward, int(max_steps)
+        self.config = _rules_config(rules)
+        self._map_spec = map
+        self.gmap = self._home_map = self._first_map(num_players, map, seed)
+        n = self.gmap.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agents = self.possible_agents[:]
+        self.codec = ActionCodec(self.gmap.board)
+        self.encoder = ObservationEncoder(self.gmap, self.config.rounds_per_phase)
+        self.channel_names: list[str] = list(self.encoder.channel_names)
+        self._action_space = spaces.Discrete(self.codec.n_actions)
+        self._observation_space = spaces.Dict({
+            "observation": spaces.Box(OBS_LOW, OBS_HIGH, self.encoder.shape, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (self.codec.n_actions,), dtype=np.int8),
+        })
+        self._no_mask = np.zeros(self.codec.n_actions, dtype=np.int8)
+        self._no_mask.setflags(write=False)
+        self._seeder = random.Random(seed)
+        self.state: GameState | None = None
+        self.game_seed: int | None = None
+        self._version = 0
+        self._legal_version = -1
+        self._legal: list[int] = []
+        self._mask = self._no_mask
+        self._steps = 0
+        self._viewer: Any = None  # render.HumanViewer, made on the first human render
+        self.last_frame: np.ndarray | None = None
+
+    # ------------------------------------------------------------------ construction helpers
+    @staticmethod
+    def _first_map(num_players: int | None, spec: Any, seed: int | None) -> Any:
+        if num_players is not None and (isinstance(num_players, bool) or num_players not in PLAYER_COUNTS):
+            raise ValueError(f"num_players must be one of {PLAYER_COUNTS}, got {num_players!r}")
+        if spec is None:
+            spec = DEFAULT_PRESET[num_players or 2]
+        if isinstance(spec, GameMap):  # taken as it is (hand-made test maps need not be "playable")
+            if num_players is not None and spec.num_players != num_players:
+                raise ValueError(f"map {spec.name!r} is for {spec.num_players} players, not {num_players}")
+            return spec
+        map_seed = 0 if seed is None else int(seed)
+        return load_map(spec, num_players, seed=map_seed)
+
+    @classmethod
+    def from_state(cls, state: GameState, **kwargs: Any) -> "raw_env":
+        """An environment reset to (a clone of) an engine state, e.g. a Scenario position."""
+        kwargs.setdefault("map", state.gmap)
+        kwargs.setdefault("rules", state.config.to_dict())
+        e = cls(num_players=state.n_players, **kwargs)
+        e.reset(options={"state": state})
+        return e
+
+    # ------------------------------------------------------------------ spaces
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_space
+
+    # ------------------------------------------------------------------ reset
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game, or with ``options={"state": state}`` play from a clone of that
+        position (its map and rules; later plain resets return to this env's own map and rules).
+        Other option keys are ignored."""
+        if seed is not None:
+            self._seeder = random.Random(seed)
+        options = options or {}
+        self.game_seed = self._seeder.getrandbits(SEED_BITS)
+        if options.get("state") is not None:
+            self.state = self._adopt(options["state"])
+        else:
+            home = self._home_map
+            if self._map_spec == RANDOM_SPEC:
+                home = load_map(RANDOM_SPEC, len(self.possible_agents), seed=self.game_seed)
+            self._set_map(home, self.config.rounds_per_phase)
+            self.state = new_game(self.gmap, self.config, seed=self.game_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self._steps = 0
+        self._version += 1
+        self._update_selection_and_infos()
+        if self.render_mode == "human":
+            self.render()
+
+    def _adopt(self, state: GameState) -> GameState:
+        if not isinstance(state, GameState):
+            raise ValueError(f"options['state'] must be a vigtavl GameState, got {type(state).__name__}")
+        if state.n_players != len(self.possible_agents):
+            raise ValueError(f"the state is a {state.n_players}-player game; this env has "
+                             f"{len(self.possible_agents)} players")
+        if state.is_over:
+            raise ValueError("the state is a finished game")
+        self._set_map(state.gmap, state.config.rounds_per_phase)
+        return state.clone()
+
+    def _set_map(self, gmap: Any, rounds_per_phase: int) -> None:
+        """Play on ``gmap`` (same board size): a random map, or an adopted state's map."""
+        if gmap != self.gmap or rounds_per_phase != self.encoder.rounds_per_phase:
+            self.gmap = gmap
+            self.encoder = ObservationEncoder(gmap, rounds_per_phase)
+
+    # ------------------------------------------------------------------ legal actions and masks
+    def _legal_codes(self) -> list[int]:
+        """Engine codes legal now, enumerated once per state version."""
+        if self._legal_version != self._version:
+            self._legal = legal_actions(self.state) if not self.state.is_over else []
+            mask = np.zeros(self.codec.n_actions, dtype=np.int8)
+            self.codec.fill_mask(mask, self._legal)
+            mask.setflags(write=False)
+            self._mask = mask
+            self._legal_version = self._version
+        return self._legal
+
+    def action_mask(self, agent: str | None = None) -> np.ndarray:
+        """Read-only int8 mask of ``agent``'s legal actions (all zeros unless it must act)."""
+        agent = self.agent_selection if agent is None else agent
+        if agent != self.agent_selection or self._done(agent):
+            return self._no_mask
+        self._legal_codes()
+        return self._mask
+
+    def legal_action_indices(self) -> np.ndarray:
+        """Env indices of the selected agent's legal actions."""
+        return self.codec.legal_indices(self._legal_codes())
+
+    def _done(self, agent: str) -> bool:
+        return bool(self.terminations.get(agent, True) or self.truncations.get(agent, True))
+
+    def _update_selection_and_infos(self) -> None:
+        s = self.state
+        if not s.is_over and not any(self.truncations.values()):
+            self.agent_selection = self.possible_agents[s.current_player]
+            if not self._legal_codes():
+                raise RuntimeError(f"engine listed no legal action for seat {s.current_player} "
+                                   f"(phase {s.phase}, round {s.round}); this is an engine bug")
+        self.infos = {a: {"interrupt": None, "action_mask": self._no_mask} for a in self.agents}
+        sel = self.agent_selection
+        if sel in self.infos and not self._done(sel):
+            self.infos[sel] = {"interrupt": RETALIATION if s.retaliator >= 0 else None,
+                               "action_mask": self._mask}
+
+    # ------------------------------------------------------------------ observe
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.possible_agents.index(agent)
+        obs = self.encoder.encode(self.state, seat, key=self._version)
+        return {"observation": obs, "action_mask": self.action_mask(agent).copy()}
+
+    # ------------------------------------------------------------------ step
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self._done(agent):
+            self._was_dead_step(action)
+            return
+        code = self._engine_code(action)
+        s = self.state
+        tokens_before = s.tokens[:]
+        try:
+            apply_action(s, code)
+        except IllegalActionError as e:
+            raise IllegalActionError(f"{agent} chose action {int(action)}: {self._named(e)}") from None
+        self._version += 1
+        self._steps += 1
+        self._cumulative_rewards[agent] = 0
+        self._clear_rewards()
+        self._set_rewards(tokens_before)
+        if s.is_over:
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self._steps >= self.max_steps:
+            self.truncations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+        if s.is_over or self._steps >= self.max_steps:
+            self._deads_step_first()
+        self._update_selection_and_infos()
+        if self.render_mode == "human":
+            self.render()
+
+    def _engine_code(self, action: Any) -> int:
+        try:
+            index = int(action)
+        except (TypeError, ValueError):
+            raise IllegalActionError(f"{self.agent_selection} chose {action!r}: an action is an int") from None
+        try:
+            return self.codec.to_engine(index)
+        except ValueError as e:
+            raise IllegalActionError(f"{self.agent_selection} chose action {index}: {e}") from None
+
+    def _named(self, err: Exception) -> str:
+        return _agent_names(str(err))
+
+    def _set_rewards(self, tokens_before: list[int]) -> None:
+        s, kind = self.state, self.reward_kind
+        if kind == "tokens":
+            for i, a in enumerate(self.possible_agents):
+                if a in self.rewards:
+                    self.rewards[a] = float(s.tokens[i] - tokens_before[i])
+        elif s.is_over and kind == "win_loss":
+            for a, r in zip(self.possible_agents, returns(s)):
+                self.rewards[a] = float(r)
+        elif s.is_over and kind == "margin":
+            for i, a in enumerate(self.possible_agents):
+                best_other = max(t for j, t in enumerate(s.tokens) if j != i)
+                self.rewards[a] = (s.tokens[i] - best_other) / MARGIN_SCALE
+
+    # ------------------------------------------------------------------ actions in words
+    def decode_action(self, action: int) -> str:
+        """A readable description of an env action in the current state."""
+        try:
+            code = self.codec.to_engine(int(action))
+        except ValueError as e:
+            return str(e)
+        return _agent_names(describe(self.state, code))
+
+    def encode_action(self, verb: str | int, at: tuple[int, int] | None = None) -> int:
+        """Env action for a verb name and axial hex (``"move", (3, -1)``; ``"end turn"``), or for
+        an engine code (an int)."""
+        if isinstance(verb, (int, np.integer)) and not isinstance(verb, bool):
+            return self.codec.to_env(int(verb))
+        return self.codec.from_verb(verb, at)
+
+    # ------------------------------------------------------------------ rendering
+    def render(self) -> Any:
+        from . import render as R  # Pillow is imported only by environments that draw
+
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render without a render_mode; pass render_mode=...")
+            return None
+        if self.render_mode == "ansi":
+            return R.render_ansi(self.state)
+        frame = R.render_rgb(self.state)
+        if self.render_mode == "rgb_array":
+            return frame
+        self.last_frame = frame
+        self._viewer = self._viewer or R.HumanViewer()
+        self._viewer.show(frame)
+        return None
+
+    def close(self) -> None:
+        if self._viewer is not None:
+            self._viewer.close()
+
+
+def _agent_names(text: str) -> str:
+    """Engine descriptions say "P0"; the environment says "player_0"."""
+    return re.sub(r"\bP(\d)\b", r"player_\1", text)
+
+
+def _check_options(render_mode: Any, reward: Any, max_steps: Any, illegal_action: Any, modes: list[str]) -> None:
+    if render_mode is not None and render_mode not in modes:
+        raise ValueError(f"render_mode must be None or one of {modes}, got {render_mode!r}")
+    if reward not in REWARDS:
+        raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
+    if isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 1:
+        raise ValueError(f"max_steps must be a positive int, got {max_steps!r}")
+    if illegal_action != "raise":
+        raise ValueError(f"raw_env always raises on illegal actions (illegal_action='raise'); "
+                         f"got {illegal_action!r}: use env(illegal_action='penalty') for the "
+                         "TerminateIllegalWrapper")
+
+
+def _rules_config(rules: Any) -> RulesConfig:
+    if rules is None:
+        return RulesConfig()
+    if isinstance(rules, RulesConfig):
+        return rules
+    if not isinstance(rules, dict):
+        raise ValueError(f"rules must be a dict of RulesConfig options, got {type(rules).__name__}")
+    return RulesConfig.from_dict(rules)

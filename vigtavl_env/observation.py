@@ -1,0 +1,363 @@
+"""The observation encoder: a Vigtavl state as float32 planes over the axial square tensor.
+
+An observation is a ``(C, H, W)`` float32 array, ``H = W = 2R + 1`` for a board of radius ``R``;
+hex ``(q, r)`` sits at row ``r + R``, column ``q + R`` (``Board.tensor_index``), so every hex
+neighbour is the same array offset everywhere. Tensor cells off the hexagon are 0 in every
+channel; the ``board`` channel marks the hexagon. Scalars are broadcast over the hexagon.
+
+It is seen from one player's side: per-player channels come in relative seat order, ``self``
+first, then ``opp1`` (the next seat), ``opp2`` ... (seat = (observer + k) % n). With ``P``
+players there are ``41 + 30 P`` channels (101, 131, 161 for 2, 3, 4 players), in this order
+(``[P]`` marks a per-player group: one channel per item and relative player, items outer)::
+
+    board                           1 on the hexagon
+    terrain_{sea,land,mountain}     terrain one-hot
+    unit_{type}_{rel}        [P]    units standing on the hex, by type (soldier archer cavalry
+                                    caravel freighter galleon), count 0-3
+    aboard_{type}_{rel}      [P]    knights loaded on freighters on the hex (soldier archer
+                                    cavalry), count 0-9
+    spent_{rel}              [P]    units on the hex (or aboard there) activated this turn, 0-12
+    prisoner_{rel}           [P]    prisoners owned by that player (the captive's owner) held
+                                    on the hex
+    dev_{camp,fort,castle}_{rel} [P] developments by owner
+    artillery_{rel}          [P]    artillery by owner
+    wall_{E,NE,NW,W,SW,SE}_{rel} [P] a wall on that edge of the hex, by owner (a wall between
+                                    two hexes shows on both, in opposite directions)
+    front_{E..SE}                   the hex's front this turn: the direction, from the hex
+                                    towards the attacker, of its first attack
+    attacks_{E..SE}                 attacks on the hex from that direction this turn / 3
+    active                          the active unit's hex
+    occupy                          the hex offered for occupation (after a won attack/seize)
+    seized                          hexes seized this turn (a retaliator may not seize them)
+    --- broadcast scalars ---
+    wind                            +1 clockwise, -1 counter-clockwise
+    phase_{placement,build,battle,over}   phase one-hot
+    round                           round within the phase / rounds_per_phase
+    builds_left                     units the turn player may still build this turn / 3
+    recruit_{soldier,archer,cavalry}      the pending recruit's type (after a discharge)
+    flag_{wall_in_hand,wall_relocated,discharged,retaliation_used}   turn flags
+    active_move_left                movement the active unit has left / 6 (0 once its move is done)
+    active_can_attack               1 if the active unit's attack is still available
+    active_type_{type}              the active unit's type one-hot
+    turn_{rel}               [P]    whose turn it is (turn_self: my turn)
+    retaliator_{rel}         [P]    who is retaliating (retaliator_self: I am retaliating)
+    gold_{rel}, silver_{rel} [P]    gold / 6, silver / 6
+    tokens_{rel}             [P]    victory tokens / 20
+    sunk_{rel}               [P]    ships in that player's graveyard (ships he sank) / 6
+    reserve_{caravel,freighter,galleon}_{rel} [P] ships still to place (placement) / 3
+
+``ObservationEncoder.channel_names`` lists the ``C`` names in order; ``docs/observation.md``
+is the same table for readers. Values lie in ``[OBS_LOW, OBS_HIGH]``.
+
+How it is fast: the planes are first written in absolute seat order into one preallocated
+buffer (static terrain planes copied in, units counted by one ``np.add.at`` at flat indices
+that one loop over the units looks up in a precomputed channel table, developments, artillery
+and walls memoised until the engine's lists change, scalars written by one broadcast multiply), then one fancy-indexed gather per observer permutes the player groups; that gather
+is a fresh array, so a returned observation never changes when the game goes on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .engine.hexgrid import DIRECTION_NAMES
+from .engine.state import BATTLE, BUILD, LOADED, MOVE_DONE, ON_BOARD, PRISONER, RESERVE, SPENT, GameState
+from .engine.stats import CASTLE, UNITS, UNITS_PER_TURN, UNITS_PER_TURN_WITH_CASTLE, UNIT_NAMES
+
+OBS_LOW, OBS_HIGH = -1.0, 16.0  # the largest count: 3 units + 9 aboard spent on one hex
+GOLD_SCALE = SILVER_SCALE = 6.0
+TOKEN_SCALE = 20.0
+SUNK_SCALE = 6.0
+MOVE_SCALE = 6.0
+RESERVE_SCALE = 3.0
+BUILD_SCALE = 3.0
+ATTACK_SCALE = 3.0
+LAND_NAMES = UNIT_NAMES[:3]
+SHIP_NAMES = UNIT_NAMES[3:]
+PHASES = ("placement", "build", "battle", "over")
+FLAGS = ("wall_in_hand", "wall_relocated", "discharged", "retaliation_used")
+N_WHERE = 5  # board, loaded, prisoner, reserve, gone
+N_TYPES = len(UNIT_NAMES)
+N_LAND = len(LAND_NAMES)
+
+# (key, items, per_player): the channel layout; spatial groups first, then broadcast scalars.
+SPATIAL_GROUPS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
+    ("board", ("",), False),
+    ("terrain", ("sea", "land", "mountain"), False),
+    ("unit", UNIT_NAMES, True),
+    ("aboard", LAND_NAMES, True),
+    ("spent", ("",), True),
+    ("prisoner", ("",), True),
+    ("dev", ("camp", "fort", "castle"), True),
+    ("artillery", ("",), True),
+    ("wall", DIRECTION_NAMES, True),
+    ("front", DIRECTION_NAMES, False),
+    ("attacks", DIRECTION_NAMES, False),
+    ("active", ("",), False),
+    ("occupy", ("",), False),
+    ("seized", ("",), False),
+)
+SCALAR_GROUPS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
+    ("wind", ("",), False),
+    ("phase", PHASES, False),
+    ("round", ("",), False),
+    ("builds_left", ("",), False),
+    ("recruit", LAND_NAMES, False),
+    ("flag", FLAGS, False),
+    ("active_move_left", ("",), False),
+    ("active_can_attack", ("",), False),
+    ("active_type", UNIT_NAMES, False),
+    ("turn", ("",), True),
+    ("retaliator", ("",), True),
+    ("gold", ("",), True),
+    ("silver", ("",), True),
+    ("tokens", ("",), True),
+    ("sunk", ("",), True),
+    ("reserve", SHIP_NAMES, True),
+)
+
+
+def relative_name(k: int) -> str:
+    """Name of relative seat ``k`` (0 is the observer)."""
+    return "self" if k == 0 else f"opp{k}"
+
+
+class ChannelLayout:
+    """Channel offsets of every group, in absolute seat order, and the per-observer permutation."""
+
+    def __init__(self, n_players: int) -> None:
+        self.n_players = P = n_players
+        self.base: dict[str, int] = {}
+        self.stride: dict[str, int] = {}  # P for per-player groups, else 1
+        self.names: list[str] = []
+        owners: list[tuple[str, int, int]] = []  # (key, item, owner or -1) per absolute channel
+        for key, items, per_player in SPATIAL_GROUPS + SCALAR_GROUPS:
+            if key == SCALAR_GROUPS[0][0]:
+                self.scalar_start = len(owners)
+            self.base[key] = len(owners)
+            self.stride[key] = P if per_player else 1
+            for i, item in enumerate(items):
+                stem = key if not item else f"{key}_{item}"
+                for k in range(P if per_player else 1):
+                    owners.append((key, i, k if per_player else -1))
+                    self.names.append(f"{stem}_{relative_name(k)}" if per_player else stem)
+        self.n_channels = len(owners)
+        # perm[o][view channel] = absolute channel: relative seat k of observer o is (o + k) % P.
+        self.perm = np.empty((P, self.n_channels), dtype=np.intp)
+        for o in range(P):
+            for ch, (key, i, k) in enumerate(owners):
+                self.perm[o, ch] = ch if k < 0 else self.base[key] + i * P + (o + k) % P
+
+    def channel(self, key: str, item: int = 0, owner: int = 0) -> int:
+        """Absolute channel of a group's item (and absolute owner for per-player groups)."""
+        return self.base[key] + item * self.stride[key] + owner
+
+
+class ObservationEncoder:
+    """Encodes states of one map into observations; holds its buffers and per-map tables."""
+
+    def __init__(self, gmap: Any, rounds_per_phase: int) -> None:
+        board = gmap.board
+        self.n_players = P = gmap.num_players
+        self.layout = L = ChannelLayout(P)
+        self.channel_names: list[str] = L.names
+        self.n_channels = L.n_channels
+        self.height = self.width = board.width
+        self.hw = board.width * board.width
+        self.shape = (self.n_channels, self.height, self.width)
+        self.rounds_per_phase = rounds_per_phase
+        self.tc = np.asarray(board.tensor_index + (0,), dtype=np.int64)  # [-1] -> 0 (masked later)
+        self.board_row = np.zeros(self.hw, dtype=np.float32)
+        self.board_row[self.tc[:-1]] = 1.0
+        self._static = self._static_planes(gmap)
+        self._unit_ch_list = self._unit_channel_table().ravel().tolist()
+        self._tc_list = self.tc.tolist()
+        self._spent0 = L.channel("spent") * self.hw
+        self._edge_tables(board)
+        self._buf = np.zeros((self.n_channels, self.hw), dtype=np.float32)
+        self._buf_key: Any = None
+        self._hex_seen: dict[str, list[int]] = {}  # copies of the engine lists the parts were built from
+        self._hex_parts: dict[str, np.ndarray] = {}
+        self._hex_idx = np.zeros(0, dtype=np.int64)
+        self._castle_owners: set[int] = set()
+        self._scalar_offset = {k: L.base[k] - L.scalar_start for k, _, _ in SCALAR_GROUPS}
+
+    # ------------------------------------------------------------------ per-map tables
+    def _static_planes(self, gmap: Any) -> np.ndarray:
+        static = np.zeros((self.n_channels, self.hw), dtype=np.float32)
+        static[self.layout.channel("board")] = self.board_row
+        t0 = self.layout.channel("terrain")
+        for c, terrain in enumerate(gmap.terrain):
+            static[t0 + terrain, self.tc[c]] = 1.0
+        return static
+
+    def _unit_channel_table(self) -> np.ndarray:
+        """``table[where, type, owner]`` = absolute channel counting that unit, or -1."""
+        L, P = self.layout, self.n_players
+        table = np.full((N_WHERE, len(UNITS), P), -1, dtype=np.int64)
+        for t in range(len(UNITS)):
+            for o in range(P):
+                table[ON_BOARD, t, o] = L.channel("unit", t, o)
+                if t < len(LAND_NAMES):
+                    table[LOADED, t, o] = L.channel("aboard", t, o)
+                    table[PRISONER, t, o] = L.channel("prisoner", 0, o)
+        return table
+
+    def _edge_tables(self, board: Any) -> None:
+        """Per edge: the tensor cell and direction on each side (second side -1 on the border)."""
+        n_e = board.n_edges
+        self._ea = np.zeros((n_e, 2), dtype=np.int64)  # (tensor cell, direction) on side a
+        self._eb = np.full((n_e, 2), -1, dtype=np.int64)
+        for c, edges in enumerate(board.edge):
+            for d, e in enumerate(edges):
+                side = self._ea if board.edge_cells[e][0] == c else self._eb
+                side[e] = (self.tc[c], d)
+
+    # ------------------------------------------------------------------ encoding
+    def encode(self, state: GameState, observer: int, key: Any = None) -> np.ndarray:
+        """A fresh ``(C, H, W)`` float32 observation of ``state`` for seat ``observer``.
+
+        ``key`` identifies the state's version: observing the same key again (another seat,
+        the same moment) reuses the absolute planes instead of encoding them again.
+        """
+        if key is None or key != self._buf_key:
+            self._encode_absolute(state, self._buf)
+            self._buf_key = key
+        return self._buf[self.layout.perm[observer]].reshape(self.shape)
+
+    def _encode_absolute(self, state: GameState, buf: np.ndarray) -> None:
+        np.copyto(buf, self._static)
+        flat = buf.reshape(-1)
+        unit_idx, reserve = self._unit_indices(state)
+        np.add.at(flat, unit_idx, 1.0)
+        flat[self._hex_indices(state)] = 1.0  # one development / artillery / wall per index
+        self._add_turn_marks(state, flat)
+        L = self.layout
+        vals = self._scalars(state, reserve)
+        np.multiply.outer(np.asarray(vals, dtype=np.float32), self.board_row, out=buf[L.scalar_start:])
+
+    def _unit_indices(self, state: GameState) -> tuple[list[int], list[int]]:
+        """Flat indices to count units at, and reserve ships per (ship type, owner).
+
+        A plain loop over the parallel lists: for the few dozen units of a game it beats
+        converting the lists to arrays.
+        """
+        P, hw, tab, tc, spent0 = self.n_players, self.hw, self._unit_ch_list, self._tc_list, self._spent0
+        idx: list[int] = []
+        reserve = [0] * (len(SHIP_NAMES) * P)
+        for o, t, c, w, f in zip(state.u_owner, state.u_type, state.u_cell, state.u_where, state.u_flags):
+            if w <= PRISONER:
+                cell = tc[c]
+                idx.append(tab[(w * N_TYPES + t) * P + o] * hw + cell)
+                if f & SPENT and w <= LOADED:
+                    idx.append(spent0 + o * hw + cell)
+            elif w == RESERVE and t >= N_LAND:
+                reserve[(t - N_LAND) * P + o] += 1
+        return idx, reserve
+
+    def _hex_indices(self, state: GameState) -> np.ndarray:
+        """Flat indices of developments, artillery and walls; each part is memoised until the
+        engine's list it comes from changes (comparing two lists is far cheaper than encoding)."""
+        seen, parts, changed = self._hex_seen, self._hex_parts, False
+        if state.dev_type != seen.get("dev_type") or state.dev_owner != seen.get("dev_owner"):
+            seen["dev_type"], seen["dev_owner"] = state.dev_type[:], state.dev_owner[:]
+            parts["dev"], changed = self._dev_part(state.dev_type, state.dev_owner), True
+        if state.art_owner != seen.get("art_owner"):
+            seen["art_owner"] = state.art_owner[:]
+            parts["art"], changed = self._art_part(state.art_owner), True
+        if state.walls != seen.get("walls"):
+            seen["walls"] = state.walls[:]
+            parts["wall"], changed = self._wall_part(state.walls), True
+        if changed:
+            self._hex_idx = np.concatenate(tuple(parts.values()))
+        return self._hex_idx
+
+    def _dev_part(self, dev_type: list[int], dev_owner: list[int]) -> np.ndarray:
+        dev_t = np.asarray(dev_type, dtype=np.int64)
+        dev_o = np.asarray(dev_owner, dtype=np.int64)
+        d = np.flatnonzero(dev_t)
+        self._castle_owners = {int(o) for o in dev_o[dev_t == CASTLE]}
+        return (self.layout.channel("dev") + (dev_t[d] - 1) * self.n_players + dev_o[d]) * self.hw + self.tc[d]
+
+    def _art_part(self, art_owner: list[int]) -> np.ndarray:
+        art = np.asarray(art_owner, dtype=np.int64)
+        a = np.flatnonzero(art >= 0)
+        return (self.layout.channel("artillery") + art[a]) * self.hw + self.tc[a]
+
+    def _wall_part(self, walls_list: list[int]) -> np.ndarray:
+        """A wall shows on both hexes it separates, as that hex's edge direction."""
+        walls = np.asarray(walls_list, dtype=np.int64)
+        e = np.flatnonzero(walls >= 0)
+        wb = e[self._eb[e, 0] >= 0]
+        wall0, P, hw = self.layout.channel("wall"), self.n_players, self.hw
+        return np.concatenate(((wall0 + self._ea[e, 1] * P + walls[e]) * hw + self._ea[e, 0],
+                               (wall0 + self._eb[wb, 1] * P + walls[wb]) * hw + self._eb[wb, 0]))
+
+    def _add_turn_marks(self, state: GameState, flat: np.ndarray) -> None:
+        """Front, attacks, the active hex, the occupation offer and this turn's seizures."""
+        L, hw, tc = self.layout, self.hw, self.tc
+        front0, attacks0 = L.channel("front") * hw, L.channel("attacks") * hw
+        for cell, d in state.front.items():
+            flat[front0 + d * hw + tc[cell]] = 1.0
+        for k, n in state.attacks.items():
+            cell, d = divmod(k, 6)
+            flat[attacks0 + d * hw + tc[cell]] = n / ATTACK_SCALE
+        if state.stack:
+            c = state.u_cell[state.stack[-1].unit]
+            if c >= 0:
+                flat[L.channel("active") * hw + tc[c]] = 1.0
+        if state.occupy_unit >= 0 and state.occupy_cell >= 0:
+            flat[L.channel("occupy") * hw + tc[state.occupy_cell]] = 1.0
+        seized0 = L.channel("seized") * hw
+        for cell in state.seized_this_turn:
+            flat[seized0 + tc[cell]] = 1.0
+
+    def _scalars(self, state: GameState, reserve: list[int]) -> list[float]:
+        """The broadcast scalars in channel order (absolute seats)."""
+        P, o = self.n_players, self._scalar_offset
+        vals = [0.0] * (self.n_channels - self.layout.scalar_start)
+        vals[o["wind"]] = float(state.wind)
+        vals[o["phase"] + state.phase] = 1.0
+        vals[o["round"]] = state.round / self.rounds_per_phase
+        tp = state.turn_player
+        if state.phase == BUILD or state.phase == BATTLE:
+            cap = UNITS_PER_TURN_WITH_CASTLE if tp in self._castle_owners else UNITS_PER_TURN
+            vals[o["builds_left"]] = max(cap - state.built_units, 0) / BUILD_SCALE
+        if state.recruit_type >= 0:
+            vals[o["recruit"] + state.recruit_type] = 1.0
+        f = o["flag"]
+        vals[f:f + 4] = (float(state.wall_in_hand), float(state.wall_relocated),
+                         float(state.discharged), float(state.retaliation_used))
+        if state.stack:
+            self._active_scalars(state, vals)
+        if not state.is_over:
+            vals[o["turn"] + tp] = 1.0
+        if state.retaliator >= 0:
+            vals[o["retaliator"] + state.retaliator] = 1.0
+        for key, values, scale in (("gold", state.gold, GOLD_SCALE), ("silver", state.silver, SILVER_SCALE),
+                                   ("tokens", state.tokens, TOKEN_SCALE), ("sunk", state.sunk, SUNK_SCALE)):
+            b = o[key]
+            vals[b:b + P] = [min(v / scale, OBS_HIGH) for v in values]
+        b = o["reserve"]
+        vals[b:b + len(reserve)] = [n / RESERVE_SCALE for n in reserve]
+        return vals
+
+    def _active_scalars(self, state: GameState, vals: list[float]) -> None:
+        o, top = self._scalar_offset, state.stack[-1]
+        t = state.u_type[top.unit]
+        vals[o["active_move_left"]] = 0.0 if top.move == MOVE_DONE else top.move_left / MOVE_SCALE
+        can = not top.attacked and state.phase == BATTLE and UNITS[t].can_attack
+        vals[o["active_can_attack"]] = float(can)
+        vals[o["active_type"] + t] = 1.0
+
+
+def plane_text(plane: np.ndarray, board: Any, fmt: str = "{:g}") -> str:
+    """One observation plane drawn as the hexagon (row by row, indented), for debugging."""
+    R, lines = board.radius, []
+    for r in range(-R, R + 1):
+        qs = [q for q in range(-R, R + 1) if abs(q + r) <= R]
+        cells = [fmt.format(float(plane[r + R, q + R])) for q in qs]
+        lines.append(" " * abs(r) + " ".join(f"{x:>1}" for x in cells))
+    return "\n".join(lines)

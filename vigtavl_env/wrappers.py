@@ -1,0 +1,166 @@
+"""One learner seat as a single-agent ``gymnasium.Env``, the opponents played inside it.
+
+``SingleSeatEnv(opponents=..., seat=0 | "random", **env_kwargs)`` wraps :class:`raw_env` for
+single-agent training (sb3-contrib's MaskablePPO): ``step(action)`` applies the learner's action,
+then steps every opponent decision until the learner must decide again -- including the
+learner's own retaliation decisions, which come out of turn -- or the game ends. The reward
+returned is the learner's reward summed over all those steps, so the learner sees the final
+result even when an opponent's move ends the game.
+
+- Observation: ``Box(-1, 16, (C, H, W), float32)``, the learner's view (``observation.py``);
+  the action mask is not in it: ``action_masks()`` returns it as a bool array (MaskablePPO
+  finds that method), and ``info["action_mask"]`` carries a copy.
+- Action: ``Discrete(N)`` as in the AEC env (``codec.py``).
+- Opponents: ``None`` or ``"random"`` (uniform over legal actions, from this env's seeded
+  ``np_random``), a policy, or a list of ``n - 1`` policies for the seats after the learner's in
+  turn order. A policy is a callable ``(observation, action_mask) -> action`` or an object with
+  ``.act(observation, action_mask, info) -> action`` (``observation`` is the ``(C, H, W)`` view of
+  the seat it plays, ``action_mask`` int8, ``info`` the env's infos entry plus ``"state"``, the
+  live engine state to read, not change -- so the bots in ``agents/`` can play here).
+- ``seat``: the learner's seat, or ``"random"`` (drawn at each reset).
+- ``illegal_action``: ``"penalty"`` (default: the episode ends with reward -1 and
+  ``info["illegal_action"] = True``) or ``"raise"`` (the engine's IllegalActionError).
+- Every other keyword goes to :class:`raw_env` (``num_players``, ``map``, ``reward``, ``rules``,
+  ``max_steps``, ``render_mode`` among ``"ansi"``/``"rgb_array"``...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from .engine import IllegalActionError
+from .env import ILLEGAL_REWARD, raw_env
+from .observation import OBS_HIGH, OBS_LOW
+
+Policy = Callable[[np.ndarray, np.ndarray], int] | Any
+RANDOM = "random"
+SEAT_CHOICES = "an int seat 0..n-1 or 'random'"
+
+
+class SingleSeatEnv(gymnasium.Env):
+    """A Gymnasium env for one Vigtavl seat against fixed opponent policies."""
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+
+    def __init__(self, opponents: Policy | Sequence[Policy] | None = None, seat: int | str = 0,
+                 illegal_action: str = "penalty", render_mode: str | None = None, **env_kwargs: Any) -> None:
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
+        if illegal_action not in ("penalty", "raise"):
+            raise ValueError(f"illegal_action must be 'penalty' or 'raise', got {illegal_action!r}")
+        self.aec = raw_env(render_mode=render_mode, **env_kwargs)
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.n_players = len(self.aec.possible_agents)
+        if seat != RANDOM and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n_players):
+            raise ValueError(f"seat must be {SEAT_CHOICES}, got {seat!r}")
+        self._seat_option = seat
+        self.opponents = _opponent_list(opponents, self.n_players)
+        self.observation_space = spaces.Box(OBS_LOW, OBS_HIGH, self.aec.encoder.shape, dtype=np.float32)
+        self.action_space = spaces.Discrete(self.aec.codec.n_actions)
+        self.seat = 0 if seat == RANDOM else seat
+        self._done = True
+        self._carried = 0.0  # learner reward from opponent moves before its first decision
+
+    @property
+    def agent(self) -> str:
+        return self.aec.possible_agents[self.seat]
+
+    # ------------------------------------------------------------------ gymnasium API
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        super().reset(seed=seed)
+        if self._seat_option == RANDOM:
+            self.seat = int(self.np_random.integers(self.n_players))
+        self.aec.reset(seed=seed, options=options)
+        self._done = False
+        self._carried, _ = self._play_opponents()  # paid with the first step's reward
+        return self._observation(), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        if self._done:
+            raise RuntimeError("the episode is over: call reset()")
+        try:
+            self.aec.step(int(action))
+        except IllegalActionError as err:
+            if self.illegal_action == "raise":
+                raise
+            self._done = True
+            info = self._info()
+            info.update(illegal_action=True, reason=str(err))
+            return self._observation(), float(ILLEGAL_REWARD), True, False, info
+        reward = float(self.aec.rewards.get(self.agent, 0.0)) + self._carried
+        self._carried = 0.0
+        more, _ = self._play_opponents()
+        terminated = bool(self.aec.state.is_over)
+        truncated = bool(not terminated and self.aec.truncations.get(self.agent, False))
+        self._done = terminated or truncated
+        return self._observation(), reward + more, terminated, truncated, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """Bool mask of the learner's legal actions (all False once the episode is over)."""
+        return self.aec.action_mask(self.agent).astype(bool)
+
+    def render(self) -> Any:
+        return self.aec.render() if self.render_mode is not None else None
+
+    def close(self) -> None:
+        self.aec.close()
+
+    # ------------------------------------------------------------------ opponents
+    def _play_opponents(self) -> tuple[float, int]:
+        """Step opponents until the learner must act or the game stops; the learner's reward."""
+        aec, total, steps = self.aec, 0.0, 0
+        while not self._game_stopped() and aec.agent_selection != self.agent:
+            seat = aec.possible_agents.index(aec.agent_selection)
+            aec.step(self._opponent_action(seat))
+            total += float(aec.rewards.get(self.agent, 0.0))
+            steps += 1
+        return total, steps
+
+    def _game_stopped(self) -> bool:
+        aec = self.aec
+        return aec.state.is_over or any(aec.truncations.values()) or any(aec.terminations.values())
+
+    def _opponent_action(self, seat: int) -> int:
+        policy = self.opponents[(seat - self.seat - 1) % self.n_players]
+        if policy is RANDOM:
+            legal = self.aec.legal_action_indices()
+            return int(legal[self.np_random.integers(len(legal))])
+        agent = self.aec.possible_agents[seat]
+        obs = self.aec.observe(agent)
+        if hasattr(policy, "act"):
+            info = dict(self.aec.infos[agent], state=self.aec.state)  # as agents.base.agent_info
+            return int(policy.act(obs["observation"], obs["action_mask"], info))
+        return int(policy(obs["observation"], obs["action_mask"]))
+
+    # ------------------------------------------------------------------ views
+    def _observation(self) -> np.ndarray:
+        return self.aec.observe(self.agent)["observation"]
+
+    def _info(self) -> dict[str, Any]:
+        info = self.aec.infos.get(self.agent, {})
+        return {"action_mask": self.action_masks(), "interrupt": info.get("interrupt"), "seat": self.seat,
+                "tokens": list(self.aec.state.tokens)}
+
+
+def _opponent_list(opponents: Any, n_players: int) -> list[Any]:
+    """One policy per seat after the learner's (relative order), validated."""
+    if opponents is None or isinstance(opponents, str):
+        if opponents not in (None, RANDOM):
+            raise ValueError(f"opponents must be None, 'random', a policy or a list of policies, got {opponents!r}")
+        return [RANDOM] * (n_players - 1)
+    if isinstance(opponents, (list, tuple)):
+        if len(opponents) != n_players - 1:
+            raise ValueError(f"opponents: expected {n_players - 1} policies (one per other seat), got {len(opponents)}")
+        pols = [RANDOM if p in (None, RANDOM) else p for p in opponents]
+    else:
+        pols = [opponents] * (n_players - 1)
+    for p in pols:
+        if p is not RANDOM and not callable(p) and not hasattr(p, "act"):
+            raise ValueError(f"an opponent policy must be callable (obs, mask) -> action or have .act(obs, mask, info), got {p!r}")
+    return pols
