@@ -162,6 +162,7 @@ class raw_env(AECEnv, EzPickle):
         self._version = 0
         self._legal_version = -1
         self._legal: list[int] = []
+        self._legal_set: set[int] = set()
         self._mask = self._no_mask
         self._steps = 0
         self._viewer: Any = None  # render.HumanViewer, made on the first human render
@@ -247,6 +248,7 @@ class raw_env(AECEnv, EzPickle):
         """Engine codes legal now, enumerated once per state version."""
         if self._legal_version != self._version:
             self._legal = legal_actions(self.state) if not self.state.is_over else []
+            self._legal_set = set(self._legal)
             mask = np.zeros(self.codec.n_actions, dtype=np.int8)
             self.codec.fill_mask(mask, self._legal)
             mask.setflags(write=False)
@@ -297,8 +299,9 @@ class raw_env(AECEnv, EzPickle):
         code = self._engine_code(action)
         s = self.state
         tokens_before = s.tokens[:]
+        legal = self._legal_set if self._legal_version == self._version else None
         try:
-            apply_action(s, code)
+            apply_action(s, code, legal=legal)  # the mask's own list: no second enumeration
         except IllegalActionError as e:
             raise IllegalActionError(f"{agent} chose action {int(action)}: {self._named(e)}") from None
         self._version += 1

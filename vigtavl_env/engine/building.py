@@ -65,12 +65,12 @@ def type_limit_ok(state: GameState, player: int, utype: int) -> bool:
 
 def near_development(state: GameState, player: int) -> set[int]:
     """Own developed hexes and the hexes adjacent to them."""
-    board = state.gmap.board
-    out = set()
-    for c, o in enumerate(state.dev_owner):
-        if o == player:
-            out.add(c)
-            out.update(n for n in board.neighbours[c] if n >= 0)
+    out: set[int] = set()
+    if player in state.dev_owner:
+        around = state.gmap.board.around
+        for c, o in enumerate(state.dev_owner):
+            if o == player:
+                out.update(around[c])
     return out
 
 
@@ -120,31 +120,27 @@ def development_sites(state: GameState, player: int, dev: int, candidates: list[
 
 def development_candidates(state: GameState, player: int) -> list[int]:
     """Hexes a development could go on, occupancy aside."""
-    gmap, board = state.gmap, state.gmap.board
-    presence = set()
-    for u, c in enumerate(state.u_cell):
-        if c >= 0 and state.u_owner[u] == player and state.u_where[u] in (0, 1):
-            presence.add(c)
-    presence.update(c for c, o in enumerate(state.dev_owner) if o == player)
-    around = set(presence)
+    gmap, around = state.gmap, state.gmap.board.around
+    presence = {c for c, o, w in zip(state.u_cell, state.u_owner, state.u_where) if o == player and w <= 1}
+    if player in state.dev_owner:
+        presence.update(c for c, o in enumerate(state.dev_owner) if o == player)
+    near: set[int] = set()
     for c in presence:
-        around.update(n for n in board.neighbours[c] if n >= 0)
-    return [
-        c for c in sorted(around)
-        if gmap.is_land[c] and state.dev_type[c] == NO_DEV and state.cell_player[c] in (-1, player)
-    ]
+        near.update(around[c])
+    is_land, dev_type, holder = gmap.is_land, state.dev_type, state.cell_player
+    return sorted(c for c in near if is_land[c] and dev_type[c] == NO_DEV and holder[c] in (-1, player))
 
 
-def wall_sites(state: GameState, player: int) -> list[tuple[int, int]]:
-    """(hex, direction) of free edges of the player's occupied or built hexes."""
-    board = state.gmap.board
-    out = []
+def wall_sites(state: GameState, player: int) -> list[list[int]]:
+    """Free edges of the player's occupied or built hexes: for each direction, the hexes."""
+    edge, walls = state.gmap.board.edge, state.walls
+    out: list[list[int]] = [[], [], [], [], [], []]
     for c, h in enumerate(state.cell_player):
-        if h != player:
-            continue
-        for d in range(6):
-            if state.walls[board.edge[c][d]] < 0:
-                out.append((c, d))
+        if h == player:
+            ec = edge[c]
+            for d in range(6):
+                if walls[ec[d]] < 0:
+                    out[d].append(c)
     return out
 
 

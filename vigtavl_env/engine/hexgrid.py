@@ -93,6 +93,7 @@ class Board:
         coords: axial coordinate of each cell index.
         index: axial coordinate -> cell index.
         neighbours: ``neighbours[c][d]`` is the cell in direction ``d`` or -1 off the board.
+        adjacent: the on-board neighbours of each cell; ``around``: the cell and its adjacent.
         edge: ``edge[c][d]`` is the id of the edge between ``c`` and its direction-``d`` side;
             interior edges are shared by both cells, border edges belong to one cell.
         edge_cells: for each edge id, the two cells it separates (second is -1 on the border).
@@ -112,6 +113,8 @@ class Board:
     coords: tuple[Axial, ...] = field(init=False)
     index: dict[Axial, int] = field(init=False)
     neighbours: tuple[tuple[int, ...], ...] = field(init=False)
+    adjacent: tuple[tuple[int, ...], ...] = field(init=False)
+    around: tuple[tuple[int, ...], ...] = field(init=False)
     edge: tuple[tuple[int, ...], ...] = field(init=False)
     edge_cells: tuple[tuple[int, int], ...] = field(init=False)
     edge_vertices: tuple[tuple[int, int], ...] = field(init=False)
@@ -137,6 +140,8 @@ class Board:
         set_(self, "coords", coords)
         set_(self, "index", index)
         set_(self, "neighbours", neighbours)
+        set_(self, "adjacent", tuple(tuple(n for n in nbs if n >= 0) for nbs in neighbours))
+        set_(self, "around", tuple((c,) + self.adjacent[c] for c in range(len(coords))))
         set_(self, "edge", edge)
         set_(self, "edge_cells", edge_cells)
         edge_vertices = _edge_vertices(coords, edge, len(edge_cells))

@@ -97,17 +97,15 @@ class _Shared:
             walls = self.state.walls
             if self.me in walls:
                 board = self.state.gmap.board
-                for e, o in enumerate(walls):
-                    if o == self.me:
-                        c = board.edge_cells[e][0]
-                        self._own_walls[board.edge[c].index(e)].append(c)
+                me = self.me
+                for e in [e for e, o in enumerate(walls) if o == me]:
+                    c = board.edge_cells[e][0]
+                    self._own_walls[board.edge[c].index(e)].append(c)
         return self._own_walls[d]
 
     def walls(self, d: int) -> list[int]:
         if self._walls is None:
-            self._walls = [[] for _ in range(6)]
-            for c, dd in wall_sites(self.state, self.me):
-                self._walls[dd].append(c)
+            self._walls = wall_sites(self.state, self.me)
         return self._walls[d]
 
     def near(self) -> set[int]:
@@ -145,22 +143,19 @@ class _Mine:
         self.upright: list[list[int]] = [[] for _ in range(6)]  # by type: not yet activated
         self.land_cells: list[set[int]] = [set(), set(), set()]  # knights on board or aboard
         board_cells, fighter_cells = set(), set()
-        where, cells, types, flags = state.u_where, state.u_cell, state.u_type, state.u_flags
-        for u, o in enumerate(state.u_owner):
-            if o != me:
+        u = -1
+        for o, w, t, c, f in zip(state.u_owner, state.u_where, state.u_type, state.u_cell, state.u_flags):
+            u += 1
+            if o != me or w > LOADED:  # ON_BOARD = 0, LOADED = 1
                 continue
-            w = where[u]
-            if w != ON_BOARD and w != LOADED:
-                continue
-            t = types[u]
-            if not flags[u] & SPENT:
+            if not f & SPENT:
                 self.upright[t].append(u)
             if t < 3:
-                self.land_cells[t].add(cells[u])
+                self.land_cells[t].add(c)
             if w == ON_BOARD:
-                board_cells.add(cells[u])
+                board_cells.add(c)
                 if t != FREIGHTER:
-                    fighter_cells.add(cells[u])
+                    fighter_cells.add(c)
         self.board_cells = sorted(board_cells)
         self.fighter_cells = fighter_cells
 
