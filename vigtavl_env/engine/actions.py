@@ -30,6 +30,8 @@ Worked example on the 2-player board (91 hexes): moving the active unit to hex 4
 
 from __future__ import annotations
 
+import operator
+
 from .stats import DEV_NAMES, UNIT_NAMES
 
 PLACE = 0
@@ -82,6 +84,17 @@ def encode(verb: int, cell: int, n_cells: int) -> int:
 
 def encode_global(g: int, n_cells: int) -> int:
     return N_HEX_VERBS * n_cells + g
+
+
+def as_code(code: object) -> int:
+    """An action code as a plain int: ints and numpy integers pass; floats, strings and bools
+    are refused rather than rounded or parsed."""
+    if isinstance(code, bool):
+        raise ValueError(f"action code {code!r} is a bool, not an integer")
+    try:
+        return operator.index(code)
+    except TypeError:
+        raise ValueError(f"action code {code!r} is not an integer") from None
 
 
 def decode(code: int, n_cells: int) -> tuple[int, int, int]:

@@ -85,8 +85,9 @@ def apply_action(state: GameState, code: int, legal: Any = None) -> None:
     """
     n = state.gmap.board.n_cells
     try:
-        verb, cell, g = A.decode(int(code), n)
-    except (TypeError, ValueError) as e:
+        code = A.as_code(code)
+        verb, cell, g = A.decode(code, n)
+    except ValueError as e:
         raise IllegalActionError(str(e)) from None
     if legal is None or code not in legal:
         _check(state, code, verb, cell, g)

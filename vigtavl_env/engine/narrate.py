@@ -3,10 +3,14 @@
 ``narrate(event, state_or_map)`` turns one entry of ``state.events`` into a sentence such as::
 
     P1 activates a cavalry at (2,-1)
-    P0's soldier attacks (3,0) with 2 dice (+1 tactics): rolls 6 5 vs 3 - wins
-    P1's soldier is captured at (3,0) and held prisoner by P0 at (0,0)
+    P0's cavalry attacks (1,0) with 4 dice (+1 tactics) against P1's soldier: rolls 6 5 2 1 vs 3 - wins
+    P1's soldier is captured at (1,0) and held prisoner by P0 at (-4,0)
+    P1 retaliates against P0 with 1 silver
     P0's cavalry breaches P1's wall between (1,0) and (2,0) with 3 dice: 4 2 6 - breached
     Citadel: P0 takes 2 tokens
+
+"+N tactics" is what flanking and attrition added to the unit's own dice (the event records
+the total only).
 
 Hexes are axial coordinates ``(q,r)``. Given a state, units are named by type and owner (unit
 numbers never change, so a later state names an earlier event's units correctly); given only a

@@ -34,8 +34,10 @@ import json
 from typing import Any
 
 from .config import RulesConfig
-from .state import LOADED, ON_BOARD, PRISONER, Activation, GameState
-from .stats import ARTILLERY_OCCUPANCY, DEV_OCCUPANCY, FREIGHTER, IS_SHIP, MAX_OCCUPANCY, N_UNIT_TYPES
+from .state import LOADED, ON_BOARD, PRISONER, RESERVE, Activation, GameState
+from .stats import (
+    ARTILLERY_OCCUPANCY, DEV_OCCUPANCY, FREIGHTER, FREIGHTER_CAPACITY, IS_SHIP, MAX_OCCUPANCY, N_UNIT_TYPES,
+)
 
 SCHEMA = "vigtavl-state"
 VERSION = 1
@@ -229,6 +231,7 @@ def _rebuild_occupancy(s: GameState) -> None:
         if s.art_owner[c] >= 0:
             s.occ[c] += ARTILLERY_OCCUPANCY
         s.cell_player[c] = owners.pop() if owners else -1
+    aboard: dict[int, int] = {}  # freighter -> knights aboard
     for u, w in enumerate(s.u_where):
         c = s.u_cell[u]
         if w == ON_BOARD:
@@ -238,15 +241,26 @@ def _rebuild_occupancy(s: GameState) -> None:
                 raise ValueError(f"state field 'units.cell[{u}]': hex {c} is held by player {s.cell_player[c]}")
             s.cell_player[c] = s.u_owner[u]
         elif w == LOADED:
-            f = s.u_carrier[u]
-            if f < 0 or s.u_type[f] != FREIGHTER or s.u_owner[f] != s.u_owner[u] or IS_SHIP[s.u_type[u]]:
-                raise ValueError(f"state field 'units.carrier[{u}]': a loaded knight needs its own freighter")
-            s.u_cell[u] = s.u_cell[f]
-        elif w == PRISONER and (c < 0 or s.dev_owner[c] != s.u_holder[u] or s.u_holder[u] < 0):
-            raise ValueError(f"state field 'units.holder[{u}]': a prisoner is held on its holder's developed hex")
+            _check_aboard(s, u, aboard)
+        elif w == PRISONER and (c < 0 or s.dev_owner[c] != s.u_holder[u] or s.u_holder[u] in (-1, s.u_owner[u])):
+            raise ValueError(f"state field 'units.holder[{u}]': a prisoner is held by another player "
+                             "on that player's developed hex")
     for c, o in enumerate(s.occ):
         if o > MAX_OCCUPANCY:
             raise ValueError(f"state hex {c}: occupancy {o} is above {MAX_OCCUPANCY}")
+
+
+def _check_aboard(s: GameState, u: int, aboard: dict[int, int]) -> None:
+    """A loaded knight rides its own freighter, which is afloat or in reserve and not full."""
+    f = s.u_carrier[u]
+    if f < 0 or s.u_type[f] != FREIGHTER or s.u_owner[f] != s.u_owner[u] or IS_SHIP[s.u_type[u]]:
+        raise ValueError(f"state field 'units.carrier[{u}]': a loaded knight needs its own freighter")
+    if s.u_where[f] not in (ON_BOARD, RESERVE):
+        raise ValueError(f"state field 'units.carrier[{u}]': freighter {f} is not afloat or in reserve")
+    aboard[f] = aboard.get(f, 0) + 1
+    if aboard[f] > FREIGHTER_CAPACITY:
+        raise ValueError(f"state field 'units.carrier[{u}]': freighter {f} carries more than {FREIGHTER_CAPACITY}")
+    s.u_cell[u] = s.u_cell[f]
 
 
 def _check_standing(s: GameState, u: int, c: int) -> None:
