@@ -26,13 +26,6 @@ from .tokens import check_complex, check_wall_awards
 LAST_DEVELOPMENT_BONUS = 3
 
 
-def _defends(state: GameState, v: int, owner: int, artillery_only: bool) -> bool:
-    if state.u_owner[v] != owner or state.u_where[v] != ON_BOARD:
-        return False
-    t = state.u_type[v]
-    return t in LAND_TYPES if artillery_only else t != FREIGHTER
-
-
 def seizers(state: GameState, player: int, target: int) -> list[int]:
     """Own units from whose hex the pieces on ``target`` can be seized (undefended there)."""
     if state.cell_player[target] in (-1, player):
@@ -42,16 +35,15 @@ def seizers(state: GameState, player: int, target: int) -> list[int]:
         return []
     art_only = state.dev_type[target] == NO_DEV
     board = state.gmap.board
-    guards = {
-        state.u_cell[v] for v in range(len(state.u_cell)) if _defends(state, v, owner, art_only)
-    }
+    units = list(zip(state.u_owner, state.u_where, state.u_type, state.u_cell))
+    guards = {c for o, w, t, c in units if o == owner and w == ON_BOARD
+              and (t in LAND_TYPES if art_only else t != FREIGHTER)}
     if target in guards:
         return []
     out = []
-    for u, c in enumerate(state.u_cell):
-        if state.u_owner[u] != player or state.u_where[u] != ON_BOARD or state.u_type[u] == FREIGHTER:
-            continue
-        if board.dist[c][target] != 1:
+    dist = board.dist[target]
+    for u, (o, w, t, c) in enumerate(units):
+        if o != player or w != ON_BOARD or t == FREIGHTER or dist[c] != 1:
             continue
         w = state.walls[board.edge[c][board.direction_between(c, target)]]
         if w >= 0 and w != player:

@@ -97,6 +97,7 @@ class Board:
         edge: ``edge[c][d]`` is the id of the edge between ``c`` and its direction-``d`` side;
             interior edges are shared by both cells, border edges belong to one cell.
         edge_cells: for each edge id, the two cells it separates (second is -1 on the border).
+        edge_first: for each edge id, ``(cell, direction)`` naming it from its first cell.
         edge_vertices: for each edge id, its two corner ids (edges sharing a corner touch).
         vertex_edges: for each corner id, the edges that meet there (3 inside, 2 on the border).
         rays: ``rays[c][d]`` is the list of ``(cell, edge_crossed)`` steps outward from ``c`` in
@@ -117,6 +118,7 @@ class Board:
     around: tuple[tuple[int, ...], ...] = field(init=False)
     edge: tuple[tuple[int, ...], ...] = field(init=False)
     edge_cells: tuple[tuple[int, int], ...] = field(init=False)
+    edge_first: tuple[tuple[int, int], ...] = field(init=False)
     edge_vertices: tuple[tuple[int, int], ...] = field(init=False)
     vertex_edges: tuple[tuple[int, ...], ...] = field(init=False)
     rays: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = field(init=False)
@@ -144,6 +146,7 @@ class Board:
         set_(self, "around", tuple((c,) + self.adjacent[c] for c in range(len(coords))))
         set_(self, "edge", edge)
         set_(self, "edge_cells", edge_cells)
+        set_(self, "edge_first", tuple((a, edge[a].index(e)) for e, (a, _) in enumerate(edge_cells)))
         edge_vertices = _edge_vertices(coords, edge, len(edge_cells))
         set_(self, "edge_vertices", edge_vertices)
         by_vertex: dict[int, list[int]] = {}

@@ -15,7 +15,7 @@ from .building import (
     reserve_ships, unit_capacity, unit_sites, wall_sites,
 )
 from .combat import can_attack_from_here, can_stand, close_targets, ranged_targets
-from .free_actions import breacher, dischargeable, seizers
+from .free_actions import breacher, seizers
 from .movement import reach
 from .state import (
     BATTLE, LOADED, MOVE_DONE, ON_BOARD, OVER, PLACEMENT, SPENT, GameState,
@@ -98,9 +98,10 @@ class _Shared:
             if self.me in walls:
                 board = self.state.gmap.board
                 me = self.me
+                first = board.edge_first
                 for e in [e for e, o in enumerate(walls) if o == me]:
-                    c = board.edge_cells[e][0]
-                    self._own_walls[board.edge[c].index(e)].append(c)
+                    cell, direction = first[e]
+                    self._own_walls[direction].append(cell)
         return self._own_walls[d]
 
     def walls(self, d: int) -> list[int]:
@@ -141,7 +142,9 @@ class _Mine:
 
     def __init__(self, state: GameState, me: int) -> None:
         self.upright: list[list[int]] = [[] for _ in range(6)]  # by type: not yet activated
-        self.land_cells: list[set[int]] = [set(), set(), set()]  # knights on board or aboard
+        # knights on board or aboard, not in an activation: the ones a discharge may take
+        self.land_cells: list[set[int]] = [set(), set(), set()]
+        active = {a.unit for a in state.stack}
         board_cells, fighter_cells = set(), set()
         u = -1
         for o, w, t, c, f in zip(state.u_owner, state.u_where, state.u_type, state.u_cell, state.u_flags):
@@ -150,7 +153,7 @@ class _Mine:
                 continue
             if not f & SPENT:
                 self.upright[t].append(u)
-            if t < 3:
+            if t < 3 and u not in active:
                 self.land_cells[t].add(c)
             if w == ON_BOARD:
                 board_cells.add(c)
@@ -257,8 +260,6 @@ def _dischargeable_hexes(state: GameState, me: int, utype: int, sh: _Shared) -> 
     sites = sh.unit_sites(utype)
     out = []
     for c in sorted(cells):
-        if dischargeable(state, me, c, utype) < 0:
-            continue
         if sites or _frees_a_site(state, me, c):
             out.append(c)
     return out
