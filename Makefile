@@ -35,7 +35,9 @@ demo: setup
 	$(PYTHON) -m vigtavl_env.demo
 
 bench: setup
+	$(PIP) install -q -e '.[dev,bench]' 'torch==$(TORCH_VERSION)'
 	$(PYTHON) -m vigtavl_env.bench
+	$(PYTHON) -m vigtavl_env.bench_env
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info
