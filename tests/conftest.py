@@ -1,16 +1,21 @@
-"""Shared test fixtures: small hand-made maps for scenario tests.
+"""Shared test fixtures: small hand-made maps and the helpers scenario tests speak in.
 
 ``make_map`` draws a board for the player count: every hex land, the outer ring sea (so ships
 can sail and ride the winds), then the listed hexes turned to sea or mountain. Scenario tests
-put pieces on it with :class:`vigtavl_env.engine.scenario.Scenario`.
+put pieces on it with :class:`vigtavl_env.engine.scenario.Scenario` and ask questions with the
+helpers below (``hexes(state, "move")``, ``refused(state, "seize", (1, 0))``, ...).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+import pytest
+
+from vigtavl_env.engine import GameState, IllegalActionError, to_json
 from vigtavl_env.engine.hexgrid import Board
 from vigtavl_env.engine.maps import LAND, MOUNTAIN, SEA, SIDE_FOR_PLAYERS, GameMap
+from vigtavl_env.engine.scenario import act, legal
 
 Axial = tuple[int, int]
 
@@ -30,3 +35,38 @@ def make_map(num_players: int = 2, sea: Iterable[Axial] = (), mountains: Iterabl
         else:
             terrain.append(LAND)
     return GameMap(name, num_players, tuple(terrain))
+
+
+# ---------------------------------------------------------------- helpers for scenario tests
+def at(state: GameState, u: int) -> Axial:
+    """Axial hex of unit ``u`` (its freighter's hex when aboard)."""
+    return state.gmap.board.coords[state.u_cell[u]]
+
+
+def hx(state: GameState, a: Axial) -> int:
+    """Hex number of an axial coordinate."""
+    return state.gmap.board.index[a]
+
+
+def hexes(state: GameState, verb: str) -> set[Axial]:
+    """The hexes where ``verb`` is legal now."""
+    return {h for v, h in legal(state) if v == verb}
+
+
+def verbs(state: GameState) -> set[str]:
+    """The verb names legal now."""
+    return {v for v, _ in legal(state)}
+
+
+def battles(state: GameState) -> list[dict]:
+    """The battle events so far."""
+    return [e for e in state.events if e["event"] == "battle"]
+
+
+def refused(state: GameState, verb: str, where: Axial | None = None) -> bool:
+    """The decision raises IllegalActionError and leaves the state exactly as it was."""
+    before = to_json(state)
+    with pytest.raises(IllegalActionError):
+        act(state, verb, where)
+    assert to_json(state) == before
+    return True

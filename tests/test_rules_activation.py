@@ -6,31 +6,10 @@ Rows U11-U14 of docs/rules.md.
 
 from __future__ import annotations
 
-import pytest
-from conftest import make_map
+from conftest import at, hexes, make_map, refused, verbs
 
-from vigtavl_env.engine import IllegalActionError, to_json
-from vigtavl_env.engine.scenario import Scenario, act, legal
+from vigtavl_env.engine.scenario import Scenario, act
 from vigtavl_env.engine.state import LOADED, ON_BOARD
-
-
-def at(state, u):
-    return state.gmap.board.coords[state.u_cell[u]]
-
-
-def hexes(state, verb):
-    return {h for v, h in legal(state) if v == verb}
-
-
-def verbs(state):
-    return {v for v, _ in legal(state)}
-
-
-def refused(state, verb, where=None):
-    before = to_json(state)
-    with pytest.raises(IllegalActionError):
-        act(state, verb, where)
-    assert to_json(state) == before
 
 
 def test_activation_gives_two_unique_actions():

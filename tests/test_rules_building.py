@@ -3,10 +3,9 @@ F2, F3, C1)."""
 
 from __future__ import annotations
 
-import pytest
-from conftest import make_map
+from conftest import make_map, refused, verbs
 
-from vigtavl_env.engine import IllegalActionError, RulesConfig, to_json
+from vigtavl_env.engine import RulesConfig
 from vigtavl_env.engine.hexgrid import DIRECTIONS
 from vigtavl_env.engine.scenario import Scenario, act, legal
 from vigtavl_env.engine.state import LOADED, ON_BOARD
@@ -26,19 +25,6 @@ def _around(at, with_centre=True):
 
 def sites(state, verb):
     return {at for v, at in legal(state) if v == verb}
-
-
-def verbs(state):
-    return {v for v, _ in legal(state)}
-
-
-def refused(state, verb, at):
-    """The decision raises IllegalActionError and leaves the state as it was."""
-    before = to_json(state)
-    with pytest.raises(IllegalActionError):
-        act(state, verb, at)
-    assert to_json(state) == before
-    return True
 
 
 def test_no_building_on_mountains():

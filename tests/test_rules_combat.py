@@ -9,38 +9,10 @@ may capture knights.
 from __future__ import annotations
 
 import pytest
-from conftest import make_map
+from conftest import at, battles, hexes, hx, make_map, refused, verbs
 
-from vigtavl_env.engine import IllegalActionError, to_json
-from vigtavl_env.engine.scenario import Scenario, act, legal
-from vigtavl_env.engine.state import GONE, LOADED, ON_BOARD, PRISONER
-
-
-def at(state, u):
-    return state.gmap.board.coords[state.u_cell[u]]
-
-
-def hx(state, a):
-    return state.gmap.board.index[a]
-
-
-def hexes(state, verb):
-    return {h for v, h in legal(state) if v == verb}
-
-
-def verbs(state):
-    return {v for v, _ in legal(state)}
-
-
-def battles(state):
-    return [e for e in state.events if e["event"] == "battle"]
-
-
-def refused(state, verb, where=None):
-    before = to_json(state)
-    with pytest.raises(IllegalActionError):
-        act(state, verb, where)
-    assert to_json(state) == before
+from vigtavl_env.engine.scenario import Scenario, act
+from vigtavl_env.engine.state import GONE, ON_BOARD, PRISONER
 
 
 def decline_retaliation(state):

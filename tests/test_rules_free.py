@@ -6,36 +6,12 @@ Rows O2, O4 and F1, F5-F11 of docs/rules.md.
 from __future__ import annotations
 
 import pytest
-from conftest import make_map
+from conftest import at, hexes, hx, make_map, refused, verbs
 
-from vigtavl_env.engine import IllegalActionError, to_json
 from vigtavl_env.engine.hexgrid import distance
-from vigtavl_env.engine.scenario import Scenario, act, legal
+from vigtavl_env.engine.scenario import Scenario, act
 from vigtavl_env.engine.state import GONE, ON_BOARD, PRISONER
 from vigtavl_env.engine.stats import CAMP, CAVALRY, FORT
-
-
-def at(state, u):
-    return state.gmap.board.coords[state.u_cell[u]]
-
-
-def hx(state, a):
-    return state.gmap.board.index[a]
-
-
-def hexes(state, verb):
-    return {h for v, h in legal(state) if v == verb}
-
-
-def verbs(state):
-    return {v for v, _ in legal(state)}
-
-
-def refused(state, verb, where=None):
-    before = to_json(state)
-    with pytest.raises(IllegalActionError):
-        act(state, verb, where)
-    assert to_json(state) == before
 
 
 def decline_retaliation(state, loser=1):

@@ -9,29 +9,11 @@ sides are top (r = -5), upper right (q = 5), lower right (q + r = 5), bottom (r 
 
 from __future__ import annotations
 
-import pytest
-from conftest import make_map
+from conftest import at, hexes, make_map, refused
 
-from vigtavl_env.engine import IllegalActionError, to_json
 from vigtavl_env.engine.hexgrid import distance
 from vigtavl_env.engine.scenario import Scenario, act, legal
 from vigtavl_env.engine.state import LOADED, MOVE_IN_PROGRESS, ON_BOARD
-
-
-def at(state, u):
-    """Axial hex of unit ``u`` (its freighter's hex when aboard)."""
-    return state.gmap.board.coords[state.u_cell[u]]
-
-
-def hexes(state, verb):
-    return {h for v, h in legal(state) if v == verb}
-
-
-def refused(state, verb, where=None):
-    before = to_json(state)
-    with pytest.raises(IllegalActionError):
-        act(state, verb, where)
-    assert to_json(state) == before
 
 
 def move_events(state):

@@ -7,22 +7,10 @@ W (-1,0), SW (-1,1) and SE (0,1). Attackers that must lose roll 1s against 6s.
 
 from __future__ import annotations
 
-from conftest import make_map
+from conftest import at, battles, hexes, make_map
 
-from vigtavl_env.engine.scenario import Scenario, act, legal
+from vigtavl_env.engine.scenario import Scenario, act
 from vigtavl_env.engine.state import BATTLE, GONE, ON_BOARD, PRISONER
-
-
-def at(state, u):
-    return state.gmap.board.coords[state.u_cell[u]]
-
-
-def hexes(state, verb):
-    return {h for v, h in legal(state) if v == verb}
-
-
-def battles(state):
-    return [e for e in state.events if e["event"] == "battle"]
 
 
 def losing_attack(state, kind, frm, expect, target=(0, 0)):

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
-from conftest import make_map
+from conftest import make_map, refused
 
-from vigtavl_env.engine import IllegalActionError, to_json
 from vigtavl_env.engine.scenario import Scenario, act, legal
 from vigtavl_env.engine.state import BREACHED, MOVE_UNUSED
 
@@ -22,14 +20,6 @@ def wall_owner(state, at, d):
 
 def found(state, prefix):
     return {(v, at) for v, at in legal(state) if v.startswith(prefix)}
-
-
-def refused(state, verb, at=None):
-    before = to_json(state)
-    with pytest.raises(IllegalActionError):
-        act(state, verb, at)
-    assert to_json(state) == before
-    return True
 
 
 def test_wall_sites():

@@ -31,7 +31,7 @@ from .legal import _Shared, hexes_for, may_battle_move, nested_ok, open_verbs
 from .movement import freighter_with_room, reach
 from .state import (
     BATTLE, BUILD, LOADED, MOVE_DONE, MOVE_IN_PROGRESS, MOVE_UNUSED, ON_BOARD, OVER, PHASE_NAMES,
-    PLACEMENT, SPENT, Activation, GameState,
+    SPENT, Activation, GameState,
 )
 from .stats import (
     ARTILLERY_COST, DEV_COST, DEV_NAMES, FREIGHTER, IS_SHIP, LAND_TYPES, STARTING_SHIPS,
