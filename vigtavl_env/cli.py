@@ -1,4 +1,4 @@
-"""The ``vigtavl`` command line: matches, tournaments, replays and human play.
+"""The ``vigtavl`` command line: matches, tournaments, replays, human play and PPO training.
 
 ::
 
@@ -7,6 +7,9 @@
     vigtavl replay results.json --game 17 --png frames/
     vigtavl play --opponent greedy --seat 0
     vigtavl play --watch --agents greedy,random
+    vigtavl train --config configs/ppo_quick.yaml --set seed=1
+    vigtavl evaluate --model runs/<run>/best_model.zip --opponents random,greedy --games 200
+    vigtavl plot runs/<run>
 
 (``python -m vigtavl_env.cli ...`` is the same.) Each subcommand is one ``add_*`` function that
 registers its parser and sets ``func``, the function that runs it; adding a subcommand is
@@ -158,13 +161,106 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------------------------ train
+def add_train(sub: Any) -> None:
+    p = sub.add_parser("train", help="train a PPO agent (MaskablePPO) against bots and self-play snapshots",
+                       description="Train MaskablePPO on one learner seat against a weighted pool of bots "
+                                   "(and snapshots of itself) as the config says; writes runs/<run>/ "
+                                   "(config.yaml, progress.csv, checkpoints, best_model.zip). The config's "
+                                   "fields are documented in training/config.py and in the saved config.yaml.")
+    p.add_argument("--config", default=None,
+                   help="a YAML config (configs/ppo_*.yaml); default: the run's config.yaml with --resume, "
+                        "else the defaults in training/config.py")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a config field (YAML value; dotted keys for nested fields, e.g. "
+                        "net.channels=32); repeatable")
+    p.add_argument("--resume", default=None, metavar="CHECKPOINT",
+                   help="continue from a checkpoint .zip (its timestep count, weights and optimizer) "
+                        "up to total_timesteps")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_train)
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from training.config import load_config
+    from training.train import CONFIG_FILE, find_run_dir, train
+    config = args.config
+    if config is None and args.resume:
+        run = find_run_dir(args.resume)
+        config = run / CONFIG_FILE if run is not None else None
+    cfg = load_config(config, args.set)
+    run_dir = train(cfg, resume=args.resume, progress=not args.no_progress,
+                    config_name=Path(config).stem if config else "default")
+    print(f"run saved in {run_dir} (best model: {run_dir / 'best_model.zip'}; "
+          f"curves: vigtavl plot {run_dir})")
+    return 0
+
+
+# ------------------------------------------------------------------ evaluate
+def add_evaluate(sub: Any) -> None:
+    p = sub.add_parser("evaluate", help="a trained model against bots: win rates with 95%% intervals",
+                       description="Play GAMES games of the model against each opponent (in every other "
+                                   "seat, seats rotated, the same seeds for every opponent) and print the "
+                                   "model's win rate with a 95% Wilson interval, tokens and game length.")
+    p.add_argument("--model", required=True, help="a model .zip (runs/<run>/best_model.zip) or 'pretrained'")
+    p.add_argument("--opponents", default="random,greedy,aggressor,builder",
+                   help="comma-separated agent specs (default random,greedy,aggressor,builder)")
+    p.add_argument("--games", type=int, default=100, help="games per opponent (default 100)")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
+                   help="players per game (default: the count the model was trained for)")
+    p.add_argument("--map", default=None, help="map preset, 'random' or a .txt map file (default: the preset)")
+    p.add_argument("--seed", type=int, default=0, help="game g uses seed SEED + g (default 0)")
+    p.add_argument("--max-steps", type=int, default=5000, help="decisions after which a game is cut off")
+    p.add_argument("--workers", type=int, default=1, help="parallel worker processes (default 1)")
+    p.add_argument("--out", default=None, help="write the table as JSON to this file")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_evaluate)
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    import json
+    from pathlib import Path
+
+    from agents.match import parse_agents
+    from training.evaluate import evaluate_model, evaluation_table, summary
+    results = evaluate_model(args.model, parse_agents(args.opponents), args.games, players=args.players,
+                             seed=args.seed, workers=args.workers, map=args.map, max_steps=args.max_steps,
+                             progress=not args.no_progress)
+    print(evaluation_table(args.model, results))
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(json.dumps({"model": args.model, "seed": args.seed,
+                                              "opponents": summary(results)}, indent=1))
+        print(f"wrote {args.out}")
+    return 0
+
+
+# ------------------------------------------------------------------ plot
+def add_plot(sub: Any) -> None:
+    p = sub.add_parser("plot", help="draw a run's learning curves (PNG)",
+                       description="Draw the mean episode reward and the win rates (per eval opponent and in "
+                                   "training games) over timesteps from a run's progress CSV logs.")
+    p.add_argument("run", help="a run folder (runs/<run>)")
+    p.add_argument("--out", default=None, help="the PNG to write (default runs/<run>/learning_curve.png)")
+    p.set_defaults(func=cmd_plot)
+
+
+def cmd_plot(args: argparse.Namespace) -> int:
+    from training.plot import plot_run
+    print(f"wrote {plot_run(args.run, args.out)}")
+    return 0
+
+
 # ------------------------------------------------------------------ the parser
-SUBCOMMANDS: tuple[Callable[[Any], None], ...] = (add_match, add_tournament, add_replay, add_play)
+SUBCOMMANDS: tuple[Callable[[Any], None], ...] = (add_match, add_tournament, add_replay, add_play,
+                                                  add_train, add_evaluate, add_plot)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="vigtavl", description="Vigtavl: matches, tournaments, replays and human play.",
+        prog="vigtavl", description="Vigtavl: matches, tournaments, replays, human play and PPO training.",
         epilog="run 'vigtavl COMMAND --help' for a command's options")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for add in SUBCOMMANDS:

@@ -1,0 +1,990 @@
+"""Rules-based bots: one scoring engine, three styles of play.
+
+Every legal decision gets a score in victory tokens: what it wins now (battle odds times the
+defeated unit's value, a seizure's value, the Complex, Great Wall and Citadel, progress towards
+the end awards) plus how much better the position is for the turns to come (guarding exposed
+developments, standing within reach of targets, keeping units out of reach of stronger enemies).
+The bot plays the best-scoring decision. Ending the turn scores 0, so a turn goes on while some
+decision is worth something: gold and silver are spent before they are forfeited, and an
+activation that lets a unit do anything useful is always worth its silver.
+
+Styles (:class:`Style` weights):
+
+- **aggressor** seeks battles it can win, drives cavalry and soldiers towards enemy units and
+  developments, seizes what is left undefended, plays the feint and attrition (the odds count the
+  flanking dice of a hex whose front an earlier attack set, so a strong unit follows a cheap
+  one from the rear) and lands its knights near the enemy. It builds a camp early so it may
+  capture at all (U28).
+- **builder** develops: the Complex (castle, fort and camp side by side) in one turn, more
+  developments for the Builder award, walls for the Great Wall, the Citadel and around its
+  developments, knights to guard what it built; it attacks when the odds are good.
+- **greedy** takes the decision with the best expected token gain now (battle odds, seizures
+  with the last-development bonus and rescues, the awards), one decision at a time, with only a
+  light positional tie-break.
+
+All three handle placement (ships spread along coasts with free land behind them), freighters
+(a loaded knight is activated and stepped ashore, or the freighter carries it first),
+retaliation (activate the 1-silver unit with the best attack, or decline) and the winds (move
+destinations already include them). ``decide`` is the whole interface; :meth:`scored` exposes
+the scores so the search bot can take the best few as its candidates.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from vigtavl_env.engine import actions as A
+from vigtavl_env.engine.building import unit_sites
+from vigtavl_env.engine.combat import can_attack_from_here
+from vigtavl_env.engine.free_actions import breacher
+from vigtavl_env.engine.legal import may_battle_move, nested_ok
+from vigtavl_env.engine.movement import reach
+from vigtavl_env.engine.state import (
+    BATTLE, CITADEL, COMPLEX, GREAT_WALL, LOADED, MOVE_DONE, ON_BOARD, PRISONER, SPENT, GameState,
+)
+from vigtavl_env.engine.stats import (
+    ARCHER, CAMP, CASTLE, DEV_COST, FORT, FREIGHTER, GALLEON, IS_SHIP, LAND_TYPES, NO_DEV,
+    UNIT_COST, UNIT_MOVEMENT, UNIT_RANGE,
+)
+from vigtavl_env.engine.tokens import longest_wall, may_close_enclosure
+
+from .base import EngineAgent
+from vigtavl_env.engine.hexgrid import angular_gap
+
+from .tactics import (
+    CLOSE_WIN, LAST_DEVELOPMENT_BONUS, MapInfo, Threats, approach_risk, attack_prob, award_shares,
+    battle_move_prob, battle_turns_left, breach_prob, end_counts, seize_exposure, seize_value,
+    split_legal, target_field, turns_left,
+)
+
+
+@dataclass(frozen=True)
+class Style:
+    """Weights of one style of play (victory-token units unless said otherwise)."""
+
+    name: str
+    attack: float = 1.0  # multiplier on a battle's expected tokens
+    seize: float = 1.0  # multiplier on a seizure's tokens
+    approach: float = 0.3  # pull towards other players' targets for the turns to come
+    guard: float = 0.6  # value of covering an exposed own development
+    caution: float = 0.4  # weight of the chance of losing a unit where it stands
+    dev: float = 1.0  # weight of a development's lasting value (awards, production)
+    dev_safety: float = 0.7  # weight of a new development's exposure
+    complex: float = 1.0  # pursue the Complex
+    walls: float = 0.5  # walls: Great Wall, Citadel and protection (0: never builds walls)
+    units: float = 0.5  # weight of building combat units
+    unit_pref: tuple[float, ...] = (1.0, 0.8, 1.0, 0.6, 0.0, 0.5)  # per unit type
+    first_camp: float = 1.0  # extra value of a first development (prisoners, production)
+    landing: float = 0.4  # value of a knight standing on land rather than aboard
+    noise: float = 0.01  # random tie-break, in tokens
+
+
+AGGRESSOR = Style("aggressor", attack=1.4, seize=1.2, approach=0.7, guard=0.3, caution=0.15,
+                  dev=0.6, dev_safety=0.4, complex=0.3, walls=0.0, units=0.9,
+                  unit_pref=(0.8, 0.6, 1.3, 0.7, 0.0, 0.6), first_camp=2.0, landing=1.0)
+BUILDER = Style("builder", attack=0.9, seize=1.0, approach=0.15, guard=1.0, caution=0.5,
+                dev=1.3, dev_safety=0.9, complex=1.5, walls=1.0, units=0.5,
+                unit_pref=(1.2, 0.7, 0.6, 0.3, 0.0, 0.2), first_camp=1.0, landing=1.0)
+GREEDY = Style("greedy", attack=1.0, seize=1.0, approach=0.2, guard=0.4, caution=0.3,
+               dev=1.0, dev_safety=0.6, complex=1.0, walls=0.3, units=0.4,
+               unit_pref=(1.0, 0.8, 1.0, 0.6, 0.0, 0.5), first_camp=1.0, landing=0.8)
+STYLES = {s.name: s for s in (AGGRESSOR, BUILDER, GREEDY)}
+
+
+class _Ctx:
+    """What one decision needs to know, computed once per decision (mostly lazily)."""
+
+    def __init__(self, agent: "HeuristicAgent", state: GameState, info: MapInfo, me: int = -1) -> None:
+        self.agent = agent
+        self.state = state
+        self.info = info
+        self.style = agent.style
+        self.me = me = state.current_player if me < 0 else me
+        self.board = state.gmap.board
+        self.battle = state.phase == BATTLE
+        self.my_battle_left = battle_turns_left(state, me)
+        self.my_turns_left = turns_left(state, me)
+        self.sig = agent._signature(state, me)
+        self.threats = agent._threats(state, info, me, self.sig)
+        self.can_capture = me in state.dev_owner
+        self.my_devs = [c for c, o in enumerate(state.dev_owner) if o == me]
+        self.counts: tuple | None = None
+        self.free_seizes: set[int] = set()  # seizable now without moving anything
+        self.cache: dict = {}
+        self._guards: dict[int, set[int]] = {}
+        # Values that depend only on where pieces stand survive across decisions.
+        self.pos = agent._position_cache(state, self.sig)
+        self._pot: dict[tuple[int, int, bool], float] = self.pos.setdefault("pot", {})
+        self._imm: dict[int, float] = {}
+        self._exposure: dict[int, float] = {}
+        self._targets: dict[int, int] | None = None
+        self._tables = None
+        self._wall_len = -1
+        # Future turns in which my units' positions still matter.
+        self.future = self.my_battle_left > 0 or bool(self.threats)
+
+    # ------------------------------------------------------------ shared facts
+    def tables(self) -> tuple[list[float], list[float], list[float]]:
+        """(target pull for knights, for ships, approach risk) per hex."""
+        if self._tables is None:
+            self._tables = self.agent._tables(self.state, self.info, self.me, self.sig)
+        return self._tables
+
+    def wall_length(self) -> int:
+        if self._wall_len < 0:
+            st = self.state
+            self._wall_len = longest_wall(st, self.me) if self.me in st.walls else 0
+        return self._wall_len
+
+    def guards(self, p: int) -> set[int]:
+        """Hexes where player ``p`` has a unit that defends developments."""
+        if p not in self._guards:
+            st = self.state
+            self._guards[p] = {
+                st.u_cell[u] for u, o in enumerate(st.u_owner)
+                if o == p and st.u_where[u] == ON_BOARD and st.u_type[u] != FREIGHTER
+            }
+        return self._guards[p]
+
+    def targets(self) -> dict[int, int]:
+        """Other players' hexes I may attack now, with the unit that would defend each."""
+        if self._targets is None:
+            st, me = self.state, self.me
+            best: dict[int, tuple] = {}
+            for u, c in enumerate(st.u_cell):
+                o = st.u_owner[u]
+                if o == me or st.u_where[u] != ON_BOARD:
+                    continue
+                t = st.u_type[u]
+                key = (t != FREIGHTER, UNIT_COST[t], -u)
+                if c not in best or key > best[c][0]:
+                    best[c] = (key, u)
+            self._targets = {
+                c: u for c, (_, u) in best.items()
+                if IS_SHIP[st.u_type[u]] or self.can_capture
+            }
+        return self._targets
+
+    # ------------------------------------------------------------ developments
+    def dev_worth(self, c: int) -> float:
+        """What losing my development on ``c`` would cost (its value, +3 if my last, the
+        prisoners held there, and the Builder count)."""
+        st = self.state
+        v = DEV_COST[st.dev_type[c]] + (LAST_DEVELOPMENT_BONUS if len(self.my_devs) == 1 else 0)
+        for u, w in enumerate(st.u_where):
+            if w == PRISONER and st.u_cell[u] == c:
+                v += 0.5 * UNIT_COST[st.u_type[u]]
+        return v + 1.0
+
+    def exposure(self, c: int, extra_guard: int = -1) -> float:
+        """0..1: how open my development on ``c`` is to a seizure on another player's turn."""
+        if extra_guard < 0 and c in self._exposure:
+            return self._exposure[c]
+        e = 0.0
+        g = self.guards(self.me)
+        for th in self.threats:
+            e = max(e, seize_exposure(self.state, self.info, c, self.me, th, g, extra_guard))
+            if e >= 1.0:
+                break
+        if extra_guard < 0:
+            self._exposure[c] = e
+        return e
+
+    def guard_gain(self, c: int) -> float:
+        """Exposure removed from my developments by a defender standing on ``c``."""
+        if not self.threats or not self.my_devs:
+            return 0.0
+        gain = 0.0
+        devown = self.state.dev_owner
+        for d in (c,) + self.info.nb[c]:
+            if devown[d] != self.me:
+                continue
+            before = self.exposure(d)
+            if before > 0:
+                gain += (before - self.exposure(d, extra_guard=c)) * self.dev_worth(d)
+        return gain
+
+    # ------------------------------------------------------------ unit values
+    def pot(self, t: int, c: int, loaded: bool = False) -> float:
+        """Lasting value of my unit of type ``t`` standing on ``c`` (aboard, if ``loaded``):
+        guarding, the pull of targets for my next turns, the risk of losing it."""
+        key = (t, c, loaded)
+        v = self._pot.get(key)
+        if v is not None:
+            return v
+        style = self.style
+        v = 0.0
+        if self.future:
+            ship = IS_SHIP[t]
+            cost = UNIT_COST[t]
+            if self.threats and not loaded:
+                pr = max(th.attack_prob(cost, c, ship) for th in self.threats)
+                v -= style.caution * pr * (cost + 0.5)
+            if t != FREIGHTER and not loaded:
+                v += style.guard * self.guard_gain(c)
+                if not ship:
+                    v += style.landing
+            if self.my_battle_left > 0 and t != FREIGHTER:
+                land, sea, _ = self.tables()
+                if ship:
+                    pull = sea[c]
+                elif loaded:
+                    pull = 0.8 * sea[c]  # a freighter can carry it next to its target
+                else:
+                    pull = land[c]
+                    for y in self.info.sea_nb[c]:  # or it boards a freighter of mine
+                        if y in self.ferries():
+                            pull = max(pull, 0.6 * sea[y])
+                v += style.approach * pull
+        self._pot[key] = v
+        return v
+
+    def joinable(self) -> set[int]:
+        """Edges that touch one of my walls end to end."""
+        j = self.cache.get("joinable")
+        if j is None:
+            st, me = self.state, self.me
+            j = set()
+            if me in st.walls:
+                board = self.board
+                for e, o in enumerate(st.walls):
+                    if o == me:
+                        for vtx in board.edge_vertices[e]:
+                            j.update(board.vertex_edges[vtx])
+                j.difference_update(e for e, o in enumerate(st.walls) if o >= 0)
+            self.cache["joinable"] = j
+        return j
+
+    def ferries(self) -> set[int]:
+        """Sea hexes where a freighter of mine has room for a knight."""
+        f = self.cache.get("ferries")
+        if f is None:
+            st, me = self.state, self.me
+            f = set()
+            for u, o in enumerate(st.u_owner):
+                if o == me and st.u_type[u] == FREIGHTER and st.u_where[u] == ON_BOARD:
+                    if len(st.cargo(u)) < 3:
+                        f.add(st.u_cell[u])
+            self.cache["ferries"] = f
+        return f
+
+    def imm(self, t: int, c: int, loaded: bool = False) -> float:
+        """What my unit of type ``t`` (attack unused) can win this turn from ``c``: its best
+        attack's expected tokens, plus the developments it could seize from there."""
+        key = (t * self.info.n + c) * 2 + loaded
+        v = self._imm.get(key)
+        if v is not None:
+            return v
+        v = 0.0
+        if self.battle:
+            if not loaded or t == ARCHER:
+                v = self.style.attack * self.best_attack(t, c)
+            if not loaded and t != FREIGHTER:
+                v += self.style.seize * self.seize_from(c)
+        self._imm[key] = v
+        return v
+
+    def best_attack(self, t: int, c: int) -> float:
+        """Expected tokens of the best attack a unit of type ``t`` makes from ``c``."""
+        if t == FREIGHTER:
+            return 0.0
+        targets = self.targets()
+        if not targets:
+            return 0.0
+        st, board, me = self.state, self.board, self.me
+        cost = UNIT_COST[t]
+        best = 0.0
+        if UNIT_RANGE[t]:
+            gmap = st.gmap
+            for d in range(6):
+                for k, (x, e) in enumerate(board.rays[c][d], start=1):
+                    w = st.walls[e]
+                    if (w >= 0 and w != me) or not (gmap.is_land[x] or gmap.is_sea[x]):
+                        break
+                    if x in targets:
+                        v = self.target_value(x, targets[x], cost, c, k)
+                        if v > best:
+                            best = v
+        else:
+            for d, x in enumerate(board.neighbours[c]):
+                if x < 0 or x not in targets:
+                    continue
+                w = st.walls[board.edge[c][d]]
+                if w >= 0 and w != me:
+                    continue
+                v = self.target_value(x, targets[x], cost, c, 0)
+                if v > best:
+                    best = v
+        return best
+
+    def target_value(self, x: int, victim: int, cost: int, origin: int, rng: int) -> float:
+        """Expected tokens of an attack on ``x`` from ``origin``, with the feint it sets up."""
+        p = attack_prob(self.state, cost, x, origin, rng, victim)
+        v = p * self.victim_value(victim, x)
+        if p < 1.0 and x not in self.state.front:
+            d = self.board.direction_between(x, origin)
+            v += (1.0 - p) * self.feint_bonus(x, victim, d, cost)
+        return v
+
+    def feint_bonus(self, x: int, victim: int, front: int, spent: int) -> float:
+        """Tactics > Feint: the first attack on ``x`` sets its front to ``front``; what that is
+        worth to the strongest unit of mine that could attack next from a flank or the rear
+        (the silver ``spent`` on the first attack already gone)."""
+        key = ("feint", x, front, spent)
+        v = self.cache.get(key)
+        if v is not None:
+            return v
+        st = self.state
+        silver = st.silver[self.me] - spent if st.retaliator < 0 else 0
+        cost_v = UNIT_COST[st.u_type[victim]]
+        best = 0.0
+        for cost, dirs in self.followers(x):
+            if cost > silver:
+                continue
+            gap = max(angular_gap(d, front) for d in dirs)
+            if gap <= 0:
+                continue
+            if cost + gap >= st.config.overwhelm_dice:
+                gain = 1.0 - CLOSE_WIN[cost][cost_v]
+            else:
+                gain = CLOSE_WIN[cost + gap][cost_v] - CLOSE_WIN[cost][cost_v]
+            if gain > best:
+                best = gain
+        v = self.cache[key] = best * self.victim_value(victim, x)
+        return v
+
+    def followers(self, x: int) -> list[tuple[int, list[int]]]:
+        """My upright close-combat units of cost 2 or more that could attack ``x`` this turn,
+        with the sides (directions from ``x``) they could attack it from."""
+        key = ("followers", x)
+        out = self.cache.get(key)
+        if out is not None:
+            return out
+        st, me, info = self.state, self.me, self.info
+        nbrs = self.board.neighbours[x]
+        active = st.active.unit if st.active is not None else -1
+        out = []
+        for u, o in enumerate(st.u_owner):
+            if o != me or u == active or st.u_flags[u] & SPENT or st.u_where[u] != ON_BOARD:
+                continue
+            t = st.u_type[u]
+            if t == FREIGHTER or UNIT_RANGE[t] or UNIT_COST[t] < 2:
+                continue
+            row = info.reach_list(st, u)
+            m = UNIT_MOVEMENT[t]
+            here = st.u_cell[u]
+            dirs = [d for d, n in enumerate(nbrs) if n >= 0 and (
+                n == here or (row[n] <= m and st.cell_player[n] in (-1, me)))]
+            if dirs:
+                out.append((UNIT_COST[t], dirs))
+        self.cache[key] = out
+        return out
+
+    def victim_value(self, victim: int, x: int) -> float:
+        """Tokens for defeating ``victim`` on ``x``, plus what it brings: a prisoner (General)
+        or a sunk ship (Admiral), drowned cargo, an opened development."""
+        key = ("victim", victim, x)
+        v = self.cache.get(key)
+        if v is not None:
+            return v
+        st = self.state
+        vt = st.u_type[victim]
+        v = float(UNIT_COST[vt])
+        if vt == FREIGHTER:
+            v += 0.7 * sum(UNIT_COST[st.u_type[k]] for k in st.cargo(victim))
+        # A sunk ship counts for the Admiral award, a prisoner for the General.
+        v += max(0.3, 0.6 * self.award_delta(1 if IS_SHIP[vt] else 0, ((self.me, 1),)))
+        if st.dev_type[x] != NO_DEV:
+            alone = sum(1 for u, c in enumerate(st.u_cell) if c == x and st.u_where[u] == ON_BOARD) == 1
+            if alone:
+                v += 0.5 * DEV_COST[st.dev_type[x]]  # its only defender: a seizure may follow
+        self.cache[key] = v
+        return v
+
+    def seize_from(self, a: int) -> float:
+        """Tokens for the developments a unit standing on ``a`` could seize (those that can
+        be seized already, without moving, do not count)."""
+        st, board, me = self.state, self.board, self.me
+        total = 0.0
+        for d, x in enumerate(board.neighbours[a]):
+            if x < 0 or st.dev_type[x] == NO_DEV or x in self.free_seizes:
+                continue
+            owner = st.dev_owner[x]
+            if owner == me or owner < 0:
+                continue
+            if st.retaliator >= 0 and x in st.seized_this_turn:
+                continue
+            w = st.walls[board.edge[a][d]]
+            if w >= 0 and w != me:
+                continue
+            g = self.guards(owner)
+            if x in g or any(y in g for y in board.common_neighbours(a, x)):
+                continue
+            total += seize_tokens(self, x)
+        return total
+
+    def award_delta(self, kind: int, changes: tuple[tuple[int, int], ...]) -> float:
+        """Change of my end-award standing (relative to the best other player) if the counts
+        of award ``kind`` (0 General, 1 Admiral, 2 Builder) change by ``changes``, plus a
+        margin for a narrow lead that may still be lost."""
+        key = ("award", kind, changes)
+        v = self.cache.get(key)
+        if v is not None:
+            return v
+        if self.counts is None:
+            self.counts = end_counts(self.state)
+        counts = list(self.counts[kind])
+        need = self.state.config.end_awards_need_one
+        me = self.me
+
+        def rel(cs: list[int]) -> float:
+            sh = award_shares(cs, need)
+            return sh[me] - max(x for p, x in enumerate(sh) if p != me)
+
+        before = rel(counts)
+        for p, d in changes:
+            counts[p] += d
+        lead = counts[me] - max(c for p, c in enumerate(counts) if p != me)
+        margin = (0.8 if 0 < lead <= 2 else (0.3 if lead > 2 else 0.0)) if self.future else 0.0
+        v = self.cache[key] = rel(counts) - before + margin
+        return v
+
+    def unit_sites(self, t: int) -> list[int]:
+        key = ("sites", IS_SHIP[t])
+        if key not in self.cache:
+            self.cache[key] = unit_sites(self.state, self.me, t)
+        return self.cache[key]
+
+
+def seize_tokens(ctx: "_Ctx", x: int) -> float:
+    """A seizure's worth: its tokens and the Builder count swinging by one each way."""
+    owner = ctx.state.dev_owner[x]
+    return seize_value(ctx.state, ctx.me, x) + max(0.5, ctx.award_delta(2, ((ctx.me, 1), (owner, -1))))
+
+
+class HeuristicAgent(EngineAgent):
+    """A rules-based bot; its :class:`Style` decides what it values."""
+
+    def __init__(self, style: Style = GREEDY, seed: int | None = None) -> None:
+        super().__init__()
+        self.style = style
+        self.name = style.name
+        self.rng = random.Random(seed)
+        self._maps: dict[int, MapInfo] = {}
+        self._threat_cache: tuple = (None, None)
+        self._table_cache: tuple = (None, None)
+        self._pos_key: tuple | None = None
+        self._pos: dict = {}
+
+    def decide(self, state: GameState, legal: list[int]) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        return max(self.scored(state, legal))[1]
+
+    def scored(self, state: GameState, legal: list[int]) -> list[tuple[float, int]]:
+        """``(score, code)`` for every legal code (scores include the style's small noise)."""
+        info = self.map_info(state)
+        ctx = _Ctx(self, state, info)
+        out: list[tuple[float, int]] = []
+        noise = self.style.noise
+        rnd = self.rng.random
+        groups = split_legal(legal, info.n)
+        ctx.free_seizes = {cell for _, cell, _ in groups.get("seize", ())}
+        # While a unit acts, building waits until its activation is over (it stays possible).
+        busy = state.active is not None
+        for g, items in groups.items():
+            fn = _WAIT if busy and g in _BUILD_GROUPS else _SCORERS[g]
+            for verb, cell, code in items:
+                out.append((fn(ctx, verb, cell) + noise * rnd(), code))
+        return out
+
+    def position_value(self, state: GameState, player: int) -> float:
+        """The lasting value (the style's unit values) of everything ``player`` has on the board:
+        guards, pull towards targets, risk. The search bot adds it to its evaluation."""
+        info = self.map_info(state)
+        ctx = _Ctx(self, state, info, me=player)
+        if not ctx.future:
+            return 0.0
+        total = 0.0
+        for u, o in enumerate(state.u_owner):
+            if o != player:
+                continue
+            w = state.u_where[u]
+            if w == ON_BOARD or w == LOADED:
+                total += ctx.pot(state.u_type[u], state.u_cell[u], w == LOADED)
+        return total
+
+    def map_info(self, state: GameState) -> MapInfo:
+        info = self._maps.get(id(state.gmap))
+        if info is None or info.gmap is not state.gmap:
+            info = self._maps[id(state.gmap)] = MapInfo(state.gmap)
+        return info
+
+    # ------------------------------------------------------------ caches across decisions
+    @staticmethod
+    def _signature(state: GameState, me: int) -> tuple:
+        """What the threat and target tables depend on: other players' pieces and who owns
+        which development (my own moves do not change them)."""
+        where, cells = state.u_where, state.u_cell
+        enemy = tuple(cells[u] * 8 + where[u] for u, o in enumerate(state.u_owner) if o != me)
+        return (id(state.gmap), me, state.turns_played, state.phase, state.wind, enemy,
+                tuple(state.dev_owner))
+
+    def _position_cache(self, state: GameState, sig: tuple) -> dict:
+        """A cache for values that depend only on where every piece and wall stands (and on
+        ``sig``); it is emptied whenever anything moves, is built or is removed."""
+        key = (sig, hash(tuple(state.u_cell)), hash(tuple(state.u_where)), hash(tuple(state.walls)),
+               state.retaliator, len(state.stack))
+        if self._pos_key != key:
+            self._pos_key = key
+            self._pos = {}
+        return self._pos
+
+    def _threats(self, state: GameState, info: MapInfo, me: int, sig: tuple) -> list[Threats]:
+        if self._threat_cache[0] != sig:
+            out = [Threats(state, info, q) for q in range(state.n_players)
+                   if q != me and battle_turns_left(state, q) > 0]
+            self._threat_cache = (sig, out)
+        return self._threat_cache[1]
+
+    def _tables(self, state: GameState, info: MapInfo, me: int, sig: tuple) -> tuple:
+        if self._table_cache[0] != sig:
+            land, sea = target_field(state, info, me)
+            self._table_cache = (sig, (land, sea, approach_risk(state, info, me)))
+        return self._table_cache[1]
+
+
+# ---------------------------------------------------------------------------- unit actions
+def _score_zero(ctx: _Ctx, verb: int, cell: int) -> float:
+    return 0.0
+
+
+def _score_never(ctx: _Ctx, verb: int, cell: int) -> float:
+    return -1.0
+
+
+def _freighter_pot(ctx: _Ctx, f: int, c: int) -> float:
+    """A freighter's value on ``c``: where its cargo could step ashore from there."""
+    st = ctx.state
+    v = ctx.pot(FREIGHTER, c)
+    for k in st.cargo(f):
+        t = st.u_type[k]
+        best = ctx.pot(t, c, loaded=True)
+        for y in ctx.info.shore[c]:
+            if st.cell_player[y] in (-1, ctx.me) and st.occ[y] < 3:
+                best = max(best, ctx.pot(t, y))
+        v += 0.8 * best
+    return v
+
+
+def _value_at(ctx: _Ctx, u: int, t: int, c: int, loaded: bool, attack_left: bool) -> float:
+    if t == FREIGHTER:
+        return _freighter_pot(ctx, u, c)
+    v = ctx.pot(t, c, loaded)
+    if attack_left:
+        v += ctx.imm(t, c, loaded)
+    return v
+
+
+def _reach_of(ctx: _Ctx, u: int, move_left: int, can_attack: bool):
+    key = ("reach", u, move_left, can_attack)
+    r = ctx.pos.get(key)
+    if r is None:
+        r = ctx.pos[key] = reach(ctx.state, u, move_left, can_attack=can_attack)
+    return r
+
+
+def _score_move(ctx: _Ctx, verb: int, cell: int) -> float:
+    """Scored, like every decision about the active unit, against ending its activation now."""
+    st = ctx.state
+    top = st.active
+    u = top.unit
+    t = st.u_type[u]
+    loaded = st.u_where[u] == LOADED
+    here = st.u_cell[u]
+    attack_left = not top.attacked and ctx.battle and can_attack_from_here(st, u)
+    now = _value_at(ctx, u, t, here, loaded, False)
+    h = st.cell_player[cell]
+    if h >= 0 and h != ctx.me:
+        # A battle move: win and stand there, lose and stay where the move began.
+        r = _reach_of(ctx, u, top.move_left, may_battle_move(st, top))
+        victim = ctx.targets().get(cell, -1)
+        if victim < 0 or cell not in r.battles:
+            return -1.0
+        p = battle_move_prob(st, u, cell, r.cost, r.battles, victim)
+        ev = ctx.style.attack * p * ctx.victim_value(victim, cell)
+        after = p * (ctx.pot(t, cell) + ctx.style.seize * ctx.seize_from(cell))
+        return ev + after + (1 - p) * ctx.pot(t, here, loaded) - now
+    if t == FREIGHTER:
+        return _freighter_pot(ctx, u, cell) - now - 0.01
+    to_loaded = t in LAND_TYPES and st.gmap.is_sea[cell]
+    after = _value_at(ctx, u, t, cell, to_loaded, attack_left and (not to_loaded or t == ARCHER))
+    return after - now - 0.01
+
+
+def _score_attack(ctx: _Ctx, verb: int, cell: int) -> float:
+    st = ctx.state
+    top = st.active
+    u = top.unit
+    t = st.u_type[u]
+    loaded = st.u_where[u] == LOADED
+    here = st.u_cell[u]
+    victim = ctx.targets().get(cell, -1)
+    if victim < 0:
+        return -1.0
+    ranged = verb == A.FIRE_ARTILLERY or UNIT_RANGE[t] > 0
+    rng = ctx.board.dist[here][cell] if ranged else 0
+    base = 2 if verb == A.FIRE_ARTILLERY else UNIT_COST[t]
+    ev = ctx.style.attack * ctx.target_value(cell, victim, base, here, rng)
+    stay = ctx.pot(t, here, loaded)
+    bonus = 0.0
+    if not rng:
+        p = attack_prob(st, base, cell, here, rng, victim)
+        bonus = p * 0.3 * max(0.0, ctx.pot(t, cell) - stay)  # the occupation that may follow
+    if top.move != MOVE_DONE and top.move_left > 0 and not loaded:
+        bonus += 0.1  # it may still move afterwards
+    return ev + bonus + 0.02
+
+
+def _score_end_activation(ctx: _Ctx, verb: int, cell: int) -> float:
+    return 0.02  # ending the activation leaves the turn open
+
+
+def _score_end_turn(ctx: _Ctx, verb: int, cell: int) -> float:
+    # With a unit active, end its activation first and look again at what the turn offers.
+    return -0.05 if ctx.state.active is not None and ctx.state.retaliator < 0 else 0.0
+
+
+def _score_occupy(ctx: _Ctx, verb: int, cell: int) -> float:
+    st = ctx.state
+    u = st.occupy_unit
+    t = st.u_type[u]
+    here = st.u_cell[u]
+    gain = ctx.pot(t, cell) - ctx.pot(t, here)
+    return gain + 0.5 * ctx.style.seize * (ctx.seize_from(cell) - ctx.seize_from(here))
+
+
+def _score_seize(ctx: _Ctx, verb: int, cell: int) -> float:
+    st = ctx.state
+    if st.dev_type[cell] == NO_DEV:
+        return 0.3  # artillery: no tokens, but one piece fewer against me
+    return ctx.style.seize * seize_tokens(ctx, cell) + 0.5
+
+
+def _score_breach(ctx: _Ctx, verb: int, cell: int) -> float:
+    st = ctx.state
+    x = ctx.board.neighbours[cell][verb - A.BREACH]
+    if x < 0:
+        return -0.1
+    owner = st.dev_owner[x]
+    if owner >= 0 and owner != ctx.me:
+        value = 0.5 * DEV_COST[st.dev_type[x]]
+    elif st.cell_player[x] >= 0 and st.cell_player[x] != ctx.me:
+        value = 0.2
+    else:
+        return -0.1
+    b = breacher(st, ctx.me, cell)
+    return breach_prob(UNIT_COST[st.u_type[b]]) * value if b >= 0 else -0.1
+
+
+# ---------------------------------------------------------------------------- activation
+def _activation_unit(st: GameState, me: int, utype: int, cell: int) -> int:
+    """The unit the engine activates for this code (the lowest-numbered eligible one)."""
+    top = st.active
+    for u, c in enumerate(st.u_cell):
+        if (c == cell and st.u_type[u] == utype and st.u_owner[u] == me
+                and st.u_where[u] in (ON_BOARD, LOADED) and not st.u_flags[u] & SPENT
+                and (top is None or nested_ok(st, top.unit, u))):
+            return u
+    return -1
+
+
+def _score_activate(ctx: _Ctx, verb: int, cell: int) -> float:
+    """The best this unit can do with a move and an attack, over staying put."""
+    st = ctx.state
+    t = verb - A.ACTIVATE
+    u = _activation_unit(st, ctx.me, t, cell)
+    if u < 0:
+        return -1.0
+    loaded = st.u_where[u] == LOADED
+    cost = UNIT_COST[t]
+    if t == FREIGHTER:
+        gain = _freighter_plan(ctx, u)
+    else:
+        gain = _unit_plan(ctx, u, t, cell, loaded)
+    if st.retaliator >= 0:
+        return gain - 0.02
+    # Silver is forfeited at the end of the turn: a useful activation is worth its silver.
+    return gain - 0.03 * cost + (0.05 if gain > 0.02 else -0.05)
+
+
+def _unit_plan(ctx: _Ctx, u: int, t: int, cell: int, loaded: bool) -> float:
+    st = ctx.state
+    attack_left = ctx.battle and can_attack_from_here(st, u)
+    stay = ctx.pot(t, cell, loaded)
+    best = stay + (ctx.imm(t, cell, loaded) if attack_left else 0.0)
+    r = _reach_of(ctx, u, UNIT_MOVEMENT[t], ctx.battle)
+    is_sea = st.gmap.is_sea
+    land_unit = t in LAND_TYPES
+    best_stop = stay
+    for c in r.stops:
+        to_loaded = land_unit and is_sea[c]
+        v = ctx.pot(t, c, to_loaded)
+        if v > best_stop:
+            best_stop = v
+        if ctx.battle and (not to_loaded or t == ARCHER):
+            v += ctx.imm(t, c, to_loaded)
+        if v > best:
+            best = v
+    if attack_left and not loaded:
+        a = ctx.imm(t, cell, loaded)
+        if a > 0:
+            best = max(best, a + best_stop)  # attack first, then move
+    if ctx.battle:
+        targets = ctx.targets()
+        for c in r.battles:
+            victim = targets.get(c, -1)
+            if victim < 0:
+                continue
+            p = battle_move_prob(st, u, c, r.cost, r.battles, victim)
+            v = ctx.style.attack * p * ctx.victim_value(victim, c) + p * ctx.pot(t, c) + (1 - p) * stay
+            if v > best:
+                best = v
+    return best - stay
+
+
+def _freighter_plan(ctx: _Ctx, f: int) -> float:
+    st = ctx.state
+    if not st.cargo(f):
+        return -0.05
+    here = st.u_cell[f]
+    now = _freighter_pot(ctx, f, here)
+    r = _reach_of(ctx, f, UNIT_MOVEMENT[FREIGHTER], False)
+    return max([now] + [_freighter_pot(ctx, f, c) for c in r.stops]) - now
+
+
+# ---------------------------------------------------------------------------- building
+def _builder_award_gain(ctx: _Ctx) -> float:
+    """What one more development of mine is worth for the Builder award."""
+    return ctx.award_delta(2, ((ctx.me, 1),))
+
+
+def _complex_bonus(ctx: _Ctx, dev: int, cell: int) -> float:
+    """Progress towards the Complex: 3 tokens if this completes it, part of it if the rest
+    fits next to it (more if the gold for it is at hand)."""
+    st, me = ctx.state, ctx.me
+    if st.awards[me] & COMPLEX:
+        return 0.0
+    need = {CAMP, FORT, CASTLE} - {dev}
+    have: dict[int, list[int]] = {}
+    for x in ctx.info.nb[cell]:
+        if st.dev_owner[x] == me and st.dev_type[x] in need:
+            have.setdefault(st.dev_type[x], []).append(x)
+    if len(have) == 2:
+        return 3.0
+    for t1, xs in have.items():  # a chain cell - x - y is a connected triple too
+        other = (need - {t1}).pop()
+        for x in xs:
+            for y in ctx.info.nb[x]:
+                if y != cell and st.dev_owner[y] == me and st.dev_type[y] == other:
+                    return 3.0
+    missing = [t for t in need if t not in have]
+    room = sum(1 for x in ctx.info.nb[cell] if ctx.info.is_land[x] and st.dev_type[x] == NO_DEV
+               and st.cell_player[x] in (-1, me))
+    if room < len(missing):
+        return 0.0
+    if st.gold[me] - DEV_COST[dev] >= sum(DEV_COST[t] for t in missing):
+        return 3.0 * (0.7 if len(missing) == 1 else 0.55)
+    if ctx.my_turns_left > 0:
+        return 3.0 * (0.35 if len(missing) == 1 else 0.25)
+    return 0.0
+
+
+def _new_dev_exposure(ctx: _Ctx, cell: int) -> float:
+    key = ("newdev", cell)
+    e = ctx.cache.get(key)
+    if e is not None:
+        return e
+    e = ctx.cache[key] = _new_dev_exposure_calc(ctx, cell)
+    return e
+
+
+def _new_dev_exposure_calc(ctx: _Ctx, cell: int) -> float:
+    e = 0.0
+    g = ctx.guards(ctx.me)
+    for th in ctx.threats:
+        e = max(e, seize_exposure(ctx.state, ctx.info, cell, ctx.me, th, g))
+    if ctx.threats:
+        e = max(e, ctx.tables()[2][cell])
+    return e
+
+
+def _score_build_dev(ctx: _Ctx, verb: int, cell: int) -> float:
+    st, style, me = ctx.state, ctx.style, ctx.me
+    dev = verb - A.BUILD_DEV + 1
+    v = _builder_award_gain(ctx) * style.dev
+    v += style.complex * _complex_bonus(ctx, dev, cell)
+    if not ctx.my_devs:
+        v += style.first_camp
+    if ctx.my_turns_left > 0:
+        if dev == CASTLE and not any(st.dev_type[c] == CASTLE for c in ctx.my_devs):
+            v += 0.4 * style.units  # a castle raises production to 3 units a turn
+        if ctx.info.coastal[cell] and not any(ctx.info.coastal[c] for c in ctx.my_devs):
+            v += 0.3  # ships may be built
+    # Exposure: a development is a gift to whoever can seize it.
+    worth = DEV_COST[dev] + (LAST_DEVELOPMENT_BONUS if not ctx.my_devs else 0) + 1.0
+    v -= style.dev_safety * _new_dev_exposure(ctx, cell) * worth
+    v -= 0.15 * DEV_COST[dev]  # cheaper developments leave gold for more
+    if dev == CASTLE and ctx.threats:
+        v -= 0.3  # a castle hex holds no defender
+    return v
+
+
+def _score_build_unit(ctx: _Ctx, verb: int, cell: int) -> float:
+    st, style = ctx.state, ctx.style
+    t = verb - A.BUILD_UNIT
+    if style.unit_pref[t] <= 0:
+        return -1.0
+    loaded = t in LAND_TYPES and bool(st.gmap.is_sea[cell])
+    now = 0.5 * ctx.imm(t, cell, loaded) if st.silver[ctx.me] >= UNIT_COST[t] else 0.0
+    if not ctx.future:
+        return now - 0.12 * UNIT_COST[t] - 0.3  # the game ends before it could matter
+    v = ctx.pot(t, cell, loaded) + now
+    return style.units * style.unit_pref[t] * (0.3 + v) - 0.12 * UNIT_COST[t]
+
+
+def _score_build_wall(ctx: _Ctx, verb: int, cell: int) -> float:
+    st, style, me = ctx.state, ctx.style, ctx.me
+    if style.walls <= 0:
+        return -0.5
+    board = ctx.board
+    d = verb - A.BUILD_WALL
+    edge = board.edge[cell][d]
+    other = board.neighbours[cell][d]
+    v = 0.0
+    mine = st.dev_owner[cell] == me or (other >= 0 and st.dev_owner[other] == me)
+    joins = edge in ctx.joinable()
+    if not mine and not joins:
+        return style.walls * 0.1 - 0.5 if ctx.wall_length() == 0 else -0.5
+    if not st.awards[me] & GREAT_WALL:
+        length = ctx.wall_length()
+        if joins or length == 0:
+            v += 1.0 if length + 1 >= 5 else 0.22 * (length + 1)
+    if not st.awards[me] & CITADEL and joins and may_close_enclosure(st, me, edge):
+        v += _enclosed_by(st, me, edge)
+    for a, b in ((cell, other), (other, cell)):
+        if a >= 0 and st.dev_owner[a] == me:
+            if b < 0:
+                v += 0.05
+            elif st.cell_player[b] != me:
+                v += 0.35 * ctx.exposure(a) + 0.1 * DEV_COST[st.dev_type[a]]
+    return style.walls * v - 0.35
+
+
+def _enclosed_by(st: GameState, me: int, edge: int, cap: int = 12) -> int:
+    """Hexes a new wall of mine on ``edge`` would close off (small regions only)."""
+    board, gmap = st.gmap.board, st.gmap
+    total = 0
+    for s0 in board.edge_cells[edge]:
+        if s0 < 0 or not (gmap.is_land[s0] or gmap.is_sea[s0]):
+            continue
+        seen, stack, closed = {s0}, [s0], True
+        while stack and closed:
+            a = stack.pop()
+            for d, b in enumerate(board.neighbours[a]):
+                e = board.edge[a][d]
+                if e == edge or st.walls[e] == me:
+                    continue
+                if b < 0 or len(seen) >= cap:
+                    closed = False
+                    break
+                if (gmap.is_land[b] or gmap.is_sea[b]) and b not in seen:
+                    seen.add(b)
+                    stack.append(b)
+        if closed:
+            total += len(seen)
+    return total
+
+
+def _score_discharge(ctx: _Ctx, verb: int, cell: int) -> float:
+    """Discharge and recruit: a knight that is no use where it is comes back next to one of
+    my developments."""
+    st = ctx.state
+    t = LAND_TYPES[verb - A.DISCHARGE]
+    here = ctx.pot(t, cell, bool(st.gmap.is_sea[cell]))
+    sites = ctx.unit_sites(t)
+    if not sites or not ctx.future:
+        return -1.0
+    best = max(ctx.pot(t, c, bool(st.gmap.is_sea[c])) for c in sites)
+    return best - here - 0.4
+
+
+def _score_recruit(ctx: _Ctx, verb: int, cell: int) -> float:
+    st = ctx.state
+    t = st.recruit_type
+    loaded = bool(st.gmap.is_sea[cell])
+    return ctx.pot(t, cell, loaded) + 0.5 * ctx.imm(t, cell, loaded)
+
+
+# ---------------------------------------------------------------------------- placement
+def _score_place(ctx: _Ctx, verb: int, cell: int) -> float:
+    """Ships go next to free land (developments may be built beside them, knights step
+    ashore), spread out, freighters and the galleon first."""
+    st, info, me = ctx.state, ctx.info, ctx.me
+    t = 3 + verb - A.PLACE
+    free_land = [x for x in info.shore[cell] if st.cell_player[x] < 0]
+    if t == FREIGHTER:
+        v = 1.0 * min(len(free_land), 3) + 0.5
+        behind = set()
+        for y in free_land:
+            for dd, x in info.land_order[y]:
+                if dd > 2:
+                    break
+                behind.add(x)
+        v += 0.08 * len(behind) + 0.6
+    else:
+        v = 0.5 * min(len(free_land), 3) + (0.6 if t == GALLEON else 0.0)
+    dist = ctx.board.dist[cell]
+    near = 10
+    for u, o in enumerate(st.u_owner):
+        if st.u_where[u] != ON_BOARD:
+            continue
+        dd = dist[st.u_cell[u]]
+        if o == me:
+            v -= (1.0, 0.5, 0.15)[dd] if dd <= 2 else 0.0
+        elif dd < near:
+            near = dd
+    # Aggressors like other players close, builders keep away.
+    return v + (ctx.style.approach - 0.35) * (1.0 if near <= 2 else 0.0)
+
+
+_SCORERS = {
+    "place": _score_place, "build_unit": _score_build_unit, "build_artillery": _score_never,
+    "build_dev": _score_build_dev, "build_wall": _score_build_wall,
+    "relocate_wall": _score_never, "breach": _score_breach, "activate": _score_activate,
+    "move": _score_move, "move_artillery": _score_never, "attack": _score_attack,
+    "fire": _score_attack, "occupy": _score_occupy, "seize": _score_seize,
+    "discharge": _score_discharge, "recruit": _score_recruit, "end_activation": _score_end_activation,
+    "end_turn": _score_end_turn,
+}
+
+
+_BUILD_GROUPS = frozenset({"build_unit", "build_artillery", "build_dev", "build_wall", "relocate_wall",
+                           "discharge"})
+
+
+def _WAIT(ctx: _Ctx, verb: int, cell: int) -> float:
+    return -0.2
+
+
+def aggressor(seed: int | None = None) -> HeuristicAgent:
+    return HeuristicAgent(AGGRESSOR, seed)
+
+
+def builder(seed: int | None = None) -> HeuristicAgent:
+    return HeuristicAgent(BUILDER, seed)
+
+
+def greedy(seed: int | None = None) -> HeuristicAgent:
+    return HeuristicAgent(GREEDY, seed)

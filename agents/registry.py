@@ -1,0 +1,108 @@
+"""Agents by name: ``make_agent("greedy")``, ``make_agent("search:200", seed=3)``.
+
+Specs (``list_agents()`` lists them with a line each):
+
+- ``random``: uniform over the legal actions (:class:`agents.base.RandomAgent`).
+- ``greedy``, ``aggressor``, ``builder``: the heuristic bots (:mod:`agents.heuristic`).
+- ``search``: the search bot at its default budget; ``search:200`` runs at most 200
+  simulations per decision, ``search:50ms`` at most 50 milliseconds, ``search:200:50ms`` both
+  (:mod:`agents.search`).
+- ``ppo:path/to/model.zip``, ``ppo:pretrained``: a trained PPO policy, loaded by
+  ``training.policy.load_ppo_agent`` (the training package).
+
+A bad spec raises ValueError naming the known specs; a PPO spec without the training package
+raises :class:`AgentUnavailableError` (also a ValueError) saying how to get one.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+from .base import Agent, RandomAgent
+from .heuristic import STYLES, HeuristicAgent
+from .search import DEFAULT_ITERATIONS, SearchAgent
+
+AGENTS: dict[str, str] = {
+    "random": "uniform over the legal actions",
+    "greedy": "heuristic: the best expected token gain now, one decision at a time",
+    "aggressor": "heuristic: seeks battles it can win, seizes, flanks, lands knights near the enemy",
+    "builder": "heuristic: the Complex, developments, walls (Great Wall, Citadel), guards",
+    "search": f"rollout search over the heuristic's best decisions ({DEFAULT_ITERATIONS} simulations "
+              "per decision; search:N for N, search:Mms for a time limit)",
+    "ppo": "a trained PPO policy: ppo:path/to/model.zip or ppo:pretrained (needs the training package)",
+}
+
+PPO_MISSING = "PPO agents need the training package; train one with `vigtavl train`"
+
+
+class AgentUnavailableError(ValueError):
+    """The spec is well formed but the agent cannot be made here (a missing package)."""
+
+
+def list_agents() -> list[str]:
+    """The agent names ``make_agent`` knows (see :data:`AGENTS` for a line about each)."""
+    return list(AGENTS)
+
+
+def make_agent(spec: str, seed: int | None = None) -> Agent:
+    """Create an agent from a spec such as ``"builder"``, ``"search:200"`` or ``"ppo:model.zip"``."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"agent spec must be a non-empty string, got {spec!r}; {_known()}")
+    name, _, arg = spec.strip().partition(":")
+    name = name.lower()
+    if name == "random":
+        _no_argument(name, arg)
+        return RandomAgent(seed)
+    if name in STYLES:
+        _no_argument(name, arg)
+        return HeuristicAgent(STYLES[name], seed)
+    if name == "search":
+        iterations, ms = _search_budget(arg, spec)
+        return SearchAgent(iterations=iterations, ms=ms, seed=seed)
+    if name == "ppo":
+        return _ppo(arg, spec, seed)
+    raise ValueError(f"unknown agent {spec!r}; {_known()}")
+
+
+def _known() -> str:
+    return "known agents: " + ", ".join(["random", "greedy", "aggressor", "builder", "search",
+                                          "search:N", "search:Mms", "ppo:PATH", "ppo:pretrained"])
+
+
+def _no_argument(name: str, arg: str) -> None:
+    if arg:
+        raise ValueError(f"agent {name!r} takes no argument (got {name}:{arg}); {_known()}")
+
+
+def _search_budget(arg: str, spec: str) -> tuple[int, float | None]:
+    """``""`` -> default; ``"200"``, ``"50ms"`` or ``"200:50ms"``."""
+    iterations, ms = DEFAULT_ITERATIONS, None
+    for part in filter(None, arg.split(":")):
+        part = part.strip().lower()
+        try:
+            if part.endswith("ms"):
+                ms = float(part[:-2])
+                if ms <= 0:
+                    raise ValueError
+            else:
+                iterations = int(part)
+                if iterations < 1:
+                    raise ValueError
+        except ValueError:
+            raise ValueError(f"bad search budget in {spec!r}: {part!r} is not a positive number of "
+                             "simulations (search:200) or milliseconds (search:50ms)") from None
+    if ms is not None and not any(p and not p.strip().lower().endswith("ms") for p in arg.split(":")):
+        iterations = 10**9  # a time limit alone: as many simulations as fit
+    return iterations, ms
+
+
+def _ppo(arg: str, spec: str, seed: int | None) -> Agent:
+    if not arg:
+        raise ValueError(f"agent {spec!r} needs a model: ppo:path/to/model.zip or ppo:pretrained")
+    try:
+        from training.policy import load_ppo_agent  # type: ignore[import-not-found]
+    except ImportError:
+        raise AgentUnavailableError(PPO_MISSING) from None
+    if "seed" in inspect.signature(load_ppo_agent).parameters:
+        return load_ppo_agent(arg, seed=seed)
+    return load_ppo_agent(arg)

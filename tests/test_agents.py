@@ -1,0 +1,341 @@
+"""The bots: the agent interface, the registry, full games at every player count, silver spent,
+determinism, the search budget, the battle odds, and the rules' objectives in small positions."""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import numpy as np
+import pytest
+from conftest import make_map
+
+from agents import AgentUnavailableError, HeuristicAgent, SearchAgent, agent_info, list_agents, make_agent
+from agents import tactics as T
+from agents.heuristic import AGGRESSOR, BUILDER, GREEDY
+from vigtavl_env import raw_env
+from vigtavl_env.engine import actions as A
+from vigtavl_env.engine import apply_action, legal_actions, load_map, new_game
+from vigtavl_env.engine.scenario import Scenario, act, code_for
+from vigtavl_env.engine.state import BATTLE, OVER
+
+HEURISTICS = ("greedy", "aggressor", "builder")
+
+
+def play(specs: list[str], map_name: str, seed: int, record: bool = False, turns: int = 10**6):
+    """An engine-level game (or its first ``turns`` turns): each seat's bot decides on the
+    engine's legal codes."""
+    state = new_game(load_map(map_name), seed=seed)
+    state.record_events = record
+    bots = [make_agent(s, seed=seed * 10 + i) for i, s in enumerate(specs)]
+    for i, b in enumerate(bots):
+        b.reset(i, seed * 10 + i)
+    codes = []
+    while not state.is_over and state.turns_played < turns:
+        legal = legal_actions(state)
+        code = bots[state.current_player].decide(state, legal)
+        assert code in legal, f"{specs[state.current_player]} chose an illegal code"
+        apply_action(state, code, legal)
+        codes.append(code)
+        assert len(codes) < 5000
+    return state, codes
+
+
+# ------------------------------------------------------------------------------ registry
+def test_registry_names():
+    assert set(list_agents()) >= {"random", "greedy", "aggressor", "builder", "search", "ppo"}
+    for name in HEURISTICS:
+        bot = make_agent(name, seed=1)
+        assert isinstance(bot, HeuristicAgent) and bot.name == name
+    assert make_agent("search").iterations > 0
+    s = make_agent("search:200")
+    assert isinstance(s, SearchAgent) and s.iterations == 200 and s.ms is None
+    s = make_agent("search:20:15ms")
+    assert s.iterations == 20 and s.ms == 15.0
+    assert make_agent("random").name == "random"
+
+
+@pytest.mark.parametrize("spec", ["nobody", "search:abc", "search:0", "greedy:3", "", "ppo:"])
+def test_registry_rejects_bad_specs(spec):
+    with pytest.raises(ValueError) as err:
+        make_agent(spec)
+    assert "search" in str(err.value) or "ppo" in str(err.value)
+
+
+def test_ppo_without_training_package_says_how(monkeypatch):
+    monkeypatch.setitem(sys.modules, "training.policy", None)  # as if it were not installed
+    with pytest.raises(AgentUnavailableError, match="vigtavl train"):
+        make_agent("ppo:pretrained")
+
+
+# ------------------------------------------------------------------------------ interface
+@pytest.mark.parametrize("spec", ["random", "greedy", "aggressor", "builder", "search:4"])
+def test_act_returns_legal_env_action(spec):
+    env = raw_env(num_players=2, seed=3)
+    env.reset(seed=3)
+    bot = make_agent(spec, seed=0)
+    bot.reset(0, 0)
+    for step, name in enumerate(env.agent_iter()):
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc or step >= 80:
+            break
+        action = bot.act(obs["observation"], obs["action_mask"], agent_info(env, name))
+        assert obs["action_mask"][action] == 1
+        env.step(action)
+
+
+def test_engine_agent_needs_the_state():
+    bot = make_agent("greedy")
+    mask = np.ones(10, dtype=np.int8)
+    with pytest.raises(ValueError, match="info\\['state'\\]"):
+        bot.act(np.zeros((1, 1, 1), np.float32), mask, {})
+
+
+# ------------------------------------------------------------------------------ full games
+@pytest.mark.parametrize("players,map_name", [(2, "duel"), (3, "triad"), (4, "quad")])
+def test_heuristics_play_full_games(players, map_name):
+    specs = [HEURISTICS[i % 3] for i in range(players)]
+    state, _ = play(specs, map_name, seed=players)
+    assert state.phase == OVER and max(state.tokens) > 0
+
+
+@pytest.mark.parametrize("players,map_name", [(2, "duel"), (3, "triad"), (4, "quad")])
+def test_search_plays_full_games(players, map_name):
+    specs = ["search:2"] + ["greedy"] * (players - 1)
+    state, _ = play(specs, map_name, seed=players + 10)
+    assert state.phase == OVER
+
+
+def test_bots_beat_random_in_a_few_games():
+    for i, name in enumerate(HEURISTICS):
+        me = i % 2
+        state = _vs_random(name, seat=me, seed=40 + i)
+        assert state.tokens[me] > state.tokens[1 - me], f"{name} lost to random: {state.tokens}"
+
+
+def _vs_random(name: str, seat: int, seed: int):
+    state = new_game(load_map("duel"), seed=seed)
+    state.record_events = False
+    bot = make_agent(name, seed=seed)
+    rng = random.Random(seed)
+    while not state.is_over:
+        legal = legal_actions(state)
+        code = bot.decide(state, legal) if state.current_player == seat else rng.choice(legal)
+        apply_action(state, code, legal)
+    return state
+
+
+@pytest.mark.parametrize("name", HEURISTICS)
+def test_heuristics_spend_their_silver(name):
+    """Silver is forfeited at the end of a turn: every bot activates units in most turns."""
+    state, _ = play([name, name], "duel", seed=5, record=True)
+    turns = []
+    for e in state.events:
+        if e["event"] == "turn":
+            turns.append({"player": e["player"], "activations": 0})
+        elif e["event"] == "activate" and turns and e["player"] == turns[-1]["player"]:
+            turns[-1]["activations"] += 1
+    busy = sum(1 for t in turns if t["activations"] > 0)
+    assert len(turns) == 8 and busy >= 6, turns
+
+
+def test_same_seed_same_game():
+    _, a = play(["greedy", "search:4"], "duel", seed=9, turns=6)
+    _, b = play(["greedy", "search:4"], "duel", seed=9, turns=6)
+    assert a == b
+    _, c = play(["builder", "aggressor"], "duel", seed=9)
+    _, d = play(["builder", "aggressor"], "duel", seed=9)
+    assert c == d
+
+
+# ------------------------------------------------------------------------------ search
+def test_search_respects_its_budget():
+    state = new_game(load_map("duel"), seed=2)
+    state.record_events = False
+    bot = SearchAgent(iterations=6, seed=1)
+    other = make_agent("greedy", seed=2)
+    searched = 0
+    while not state.is_over and state.turns_played < 6:
+        legal = legal_actions(state)
+        if state.current_player == 0:
+            before = bot.simulations
+            code = bot.decide(state, legal)
+            assert bot.last_simulations == bot.simulations - before <= 6
+            searched += bot.last_simulations > 0
+            if len(legal) == 1:
+                assert bot.last_simulations == 0
+        else:
+            code = other.decide(state, legal)
+        apply_action(state, code, legal)
+    assert searched > 5
+
+
+def test_search_time_limit():
+    state = new_game(load_map("duel"), seed=4)
+    bot = SearchAgent(iterations=10**6, ms=20, seed=1)
+    # Play to the battle phase with the heuristic, then ask the search bot.
+    greedy = make_agent("greedy", seed=1)
+    while state.phase != BATTLE:
+        legal = legal_actions(state)
+        apply_action(state, greedy.decide(state, legal), legal)
+    import time
+    t = time.perf_counter()
+    legal = legal_actions(state)
+    assert bot.decide(state, legal) in legal
+    assert time.perf_counter() - t < 1.0
+
+
+# ------------------------------------------------------------------------------ tactics
+def test_close_combat_odds():
+    assert T.close_win_prob(1, 1) == pytest.approx(0.5)
+    assert T.close_win_prob(2, 2) == pytest.approx(0.5)
+    # 3 dice against 1: P(A > D) / (1 - P(A = D)), by enumeration.
+    win = tie = 0
+    for a in range(6 ** 3):
+        da = [a % 6 + 1, a // 6 % 6 + 1, a // 36 + 1]
+        for d in range(1, 7):
+            win += max(da) > d
+            tie += max(da) == d
+    total = 6 ** 4
+    assert T.close_win_prob(3, 1) == pytest.approx((win / total) / (1 - tie / total))
+    assert T.close_win_prob(6, 3) == 1.0  # overwhelm
+    assert T.close_win_prob(1, 3) < 0.25 < T.close_win_prob(3, 1) - 0.5
+
+
+def test_ranged_and_breach_odds():
+    assert T.ranged_hit_prob(1, 1) == pytest.approx(0.5)
+    assert T.ranged_hit_prob(2, 2) == pytest.approx(1 - (4 / 6) ** 2)
+    assert T.ranged_hit_prob(3, 3) == pytest.approx(1 - (5 / 6) ** 3)
+    assert T.breach_prob(3) == pytest.approx(0.875)
+
+
+def test_preview_dice_reads_flanking_without_recording():
+    sc = Scenario(make_map(), phase="battle")
+    sc.development(0, "camp", (-4, 0))
+    sc.unit(0, "soldier", (-1, 0))
+    sc.unit(0, "cavalry", (1, 0))
+    sc.unit(1, "soldier", (0, 0))
+    state = sc.build()
+    target = state.gmap.board.index[(0, 0)]
+    west, east = 3, 0  # directions from the target towards each attacker
+    assert T.preview_dice(state, 3, target, east, ranged=False) == 3
+    act(state, "activate soldier", (-1, 0))
+    state.forced_dice[:] = [1, 6]
+    act(state, "attack", (0, 0))  # the feint: sets the front to the west
+    front, attacks = dict(state.front), dict(state.attacks)
+    assert T.preview_dice(state, 3, target, east, ranged=False) == 6  # from the rear
+    assert state.front == front and state.attacks == attacks
+    victim = T.defender(state, target)
+    cav = state.gmap.board.index[(1, 0)]
+    assert T.attack_prob(state, 3, target, cav, 0, victim) == 1.0  # overwhelm
+
+
+def test_split_legal_groups_codes():
+    state = new_game(load_map("duel"), seed=1)
+    legal = legal_actions(state)
+    groups = T.split_legal(legal, state.gmap.board.n_cells)
+    assert set(groups) == {"place"}
+    assert sum(len(v) for v in groups.values()) == len(legal)
+
+
+# ------------------------------------------------------------------------------ objectives
+def test_bots_seize_an_undefended_development():
+    sc = Scenario(make_map(), phase="battle")
+    sc.development(0, "camp", (-4, 0))
+    sc.unit(0, "soldier", (0, 0))
+    sc.development(1, "fort", (1, 0))
+    sc.development(1, "camp", (3, -3))
+    sc.unit(1, "soldier", (3, -2))
+    state = sc.build()
+    for style in (GREEDY, AGGRESSOR, BUILDER):
+        bot = HeuristicAgent(style, seed=1)
+        code = bot.decide(state, legal_actions(state))
+        assert code == code_for(state, "seize", (1, 0)), style.name
+
+
+def test_aggressor_plays_the_feint_for_an_overwhelm():
+    """A soldier attacks first (sets the front), then the cavalry strikes from the rear."""
+    sc = Scenario(make_map(), phase="battle", silver=4)
+    sc.development(0, "camp", (-4, 0))
+    sc.unit(0, "soldier", (-1, 0))
+    sc.unit(0, "cavalry", (1, 0))
+    sc.unit(1, "cavalry", (0, 0))
+    state = sc.build()
+    bot = HeuristicAgent(AGGRESSOR, seed=0)
+    state.forced_dice[:] = [1, 6]  # the soldier loses its feint
+    seen = []
+    for _ in range(12):
+        legal = legal_actions(state)
+        code = bot.decide(state, legal)
+        apply_action(state, code, legal)
+        seen.append(code)
+        if state.current_player != 0 or code == A.encode_global(A.END_TURN, state.gmap.board.n_cells):
+            break
+    battles = [e for e in state.events if e["event"] == "battle"]
+    assert any(e.get("overwhelm") for e in battles), battles
+
+
+def test_retaliation_attacks_or_declines():
+    sc = Scenario(make_map(), phase="battle")
+    sc.development(0, "camp", (-4, 0))
+    sc.development(1, "camp", (4, -4))
+    sc.unit(0, "cavalry", (0, 0))
+    sc.unit(1, "soldier", (1, 0))
+    sc.unit(1, "soldier", (0, 1))
+    state = sc.build()
+    act(state, "activate cavalry", (0, 0))
+    state.forced_dice[:] = [6, 6, 6, 1]
+    act(state, "attack", (1, 0))
+    act(state, "end activation")
+    assert state.retaliator == 1
+    bot = HeuristicAgent(GREEDY, seed=0)
+    code = bot.decide(state, legal_actions(state))
+    assert code == code_for(state, "activate soldier", (0, 1))
+    # With nothing to attack, the retaliation is declined.
+    sc = Scenario(make_map(), phase="battle")
+    sc.development(0, "camp", (-4, 0))
+    sc.development(1, "camp", (4, -4))
+    sc.unit(0, "archer", (0, 0))
+    sc.unit(1, "soldier", (0, 3))
+    sc.unit(1, "soldier", (-3, 4))
+    state = sc.build()
+    act(state, "activate archer", (0, 0))
+    state.forced_dice[:] = [1, 1]
+    act(state, "attack", (0, 3))
+    act(state, "end activation")
+    assert state.retaliator == 1
+    code = bot.decide(state, legal_actions(state))
+    verb, _, g = A.decode(code, state.gmap.board.n_cells)
+    assert g == A.END_TURN or A.ACTIVATE <= verb < A.MOVE
+
+
+def test_builder_builds_the_complex_in_one_turn():
+    sc = Scenario(make_map(), phase="build")
+    sc.unit(0, "soldier", (0, 0))
+    sc.unit(1, "soldier", (4, -4))
+    state = sc.build()
+    bot = HeuristicAgent(BUILDER, seed=0)
+    for _ in range(20):
+        legal = legal_actions(state)
+        apply_action(state, bot.decide(state, legal), legal)
+        if state.turn_player != 0:
+            break
+    assert any(e["event"] == "award" and e["award"] == "complex" for e in state.events)
+
+
+def test_expected_attack_tokens():
+    sc = Scenario(make_map(), phase="battle")
+    sc.development(0, "camp", (-4, 0))
+    cav = sc.unit(0, "cavalry", (0, 0))
+    arch = sc.unit(0, "archer", (0, 3))
+    sc.unit(1, "soldier", (1, 0))
+    sc.unit(1, "archer", (0, 1))
+    state = sc.build()
+    index = state.gmap.board.index
+    p, victim = T.attack_odds(state, cav, index[(1, 0)])
+    assert p == pytest.approx(T.close_win_prob(3, 1)) and victim >= 0
+    assert T.expected_attack_tokens(state, cav, index[(1, 0)]) == pytest.approx(p * 1)
+    # Two hexes down the archer's ray: range 2, two dice, hits on 1-2; an archer is worth 2.
+    p, _ = T.attack_odds(state, arch, index[(0, 1)])
+    assert p == pytest.approx(T.ranged_hit_prob(2, 2))
+    assert T.expected_attack_tokens(state, arch, index[(0, 1)]) == pytest.approx(2 * p)

@@ -1,0 +1,288 @@
+"""The training package: a real (tiny) training run, config validation, the league, the
+fully convolutional head's action layout, evaluation, resume and plotting.
+
+The smoke run is the real ``vigtavl train`` entry point with a budget of a few hundred steps and
+a tiny network, shared by the tests that need a trained model.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch as th
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.vec_env import DummyVecEnv
+
+from training.config import ConfigError, load_config, save_config
+from training.evaluate import evaluate_model
+from training.league import SNAPSHOT, LeagueEnv, OpponentPool
+from training.policy import (HexActionHead, HexCnnPolicy, HexConv2d, HexConvExtractor, PPOAgent,
+                             load_model, load_ppo_agent, policy_spec)
+from vigtavl_env import raw_env
+from vigtavl_env.cli import main as cli_main
+from vigtavl_env.engine.actions import GLOBAL_NAMES, N_HEX_VERBS, VERB_NAMES
+from vigtavl_env.wrappers import SingleSeatEnv
+
+ROOT = Path(__file__).resolve().parent.parent
+QUICK = str(ROOT / "configs" / "ppo_quick.yaml")
+TINY = ["total_timesteps=256", "n_steps=64", "batch_size=64", "n_epochs=1", "net.channels=4",
+        "net.blocks=1", "net.hidden=[8]", "eval_every=128", "eval_games=2", "eval_opponents=[random]",
+        "checkpoint_every=128", "opponents=[random]"]
+
+
+def _sets(items: list[str]) -> list[str]:
+    return [arg for item in items for arg in ("--set", item)]
+
+
+# ------------------------------------------------------------------ the smoke run
+def test_train_evaluate_plot_resume_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``vigtavl train`` on the quick config cut to 256 steps (2 SubprocVecEnv workers, self-play
+    on), then everything that uses its run, in order (one test: one training, also under xdist)."""
+    runs = tmp_path / "runs"
+    args = ["train", "--config", QUICK, "--no-progress"] + _sets(
+        TINY + [f"run_dir={runs}", "run_name=smoke", "n_envs=2", "vec_env=subproc",
+                "selfplay.snapshot_every=128", "selfplay.weight=1", "selfplay.max_snapshots=1"])
+    assert cli_main(args) == 0
+    run = runs / "smoke"
+    _check_run_folder(run)
+    _check_reload_and_play(run)
+    _check_evaluation_is_reproducible(run, capsys)
+    _check_plot(run, tmp_path / "curve.png")
+    _check_existing_run_is_refused(run)
+    _check_resume(run)  # last: it adds to the run
+
+
+def _check_run_folder(run: Path) -> None:
+    for name in ("config.yaml", "progress.csv", "best_model.zip", "final_model.zip", "eval_model.zip",
+                 "best.json", "league.json", "checkpoints/model_128_steps.zip", "checkpoints/model_256_steps.zip"):
+        assert (run / name).is_file(), name
+    header = (run / "progress.csv").read_text().splitlines()[0].split(",")
+    for key in ("eval/win_rate_random", "eval/mean_win_rate", "rollout/ep_rew_mean", "game/length",
+                "game/tokens", "time/total_timesteps"):
+        assert key in header, key
+    # the league kept one snapshot (max_snapshots=1); the dropped one was deleted
+    assert [p.name for p in (run / "snapshots").iterdir()] == ["snapshot_256.zip"]
+    assert OpponentPool.saved_snapshots(run / "league.json")[0].endswith("snapshot_256.zip")
+    assert load_config(run / "config.yaml").selfplay.max_snapshots == 1  # the resolved config
+
+
+def _check_reload_and_play(run: Path) -> None:
+    agent = load_ppo_agent(run / "best_model.zip")
+    assert isinstance(agent, PPOAgent)
+    assert load_ppo_agent(run / "best_model.zip").model is agent.model  # cached per process
+    env = raw_env(num_players=2)
+    env.reset(seed=3)
+    obs = env.observe(env.agent_selection)
+    action = agent.act(obs["observation"], obs["action_mask"], {})
+    assert obs["action_mask"][action] == 1
+    (r,) = evaluate_model(run / "best_model.zip", ["random"], games=2, seed=5, progress=False)
+    assert r.model.games == 2 and r.other.games == 2
+    assert r.model.wins + r.other.wins <= 2
+
+
+def _check_evaluation_is_reproducible(run: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = str(run / "final_model.zip")
+    a = evaluate_model(model, ["random"], games=2, seed=11, progress=False)[0]
+    b = evaluate_model(model, ["random"], games=2, seed=11, progress=False)[0]
+    assert (a.model.wins, a.model.tokens, a.model.length) == (b.model.wins, b.model.tokens, b.model.length)
+    assert [g.decisions for g in a.match.records] == [g.decisions for g in b.match.records]
+    capsys.readouterr()
+    assert cli_main(["evaluate", "--model", model, "--opponents", "random", "--games", "2",
+                     "--seed", "11", "--no-progress"]) == 0
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("random"))
+    assert f"{100 * a.model.win_rate:.1f}" in line
+
+
+def _check_plot(run: Path, out: Path) -> None:
+    from PIL import Image
+    assert cli_main(["plot", str(run), "--out", str(out)]) == 0
+    with Image.open(out) as img:
+        assert img.format == "PNG" and img.size[0] > 500
+
+
+def _check_existing_run_is_refused(run: Path) -> None:
+    from training.train import train
+    cfg = load_config(QUICK, TINY + [f"run_dir={run.parent}", "run_name=smoke"])
+    with pytest.raises(ValueError, match="already holds a run"):
+        train(cfg, progress=False)
+
+
+def _check_resume(run: Path) -> None:
+    checkpoint = run / "checkpoints" / "model_128_steps.zip"
+    assert MaskablePPO.load(checkpoint).num_timesteps == 128
+    args = ["train", "--resume", str(checkpoint), "--no-progress", "--set", "total_timesteps=384",
+            "--set", "vec_env=dummy", "--set", "eval_every=0"]
+    assert cli_main(args) == 0
+    assert MaskablePPO.load(run / "final_model.zip").num_timesteps == 384
+    resumed = (run / "progress-resume-128.csv").read_text().splitlines()
+    header = resumed[0].split(",")
+    steps = [int(float(row.split(",")[header.index("time/total_timesteps")])) for row in resumed[1:]]
+    assert steps == [256, 384]
+    assert load_config(run / "config.yaml").total_timesteps == 384
+
+
+# ------------------------------------------------------------------ configuration
+def test_config_unknown_keys_are_named_with_the_allowed_ones(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("seed: 1\nlearning_rat: 0.1\n")
+    with pytest.raises(ConfigError, match=r"unknown key 'learning_rat'.*allowed keys.*learning_rate"):
+        load_config(bad)
+    with pytest.raises(ConfigError, match=r"unknown key 'net.chanels'.*channels, blocks, hidden"):
+        load_config(None, ["net.chanels=8"])
+    with pytest.raises(ConfigError, match=r"opponents\[0\].wieght"):
+        load_config(None, ["opponents=[{name: greedy, wieght: 2}]"])
+
+
+def test_config_types_and_values_are_checked() -> None:
+    cases = {"seed=abc": "seed", "n_envs=2.5": "n_envs", "policy=rnn": "policy", "device=tpu": "device",
+             "map=3": "map", "net.hidden=[0]": "net", "gamma=1.5": "gamma", "batch_size=99999": "batch_size",
+             "opponents=[]": "opponents", "selfplay.weight=-1": "selfplay", "total_timesteps=0": "total_timesteps"}
+    for item, field_name in cases.items():
+        with pytest.raises(ConfigError, match=field_name):
+            load_config(QUICK, [item])
+    with pytest.raises(ConfigError, match="key=value"):
+        load_config(None, ["seed"])
+    with pytest.raises(FileNotFoundError):
+        load_config("no/such/config.yaml")
+
+
+def test_config_overrides_and_the_saved_config(tmp_path: Path) -> None:
+    cfg = load_config(QUICK, ["net.channels=8", "total_timesteps=1e4", "learning_rate=1e-3",
+                              "eval_opponents=random,greedy", "opponents=[greedy, {name: random, weight: 2}]",
+                              "map=null", "selfplay.snapshot_every=500"])
+    assert cfg.net.channels == 8 and cfg.net.blocks == 1  # the rest of net from the YAML
+    assert cfg.total_timesteps == 10_000 and cfg.learning_rate == 1e-3
+    assert cfg.eval_opponents == ["random", "greedy"]
+    assert [(o.name, o.weight) for o in cfg.opponents] == [("greedy", 1.0), ("random", 2.0)]
+    assert cfg.selfplay.snapshot_every == 500 and cfg.map is None
+    save_config(cfg, tmp_path / "config.yaml")
+    text = (tmp_path / "config.yaml").read_text()
+    assert "# Players per game" in text  # field docs as comments
+    assert load_config(tmp_path / "config.yaml") == cfg
+
+
+def test_every_shipped_config_loads() -> None:
+    for path in sorted((ROOT / "configs").glob("ppo_*.yaml")):
+        cfg = load_config(path)
+        assert cfg.n_steps * cfg.n_envs >= cfg.batch_size, path.name
+    assert {p.stem for p in (ROOT / "configs").glob("ppo_*.yaml")} >= {
+        "ppo_quick", "ppo_vs_bots", "ppo_selfplay", "ppo_3p", "ppo_4p"}
+
+
+# ------------------------------------------------------------------ the league
+def test_pool_adds_caps_and_samples_by_weight() -> None:
+    pool = OpponentPool([("random", 1.0), ("greedy", 3.0)], snapshot_weight=4.0, max_snapshots=2)
+    rng = np.random.default_rng(0)
+    assert pool.probabilities() == {"random": 0.25, "greedy": 0.75}  # no snapshot yet: bots only
+    assert pool.add_snapshot("a.zip") == []
+    assert pool.add_snapshot("b.zip") == []
+    assert pool.add_snapshot("c.zip") == ["a.zip"]  # the oldest goes
+    assert pool.snapshots == ["b.zip", "c.zip"]
+    assert pool.add_snapshot("b.zip") == [] and pool.snapshots == ["c.zip", "b.zip"]  # re-saved: newest
+    assert pool.probabilities() == pytest.approx({"random": 0.125, "greedy": 0.375, "b.zip": 0.25, "c.zip": 0.25})
+    draws = pool.sample(rng, 20_000)
+    for spec, p in pool.probabilities().items():
+        assert abs(draws.count(spec) / len(draws) - p) < 0.015, spec
+    with pytest.raises(ValueError):
+        OpponentPool([("random", 0.0)])
+
+
+def _tiny_model(path: Path) -> Path:
+    cls, kwargs = policy_spec("cnn", 4, 1, [8])
+    model = MaskablePPO(cls, SingleSeatEnv(), policy_kwargs=kwargs, n_steps=16, batch_size=16, seed=0)
+    model.save(path)
+    return path.with_suffix(".zip") if path.suffix != ".zip" else path
+
+
+def test_snapshots_play_as_frozen_opponents(tmp_path: Path) -> None:
+    snap = str(_tiny_model(tmp_path / "snap.zip"))
+    pool = OpponentPool([("random", 1e-9)], snapshot_weight=1.0, max_snapshots=3)
+    vec = DummyVecEnv([lambda: LeagueEnv(pool, num_players=2)])
+    vec.env_method("set_snapshots", [snap])  # how the trainer reaches SubprocVecEnv workers
+    env = vec.envs[0]
+    before = {k: v.clone() for k, v in load_model(snap).policy.state_dict().items()}
+    obs, info = env.reset(seed=4)
+    assert isinstance(env._agents[snap], PPOAgent) and not env._agents[snap].deterministic
+    assert env._agents[snap].model.policy.training is False
+    done, steps = False, 0
+    while not done:
+        legal = np.flatnonzero(env.action_masks())
+        obs, reward, terminated, truncated, info = env.step(int(legal[0]))
+        done, steps = terminated or truncated, steps + 1
+    assert info["game"]["opponent"] == SNAPSHOT and info["game"]["length"] > steps
+    after = load_model(snap).policy.state_dict()
+    assert all(th.equal(before[k], after[k]) for k in before)  # frozen: playing changes nothing
+    vec.env_method("set_snapshots", [])
+    assert snap not in env._agents
+
+
+# ------------------------------------------------------------------ the networks
+@pytest.mark.parametrize("players", [2, 3])
+def test_convolutional_head_lands_on_the_env_action_index(players: int) -> None:
+    env = raw_env(num_players=players)
+    env.reset(seed=0)
+    space = SingleSeatEnv(num_players=players).observation_space
+    c, h, w = space.shape
+    channels = 3
+    head = HexActionHead(channels, h, w)
+    radius = (w - 1) // 2
+    with th.no_grad():
+        for p in head.parameters():
+            p.zero_()
+        for verb, (q, r) in [(0, (0, 0)), (37, (3, -1)), (N_HEX_VERBS - 1, (-radius, radius))]:
+            head.verbs.weight[:] = 0
+            head.verbs.weight[verb, 1] = 1.0  # plane `verb` reads trunk channel 1
+            latent = th.zeros(1, channels, h, w)
+            latent[0, 1, r + radius, q + radius] = 5.0  # row r + R, column q + R
+            logits = head(latent.flatten(1))
+            assert logits.shape == (1, N_HEX_VERBS * h * w + 2)
+            assert int(logits.argmax()) == env.encode_action(VERB_NAMES[verb], (q, r))
+        head.verbs.weight[:] = 0
+        head.globals.bias[:] = th.tensor([0.0, 9.0])
+        assert int(head(th.zeros(1, channels * h * w)).argmax()) == env.encode_action(GLOBAL_NAMES[1])
+
+
+def test_hex_convolution_sees_a_hex_and_its_six_neighbours() -> None:
+    conv = HexConv2d(1, 1)
+    with th.no_grad():
+        conv.weight.fill_(1.0)
+        conv.bias.zero_()
+        x = th.zeros(1, 1, 5, 5)
+        x[0, 0, 2, 2] = 1.0  # axial (0, 0) at the centre of a radius-2 tensor
+        out = conv(x)[0, 0]
+    seen = {(col - 2, row - 2) for row, col in zip(*np.nonzero(out.numpy()))}  # as (dq, dr)
+    assert seen == {(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)}
+
+
+@pytest.mark.parametrize("kind", ["cnn", "mlp"])
+def test_policies_build_and_mask(kind: str) -> None:
+    env = SingleSeatEnv()
+    cls, kwargs = policy_spec(kind, 4, 1, [8])
+    model = MaskablePPO(cls, env, policy_kwargs=kwargs, n_steps=16, batch_size=16, seed=0)
+    assert isinstance(model.policy.features_extractor, HexConvExtractor)
+    assert (cls is HexCnnPolicy) == (kind == "cnn")
+    obs, _ = env.reset(seed=1)
+    mask = env.action_masks()
+    for _ in range(5):
+        action, _ = model.predict(obs, action_masks=mask, deterministic=False)
+        assert mask[int(action)]
+
+
+def test_missing_models_say_how_to_train_one(tmp_path: Path) -> None:
+    from agents.registry import make_agent
+    with pytest.raises(FileNotFoundError, match="vigtavl train"):
+        load_ppo_agent("pretrained")
+    with pytest.raises(FileNotFoundError, match="vigtavl train"):
+        make_agent(f"ppo:{tmp_path / 'none.zip'}")
+    model = _tiny_model(tmp_path / "m.zip")
+    assert isinstance(make_agent(f"ppo:{model}"), PPOAgent)
+
+
+def test_cli_help_renders(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["--help"], ["train", "--help"], ["evaluate", "--help"], ["plot", "--help"]):
+        with pytest.raises(SystemExit) as exit_info:
+            cli_main(argv)
+        assert exit_info.value.code == 0
+    assert "--resume" in capsys.readouterr().out

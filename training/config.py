@@ -1,0 +1,328 @@
+"""The training configuration: one dataclass, loaded from YAML, checked, saved with the run.
+
+::
+
+    cfg = load_config("configs/ppo_quick.yaml", ["n_envs=1", "net.channels=16"])
+    save_config(cfg, "runs/x/config.yaml")
+
+Defaults come from :class:`TrainConfig`, then the YAML file, then the ``--set key=value``
+overrides (dotted keys reach nested fields: ``net.channels=32``, ``selfplay.weight=0.5``); an
+override's value is read as a YAML scalar (``3``, ``1e-4``, ``null``, ``[random, greedy]``). Every
+layer is validated the same way: an unknown key raises :class:`ConfigError` naming it and the
+allowed keys; a wrong type or value raises naming the field. Each field's docstring (the string
+under it) is its documentation and is written as a comment into the saved ``config.yaml``.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import inspect
+import types
+import typing
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+POLICIES = ("cnn", "mlp")
+REWARDS = ("win_loss", "tokens", "margin")
+DEVICES = ("cpu", "auto", "cuda")
+
+
+class ConfigError(ValueError):
+    """A bad configuration: unknown key, wrong type or value (the message names the field)."""
+
+
+@dataclass
+class OpponentConfig:
+    """One bot in the opponent pool."""
+
+    name: str = "random"
+    """Agent spec from ``agents.registry``: random, greedy, aggressor, builder, search:N."""
+    weight: float = 1.0
+    """Relative probability that an opponent seat plays this bot in an episode."""
+
+
+@dataclass
+class SelfPlayConfig:
+    """Frozen snapshots of the learner added to the opponent pool (a growing league)."""
+
+    snapshot_every: int = 0
+    """Save a snapshot of the learner every this many timesteps into the pool (0: no self-play)."""
+    max_snapshots: int = 5
+    """Snapshots kept in the pool; the oldest is dropped past this."""
+    weight: float = 0.0
+    """Total sampling weight of all snapshots together (shared equally), beside the bots' weights."""
+
+
+@dataclass
+class NetConfig:
+    """Network sizes (``training.policy``)."""
+
+    channels: int = 64
+    """Channels of the hex convolution trunk."""
+    blocks: int = 3
+    """Residual blocks (two hex 3x3 convolutions each) after the first convolution."""
+    hidden: list[int] = field(default_factory=lambda: [256])
+    """Hidden layer sizes of the MLP heads (policy and value for 'mlp'; the value head for 'cnn')."""
+
+
+@dataclass
+class TrainConfig:
+    """Everything a training run depends on; saved as ``runs/<run>/config.yaml``."""
+
+    num_players: int = 2
+    """Players per game: 2, 3 or 4 (a model plays only the player count it was trained for)."""
+    map: str | None = None
+    """Map preset (duel, triad, quad), 'random' (a fresh fair map per game) or a .txt file; null: the preset."""
+    max_steps: int = 5000
+    """Decisions after which a game is cut off (truncated)."""
+    reward: Literal["win_loss", "tokens", "margin"] = "win_loss"
+    """Reward: win_loss (+1/-1 at the end), tokens (tokens gained per step) or margin (end, / 10)."""
+    seed: int = 0
+    """Seeds Python, NumPy, torch and the environments (env i gets seed + i)."""
+    total_timesteps: int = 1_000_000
+    """Learner decisions to train for (all environments together)."""
+    n_envs: int = 4
+    """Parallel environments (SubprocVecEnv when > 1, DummyVecEnv for 1)."""
+    vec_env: Literal["subproc", "dummy"] = "subproc"
+    """How n_envs > 1 run: 'subproc' (a process each) or 'dummy' (in the learner process: faster when
+    cores are few, as the env is cheap next to the network; see training/bench_train.py)."""
+    n_steps: int = 512
+    """Steps per environment per rollout (the buffer keeps n_steps * n_envs masks of ~5,700 floats)."""
+    batch_size: int = 256
+    """Minibatch size of the PPO update."""
+    n_epochs: int = 4
+    """Passes over each rollout in the PPO update."""
+    learning_rate: float = 3e-4
+    """Adam learning rate."""
+    gamma: float = 0.995
+    """Discount factor."""
+    gae_lambda: float = 0.95
+    """GAE lambda."""
+    clip_range: float = 0.2
+    """PPO clipping range."""
+    ent_coef: float = 0.01
+    """Entropy bonus coefficient."""
+    vf_coef: float = 0.5
+    """Value loss coefficient."""
+    max_grad_norm: float = 0.5
+    """Gradient clipping norm."""
+    policy: Literal["cnn", "mlp"] = "cnn"
+    """'cnn': fully convolutional per-hex logits; 'mlp': conv trunk, flatten, MLP over all actions."""
+    net: NetConfig = field(default_factory=NetConfig)
+    """Network sizes."""
+    opponents: list[OpponentConfig] = field(default_factory=lambda: [OpponentConfig("random", 1.0)])
+    """Opponent bots with weights; each episode draws one per opponent seat by weight."""
+    selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
+    """Self-play snapshots in the opponent pool."""
+    eval_every: int = 50_000
+    """Evaluate against each eval opponent every this many timesteps (0: never)."""
+    eval_games: int = 40
+    """Games per eval opponent (seats rotated; the same seeds every evaluation)."""
+    eval_opponents: list[str] = field(default_factory=lambda: ["random", "greedy"])
+    """Agent specs evaluated against; the best model is the best mean win rate over them."""
+    eval_workers: int = 1
+    """Worker processes for evaluation games."""
+    checkpoint_every: int = 100_000
+    """Save a checkpoint every this many timesteps into runs/<run>/checkpoints (0: never)."""
+    run_dir: str = "runs"
+    """Folder holding the runs."""
+    run_name: str | None = None
+    """The run's folder name; null: the config file's name and a timestamp."""
+    device: Literal["cpu", "auto", "cuda"] = "cpu"
+    """Torch device for the learner ('auto': CUDA when available)."""
+    torch_threads: int = 1
+    """Torch CPU threads in the learner process (0: torch's default, one per core; on a shared or
+    busy machine more than 1 can be many times slower)."""
+
+
+# ------------------------------------------------------------------ value checks
+def _check_values(cfg: TrainConfig) -> None:
+    """Range checks that types alone do not catch; raise ConfigError naming the field."""
+    positive = ["max_steps", "total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs",
+                "eval_games", "eval_workers", "learning_rate", "clip_range"]
+    for name in positive:
+        if getattr(cfg, name) <= 0:
+            raise ConfigError(f"{name} must be > 0, got {getattr(cfg, name)!r}")
+    for name in ["eval_every", "checkpoint_every", "ent_coef", "vf_coef", "max_grad_norm", "torch_threads"]:
+        if getattr(cfg, name) < 0:
+            raise ConfigError(f"{name} must be >= 0, got {getattr(cfg, name)!r}")
+    if cfg.num_players not in (2, 3, 4):
+        raise ConfigError(f"num_players must be 2, 3 or 4, got {cfg.num_players!r}")
+    if not 0 < cfg.gamma <= 1 or not 0 <= cfg.gae_lambda <= 1:
+        raise ConfigError(f"gamma must be in (0, 1] and gae_lambda in [0, 1], got {cfg.gamma}, {cfg.gae_lambda}")
+    if cfg.batch_size > cfg.n_steps * cfg.n_envs:
+        raise ConfigError(f"batch_size ({cfg.batch_size}) must be at most n_steps * n_envs "
+                          f"({cfg.n_steps * cfg.n_envs})")
+    if cfg.net.channels < 1 or cfg.net.blocks < 0 or any(h < 1 for h in cfg.net.hidden):
+        raise ConfigError(f"net: channels >= 1, blocks >= 0 and hidden sizes >= 1, got {cfg.net}")
+    if not cfg.opponents:
+        raise ConfigError("opponents must list at least one bot")
+    if any(o.weight < 0 for o in cfg.opponents) or sum(o.weight for o in cfg.opponents) <= 0:
+        raise ConfigError("opponents: weights must be >= 0 with a positive total, got "
+                          f"{[(o.name, o.weight) for o in cfg.opponents]}")
+    sp = cfg.selfplay
+    if sp.snapshot_every < 0 or sp.max_snapshots < 1 or sp.weight < 0:
+        raise ConfigError(f"selfplay: snapshot_every >= 0, max_snapshots >= 1 and weight >= 0, got {sp}")
+    if cfg.eval_every and not cfg.eval_opponents:
+        raise ConfigError("eval_opponents must list at least one agent when eval_every > 0")
+    if any(not s.strip() for s in cfg.eval_opponents) or any(not o.name.strip() for o in cfg.opponents):
+        raise ConfigError("agent specs in opponents and eval_opponents must be non-empty")
+
+
+# ------------------------------------------------------------------ dict -> dataclass, typed
+def from_dict(cls: type, data: Any, where: str = "") -> Any:
+    """Build dataclass ``cls`` from a mapping, checking keys and types field by field."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where or 'the config'} must be a mapping of keys to values, got {data!r}")
+    hints = typing.get_type_hints(cls)
+    names = [f.name for f in dataclasses.fields(cls)]
+    for key in data:
+        if key not in names:
+            raise ConfigError(f"unknown key {where + str(key)!r}; allowed keys{' in ' + where[:-1] if where else ''}: "
+                              f"{', '.join(names)}")
+    values = {k: _convert(hints[k], v, where + k) for k, v in data.items()}
+    return cls(**values)
+
+
+def _convert(hint: Any, value: Any, name: str) -> Any:
+    """``value`` checked (and lightly coerced: int -> float, 'a,b' -> [a, b]) against ``hint``."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if dataclasses.is_dataclass(hint):
+        if isinstance(value, hint):
+            return value
+        return from_dict(hint, value, name + ".")
+    if origin is Literal:
+        if value not in args:
+            raise ConfigError(f"{name} must be one of {', '.join(map(str, args))}; got {value!r}")
+        return value
+    if origin in (typing.Union, types.UnionType):
+        if value is None and type(None) in args:
+            return None
+        inner = [a for a in args if a is not type(None)]
+        return _convert(inner[0], value, name)
+    if origin is list:
+        item = args[0]
+        if isinstance(value, str):
+            value = [s.strip() for s in value.split(",") if s.strip()]
+        if not isinstance(value, (list, tuple)):
+            raise ConfigError(f"{name} must be a list, got {value!r}")
+        if dataclasses.is_dataclass(item):  # a bare string is the first field (a name)
+            value = [{"name": v} if isinstance(v, str) else v for v in value]
+        return [_convert(item, v, f"{name}[{i}]") for i, v in enumerate(value)]
+    if hint in (int, float) and isinstance(value, str):
+        value = _number(value, name, hint)  # PyYAML reads 1e5 (no dot) as a string
+    if hint is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ConfigError(f"{name} must be a number, got {value!r}")
+        return float(value)
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            if isinstance(value, float) and value.is_integer():
+                return int(value)  # 1e6 in YAML
+            raise ConfigError(f"{name} must be an integer, got {value!r}")
+        return value
+    if hint is str:
+        if not isinstance(value, str):
+            raise ConfigError(f"{name} must be a string, got {value!r}")
+        return value
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise ConfigError(f"{name} must be true or false, got {value!r}")
+        return value
+    raise ConfigError(f"{name}: unsupported field type {hint!r}")  # a bug in this module
+
+
+def _number(text: str, name: str, hint: type) -> float | int:
+    try:
+        x = float(text)
+    except ValueError:
+        kind = "an integer" if hint is int else "a number"
+        raise ConfigError(f"{name} must be {kind}, got {text!r}") from None
+    return int(x) if x.is_integer() and "." not in text and "e" not in text.lower() else x
+
+
+# ------------------------------------------------------------------ overrides
+def apply_overrides(data: dict[str, Any], overrides: Iterable[str]) -> dict[str, Any]:
+    """``["net.channels=32", "seed=3"]`` applied to a raw config dict (a new dict is returned)."""
+    data = _deepcopy(data)
+    for item in overrides:
+        key, sep, text = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ConfigError(f"--set expects key=value (dotted keys for nested fields), got {item!r}")
+        try:
+            value = yaml.safe_load(text) if text.strip() else None
+        except yaml.YAMLError as e:
+            raise ConfigError(f"--set {key}: cannot read {text!r} as a YAML value: {e}") from None
+        node, parts = data, key.split(".")
+        for i, part in enumerate(parts[:-1]):
+            child = node.setdefault(part, {})
+            if not isinstance(child, dict):
+                raise ConfigError(f"--set {key}: {'.'.join(parts[:i + 1])!r} is not a group of fields")
+            node = child
+        node[parts[-1]] = value
+    return data
+
+
+def _deepcopy(d: Any) -> Any:
+    if isinstance(d, dict):
+        return {k: _deepcopy(v) for k, v in d.items()}
+    if isinstance(d, list):
+        return [_deepcopy(v) for v in d]
+    return d
+
+
+# ------------------------------------------------------------------ load / save
+def load_config(path: str | Path | None = None, overrides: Iterable[str] = ()) -> TrainConfig:
+    """Defaults, then the YAML file (if any), then ``key=value`` overrides; validated."""
+    data: dict[str, Any] = {}
+    if path is not None:
+        path = Path(path)
+        if not path.is_file():
+            raise FileNotFoundError(f"config file {path} does not exist (see configs/*.yaml)")
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError as e:
+            raise ConfigError(f"{path} is not valid YAML: {e}") from None
+        if not isinstance(data, dict):
+            raise ConfigError(f"{path} must be a mapping of config keys, got {type(data).__name__}")
+    return config_from_dict(apply_overrides(data, overrides))
+
+
+def config_from_dict(data: dict[str, Any]) -> TrainConfig:
+    """A validated :class:`TrainConfig` from a (partial) dict."""
+    cfg = from_dict(TrainConfig, data)
+    _check_values(cfg)
+    return cfg
+
+
+def to_dict(cfg: TrainConfig) -> dict[str, Any]:
+    return dataclasses.asdict(cfg)
+
+
+def save_config(cfg: TrainConfig, path: str | Path) -> None:
+    """Write the resolved config as YAML, each top-level key under its docstring as a comment."""
+    docs = field_docs(TrainConfig)
+    lines = ["# Resolved training config (training/config.py documents every field).", ""]
+    for key, value in to_dict(cfg).items():
+        lines.append(f"# {docs.get(key, '')}")
+        lines.append(yaml.safe_dump({key: value}, sort_keys=False, default_flow_style=False).rstrip())
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def field_docs(cls: type) -> dict[str, str]:
+    """The docstring under each field of a dataclass (read from its source)."""
+    tree = ast.parse(inspect.getsource(cls))
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    docs = {}
+    for node, nxt in zip(body, body[1:]):
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) \
+                and isinstance(nxt, ast.Expr) and isinstance(getattr(nxt, "value", None), ast.Constant):
+            docs[node.target.id] = " ".join(str(nxt.value.value).split())
+    return docs

@@ -1,0 +1,91 @@
+"""``vigtavl evaluate``: a trained model against bots, with the match runner's statistics.
+
+::
+
+    vigtavl evaluate --model runs/<run>/best_model.zip --opponents random,greedy,search:200 --games 200
+
+For each opponent, :func:`agents.match.run_match` plays ``games`` games between ``ppo:<model>``
+and the opponent in every other seat (seats rotated fairly; game ``g`` has seed ``seed + g``,
+the same for every opponent), and the model's win rate comes with its 95% Wilson interval. The
+model plays greedily (the most likely legal action), so equal seeds give equal numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agents.match import DEFAULT_MAX_STEPS, AgentStats, MatchResult, run_match
+from training.policy import load_model, resolve_model_path
+
+BASE_CHANNELS, CHANNELS_PER_PLAYER = 41, 30  # observation channels: 41 + 30 P
+
+
+@dataclass
+class OpponentResult:
+    """The model against one opponent: the model's and the opponent's totals, and the match."""
+
+    opponent: str
+    model: AgentStats
+    other: AgentStats
+    match: MatchResult
+
+    def line(self, width: int) -> str:
+        lo, hi = self.model.ci
+        return (f"{self.opponent:<{width}} {self.model.games:>6} {self.model.wins:>7.1f} "
+                f"{100 * self.model.win_rate:>6.1f}  [{100 * lo:5.1f}, {100 * hi:5.1f}] "
+                f"{self.model.mean_tokens:>7.2f} {self.other.mean_tokens:>7.2f} {self.model.mean_length:>7.1f}")
+
+
+def model_players(model_path: str | Path) -> int:
+    """The player count a model was trained for (from its observation channels)."""
+    channels = load_model(model_path).observation_space.shape[0]
+    return (channels - BASE_CHANNELS) // CHANNELS_PER_PLAYER
+
+
+def evaluate_model(model_path: str | Path, opponents: Sequence[str], games: int, players: int | None = None,
+                   seed: int = 0, workers: int = 1, map: str | None = None,
+                   max_steps: int = DEFAULT_MAX_STEPS, progress: bool = True) -> list[OpponentResult]:
+    """The model (a path or ``"pretrained"``) against each opponent spec in turn."""
+    path = resolve_model_path(model_path)
+    spec = f"ppo:{path}"
+    trained_for = model_players(path)
+    if players is not None and players != trained_for:
+        raise ValueError(f"model {model_path} plays {trained_for}-player games, not {players}")
+    players = players or trained_for
+    if not opponents:
+        raise ValueError("give at least one opponent (e.g. random,greedy)")
+    results = []
+    for opp in opponents:
+        match = run_match([spec] + [opp] * (players - 1), games, seed, workers=workers, num_players=players,
+                          map=map, progress=progress, max_steps=max_steps)
+        stats = {s.name: s for s in match.stats()}
+        results.append(OpponentResult(opp, stats[spec], stats[opp], match))
+    return results
+
+
+def evaluation_table(model_path: str | Path, results: Sequence[OpponentResult]) -> str:
+    """One line per opponent: the model's games, wins, win% with its 95% CI, tokens, length."""
+    width = max([len("opponent")] + [len(r.opponent) for r in results])
+    head = (f"{'opponent':<{width}} {'games':>6} {'wins':>7} {'win%':>6}  {'95% CI':^14} "
+            f"{'tokens':>7} {'opp tok':>7} {'length':>7}")
+    first = results[0].match if results else None
+    notes = [f"model {model_path}: its win rate against each opponent (a shared win counts 1/w), "
+             "95% Wilson interval; tokens: mean victory tokens (model, opponent); length: decisions per game"]
+    if first is not None:
+        notes.append(f"{first.num_players} players, seats rotated, seeds {first.seed}..{first.seed + len(first.records) - 1} "
+                     f"for every opponent, {sum(r.match.seconds for r in results):.1f} s")
+    truncated = sum(r.model.truncated for r in results)
+    if truncated:
+        notes.append(f"warning: {truncated} games truncated at max_steps (no winner)")
+    return "\n".join([head] + [r.line(width) for r in results] + ["  " + n for n in notes])
+
+
+def summary(results: Sequence[OpponentResult]) -> dict[str, Any]:
+    """The table as a dict (for JSON output)."""
+    return {r.opponent: {"games": r.model.games, "wins": r.model.wins, "win_rate": r.model.win_rate,
+                         "ci95": list(r.model.ci), "tokens": r.model.mean_tokens,
+                         "opp_tokens": r.other.mean_tokens, "length": r.model.mean_length}
+            for r in results}

@@ -1,0 +1,175 @@
+"""The opponent pool (a small league) and the training env that plays against it.
+
+:class:`OpponentPool` holds named bots with weights (agent specs from ``agents.registry``) and
+frozen snapshots of the learner, saved model files: every ``snapshot_every`` timesteps the
+trainer saves one and adds it (:meth:`OpponentPool.add_snapshot`); past ``max_snapshots`` the
+oldest is dropped, so the league follows the learner as it improves. The snapshots share the
+self-play weight equally; before the first snapshot only the bots are drawn.
+
+:class:`LeagueEnv` wraps :class:`~vigtavl_env.wrappers.SingleSeatEnv`: at each reset it draws the
+learner's seat and, independently for each other seat, an opponent from the pool by weight.
+Bots are built once per spec and reset per game with a seed from the env's own generator;
+snapshots are :class:`~training.policy.PPOAgent` s that sample from the frozen policy (a
+stochastic opponent gives varied games), loaded lazily from their path the first time they are
+drawn -- so the pool works inside ``SubprocVecEnv`` workers: the trainer sends the new list of
+snapshot paths with ``vec_env.env_method("set_snapshots", paths)``. At the end of an episode
+``info["game"]`` reports the result (win share, tokens, game length in decisions, opponents).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from vigtavl_env.engine import winners
+from vigtavl_env.wrappers import SingleSeatEnv
+
+SNAPSHOT = "snapshot"  # the name snapshots go by in statistics
+SEED_RANGE = 2**31
+
+
+@dataclass
+class OpponentPool:
+    """Bots ``(spec, weight)`` plus learner snapshots (model paths, oldest first)."""
+
+    bots: list[tuple[str, float]]
+    snapshot_weight: float = 0.0
+    max_snapshots: int = 5
+    snapshots: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.bots or any(w < 0 for _, w in self.bots) or sum(w for _, w in self.bots) <= 0:
+            raise ValueError(f"the pool needs bots with weights >= 0 and a positive total, got {self.bots}")
+        if self.max_snapshots < 1 or self.snapshot_weight < 0:
+            raise ValueError("max_snapshots must be >= 1 and snapshot_weight >= 0")
+        self.snapshots = list(self.snapshots)[-self.max_snapshots:]
+
+    @classmethod
+    def from_config(cls, cfg: Any) -> "OpponentPool":
+        """The pool of a :class:`training.config.TrainConfig`."""
+        return cls([(o.name, o.weight) for o in cfg.opponents], cfg.selfplay.weight, cfg.selfplay.max_snapshots)
+
+    def add_snapshot(self, path: str | Path) -> list[str]:
+        """Add a snapshot (newest); returns the paths dropped to stay within ``max_snapshots``."""
+        self.snapshots = [p for p in self.snapshots if p != str(path)] + [str(path)]  # re-saved: moves up
+        dropped = self.snapshots[:-self.max_snapshots]
+        self.snapshots = self.snapshots[-self.max_snapshots:]
+        return dropped
+
+    def entries(self) -> list[tuple[str, float]]:
+        """``(spec, weight)`` for everything that can be drawn; snapshots as ``(path, w / n)``."""
+        out = [(name, w) for name, w in self.bots if w > 0]
+        if self.snapshots and self.snapshot_weight > 0:
+            share = self.snapshot_weight / len(self.snapshots)
+            out += [(path, share) for path in self.snapshots]
+        return out
+
+    def probabilities(self) -> dict[str, float]:
+        entries = self.entries()
+        total = sum(w for _, w in entries)
+        probs: dict[str, float] = {}
+        for spec, w in entries:
+            probs[spec] = probs.get(spec, 0.0) + w / total
+        return probs
+
+    def sample(self, rng: np.random.Generator, k: int) -> list[str]:
+        """``k`` draws (one per opponent seat), independent, by weight."""
+        entries = self.entries()
+        p = np.array([w for _, w in entries], dtype=np.float64)
+        idx = rng.choice(len(entries), size=k, p=p / p.sum())
+        return [entries[i][0] for i in idx]
+
+    def is_snapshot(self, spec: str) -> bool:
+        return spec in self.snapshots
+
+    # ------------------------------------------------------------------ persistence (resume)
+    def to_dict(self) -> dict[str, Any]:
+        return {"bots": [list(b) for b in self.bots], "snapshot_weight": self.snapshot_weight,
+                "max_snapshots": self.max_snapshots, "snapshots": self.snapshots}
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict(), indent=1), encoding="utf-8")
+
+    @staticmethod
+    def saved_snapshots(path: str | Path) -> list[str]:
+        """The snapshot paths a saved pool lists (those whose file still exists)."""
+        p = Path(path)
+        if not p.is_file():
+            return []
+        return [s for s in json.loads(p.read_text(encoding="utf-8")).get("snapshots", []) if Path(s).is_file()]
+
+
+class LeagueEnv(gymnasium.Wrapper):
+    """A :class:`SingleSeatEnv` whose opponents are drawn from an :class:`OpponentPool` per episode."""
+
+    def __init__(self, pool: OpponentPool, **env_kwargs: Any) -> None:
+        super().__init__(SingleSeatEnv(opponents=None, seat=0, **env_kwargs))
+        self.pool = pool
+        self.n_players = self.env.unwrapped.n_players
+        self._rng = np.random.default_rng()
+        self._agents: dict[str, Any] = {}
+        self._lineup: list[str] = []
+
+    # ------------------------------------------------------------------ the league
+    def set_snapshots(self, paths: Sequence[str]) -> None:
+        """Replace the pool's snapshots (called by the trainer through ``env_method``)."""
+        self.pool.snapshots = list(paths)[-self.pool.max_snapshots:]
+        for spec in [s for s in self._agents if s not in self.pool.snapshots and not self._is_bot(s)]:
+            del self._agents[spec]
+
+    def _is_bot(self, spec: str) -> bool:
+        return any(spec == name for name, _ in self.pool.bots)
+
+    def _agent(self, spec: str) -> Any:
+        if spec not in self._agents:
+            if self.pool.is_snapshot(spec):
+                from training.policy import load_ppo_agent
+                self._agents[spec] = load_ppo_agent(spec, deterministic=False)
+            else:
+                from agents.match import make_agent
+                self._agents[spec] = make_agent(spec, seed=0)
+        return self._agents[spec]
+
+    def opponent_name(self, spec: str) -> str:
+        return SNAPSHOT if self.pool.is_snapshot(spec) else spec
+
+    # ------------------------------------------------------------------ gymnasium API
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        inner = self.env.unwrapped
+        inner.seat = int(self._rng.integers(self.n_players))  # a fixed-seat SingleSeatEnv keeps it at reset
+        self._lineup = self.pool.sample(self._rng, self.n_players - 1)
+        opponents = []
+        for k, spec in enumerate(self._lineup):  # k: relative seat after the learner's
+            agent = self._agent(spec)
+            agent.reset((inner.seat + 1 + k) % self.n_players, int(self._rng.integers(SEED_RANGE)))
+            opponents.append(agent)
+        inner.opponents = opponents
+        return self.env.reset(seed=seed, options=options)
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        if terminated or truncated:
+            info["game"] = self._game_summary()
+        return obs, reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        return self.env.unwrapped.action_masks()
+
+    def _game_summary(self) -> dict[str, Any]:
+        inner = self.env.unwrapped
+        state, seat = inner.aec.state, inner.seat
+        won = winners(state) if state.is_over else []
+        names = {self.opponent_name(s) for s in self._lineup}
+        return {"win": (1.0 / len(won)) if seat in won else 0.0,
+                "tokens": state.tokens[seat],
+                "opp_tokens": max(t for i, t in enumerate(state.tokens) if i != seat),
+                "length": state.decisions, "truncated": not state.is_over,
+                "opponent": names.pop() if len(names) == 1 else "mixed"}

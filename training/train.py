@@ -1,0 +1,311 @@
+"""``vigtavl train``: MaskablePPO on one learner seat against a league of bots and snapshots.
+
+::
+
+    vigtavl train --config configs/ppo_vs_bots.yaml [--set key=value ...] [--resume CHECKPOINT]
+
+Read :func:`train` top to bottom: the run folder and its resolved config, one seeding block, the
+environments, the model, the callbacks, ``learn``. A run writes into ``runs/<run>/``::
+
+    config.yaml            the resolved TrainConfig (every field commented)
+    progress.csv           SB3's log: rollout/*, train/*, game/*, eval/* by time/total_timesteps
+                           (a resumed run adds progress-resume-<timesteps>.csv); TensorBoard
+                           event files in tb/ when tensorboard is installed
+    checkpoints/           model_<timesteps>_steps.zip every checkpoint_every timesteps
+    snapshots/, league.json  the self-play snapshots in the opponent pool
+    eval_model.zip, best_model.zip, best.json   the last evaluated and the best model
+    final_model.zip
+
+The learner plays a random seat (so it learns every seat) of a ``SingleSeatEnv`` whose opponents
+a :class:`~training.league.LeagueEnv` draws per episode; actions are masked throughout.
+Evaluation plays the current policy with the project's match runner (``ppo:eval_model.zip``
+against each eval opponent, seats rotated, the same seeds each time) and logs
+``eval/win_rate_<opponent>``; the best mean win rate is kept as ``best_model.zip``.
+``--resume`` loads a checkpoint (weights, optimizer, timestep count) and trains on to
+``total_timesteps``; its network and PPO settings come from the checkpoint.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import shutil
+import time
+from collections import defaultdict, deque
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch as th
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
+from stable_baselines3.common.logger import CSVOutputFormat, Logger
+from stable_baselines3.common.utils import set_random_seed
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
+from tqdm import tqdm
+
+from training.config import TrainConfig, save_config
+from training.league import LeagueEnv, OpponentPool
+from training.policy import policy_spec
+
+EVAL_SEED_OFFSET = 1_000_000  # evaluation games use seeds far from the training games'
+GAME_STATS_WINDOW = 100  # finished training games averaged in game/*
+CONFIG_FILE = "config.yaml"
+LEAGUE_FILE = "league.json"
+BEST_FILE = "best.json"
+
+
+def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = True,
+          config_name: str = "run") -> Path:
+    """Train as ``cfg`` says (continuing ``resume``, a checkpoint); returns the run folder."""
+    # --- the run folder and its resolved config (bad agent names fail before anything is written)
+    from agents.match import check_agents
+    check_agents([o.name for o in cfg.opponents] + list(cfg.eval_opponents))
+    run_dir = run_folder(cfg, resume, config_name)
+    save_config(cfg, run_dir / CONFIG_FILE)
+
+    # --- seeding: Python, NumPy, torch; the environments get seed + i below
+    set_random_seed(cfg.seed)
+    if cfg.torch_threads:
+        th.set_num_threads(cfg.torch_threads)
+    th.distributions.Distribution.set_default_validate_args(False)  # no argument checks per distribution
+
+    # --- environments: n_envs league envs (one learner seat each), episode stats by VecMonitor
+    pool = OpponentPool.from_config(cfg)
+    if resume is not None:
+        pool.snapshots = OpponentPool.saved_snapshots(run_dir / LEAGUE_FILE)[-pool.max_snapshots:]
+    vec_env = make_vec_env(cfg, pool)
+
+    # --- the model (MaskablePPO finds the masks through each env's action_masks())
+    if resume is None:
+        policy_class, policy_kwargs = policy_spec(cfg.policy, cfg.net.channels, cfg.net.blocks, cfg.net.hidden)
+        model = MaskablePPO(policy_class, vec_env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
+                            batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
+                            gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
+                            vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm,
+                            policy_kwargs=policy_kwargs, seed=cfg.seed, device=cfg.device, verbose=0)
+    else:
+        model = MaskablePPO.load(resume, env=vec_env, device=cfg.device)
+        vec_env.seed(cfg.seed + model.num_timesteps)  # a resumed run does not replay the same games
+    model.set_logger(make_logger(run_dir, model.num_timesteps))
+
+    # --- callbacks: training-game stats, checkpoints, league snapshots, evaluation, progress bar
+    callbacks: list[BaseCallback] = [GameStatsCallback()]
+    if cfg.checkpoint_every:
+        callbacks.append(CheckpointCallback(max(cfg.checkpoint_every // cfg.n_envs, 1),
+                                            str(run_dir / "checkpoints"), name_prefix="model"))
+    if cfg.selfplay.snapshot_every:
+        callbacks.append(LeagueCallback(pool, cfg.selfplay.snapshot_every, run_dir))
+    if cfg.eval_every:
+        callbacks.append(EvalCallback(cfg, run_dir))
+    if progress:
+        callbacks.append(ProgressBarCallback(cfg.total_timesteps))  # last: shows this rollout's numbers
+
+    # --- learn up to total_timesteps (a resumed model keeps its count), then save
+    remaining = cfg.total_timesteps - model.num_timesteps
+    try:
+        if remaining > 0:
+            model.learn(remaining, callback=CallbackList(callbacks), reset_num_timesteps=resume is None)
+        model.save(run_dir / "final_model.zip")
+    finally:
+        vec_env.close()
+    return run_dir
+
+
+# ------------------------------------------------------------------ run folder, envs, logger
+def run_folder(cfg: TrainConfig, resume: str | Path | None, config_name: str) -> Path:
+    """The resumed checkpoint's run folder, or a new ``run_dir/run_name`` (not an existing run)."""
+    if resume is not None:
+        found = find_run_dir(resume)
+        if found is not None:
+            return found
+    name = cfg.run_name or f"{config_name}-{time.strftime('%Y%m%d-%H%M%S')}"
+    run_dir = Path(cfg.run_dir) / name
+    if resume is None and (run_dir / CONFIG_FILE).exists():
+        raise ValueError(f"run folder {run_dir} already holds a run; choose another run_name "
+                         f"(--set run_name=...) or continue it with --resume")
+    run_dir.mkdir(parents=True, exist_ok=True)
+    return run_dir
+
+
+def find_run_dir(checkpoint: str | Path) -> Path | None:
+    """The run folder a checkpoint belongs to (``<run>/x.zip`` or ``<run>/checkpoints/x.zip``)."""
+    path = Path(checkpoint)
+    if not path.is_file():
+        raise FileNotFoundError(f"checkpoint {path} does not exist")
+    for folder in (path.parent, path.parent.parent):
+        if (folder / CONFIG_FILE).is_file():
+            return folder
+    return None
+
+
+def make_env(cfg: TrainConfig, pool: OpponentPool, in_subprocess: bool) -> Any:
+    """A function building one league env (run inside a SubprocVecEnv worker when n_envs > 1)."""
+    def build() -> LeagueEnv:
+        if in_subprocess:
+            th.set_num_threads(1)  # snapshot opponents act one position at a time
+        return LeagueEnv(pool, num_players=cfg.num_players, map=cfg.map, reward=cfg.reward,
+                         max_steps=cfg.max_steps)
+    return build
+
+
+def make_vec_env(cfg: TrainConfig, pool: OpponentPool) -> VecEnv:
+    """``n_envs`` league envs: SubprocVecEnv when more than one (unless ``vec_env: dummy``), else
+    DummyVecEnv; VecMonitor on top."""
+    if cfg.n_envs > 1 and cfg.vec_env == "subproc":
+        vec: VecEnv = SubprocVecEnv([make_env(cfg, pool, True) for _ in range(cfg.n_envs)])
+    else:
+        vec = DummyVecEnv([make_env(cfg, pool, False) for _ in range(cfg.n_envs)])
+    return VecMonitor(vec)
+
+
+def make_logger(run_dir: Path, timesteps: int) -> Logger:
+    """CSV (what ``vigtavl plot`` reads), plus TensorBoard when it is installed."""
+    name = "progress.csv" if timesteps == 0 else f"progress-resume-{timesteps}.csv"
+    formats: list[Any] = [CSVOutputFormat(str(run_dir / name))]
+    if importlib.util.find_spec("tensorboard") is not None:
+        from stable_baselines3.common.logger import TensorBoardOutputFormat
+        formats.append(TensorBoardOutputFormat(str(run_dir / "tb")))
+    return Logger(str(run_dir), formats)
+
+
+def metric_name(spec: str) -> str:
+    """An agent spec as a log key suffix: ``search:200`` -> ``search_200``."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", spec)
+
+
+# ------------------------------------------------------------------ callbacks
+class ProgressBarCallback(BaseCallback):
+    """A tqdm bar over the timesteps (stderr), showing the last evaluation's mean win rate."""
+
+    def __init__(self, total: int) -> None:
+        super().__init__()
+        self.total = total
+        self.bar: tqdm | None = None
+
+    def _on_training_start(self) -> None:
+        self.bar = tqdm(total=self.total, initial=self.model.num_timesteps, unit="step", desc="train",
+                        dynamic_ncols=True)
+
+    def _on_step(self) -> bool:
+        assert self.bar is not None
+        self.bar.update(self.model.num_timesteps - self.bar.n)
+        return True
+
+    def _on_rollout_end(self) -> None:
+        values = self.logger.name_to_value
+        shown = {"game/win_rate": "train_win", "eval/mean_win_rate": "eval_win"}
+        post = {label: f"{values[k]:.2f}" for k, label in shown.items() if k in values}
+        if post and self.bar is not None:
+            self.bar.set_postfix(post)
+
+    def _on_training_end(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+class GameStatsCallback(BaseCallback):
+    """Logs the last finished training games: game/win_rate (and per opponent), tokens, length."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.games: deque[dict[str, Any]] = deque(maxlen=GAME_STATS_WINDOW)
+
+    def _on_step(self) -> bool:
+        for done, info in zip(self.locals["dones"], self.locals["infos"]):
+            if done and "game" in info:
+                self.games.append(info["game"])
+        return True
+
+    def _on_rollout_end(self) -> None:
+        if not self.games:
+            return
+        g = list(self.games)
+        for key in ("win", "tokens", "opp_tokens", "length", "truncated"):
+            name = "win_rate" if key == "win" else key
+            self.logger.record(f"game/{name}", float(np.mean([x[key] for x in g])))
+        by_opponent: dict[str, list[float]] = defaultdict(list)
+        for x in g:
+            by_opponent[x["opponent"]].append(x["win"])
+        for opp, wins in by_opponent.items():
+            self.logger.record(f"game/win_rate_{metric_name(opp)}", float(np.mean(wins)))
+
+
+class LeagueCallback(BaseCallback):
+    """Every ``every`` timesteps: save the learner as a snapshot and send the pool to the workers."""
+
+    def __init__(self, pool: OpponentPool, every: int, run_dir: Path) -> None:
+        super().__init__()
+        self.pool, self.every, self.run_dir = pool, every, run_dir
+        self.next_at = 0
+
+    def _on_training_start(self) -> None:
+        self.next_at = (self.model.num_timesteps // self.every + 1) * self.every
+
+    def _on_step(self) -> bool:
+        return True
+
+    def _on_rollout_end(self) -> None:
+        if self.model.num_timesteps < self.next_at:
+            return
+        self.next_at = (self.model.num_timesteps // self.every + 1) * self.every
+        path = self.run_dir / "snapshots" / f"snapshot_{self.model.num_timesteps}.zip"
+        path.parent.mkdir(exist_ok=True)
+        self.model.save(path)
+        dropped = self.pool.add_snapshot(path)
+        self.training_env.env_method("set_snapshots", self.pool.snapshots)
+        self.pool.save(self.run_dir / LEAGUE_FILE)
+        for old in set(dropped) - set(self.pool.snapshots):  # out of the league (checkpoints keep history)
+            Path(old).unlink(missing_ok=True)
+        self.logger.record("league/snapshots", len(self.pool.snapshots))
+
+
+class EvalCallback(BaseCallback):
+    """Every ``eval_every`` timesteps (and at the end): the match runner against each eval opponent."""
+
+    def __init__(self, cfg: TrainConfig, run_dir: Path) -> None:
+        super().__init__()
+        self.cfg, self.run_dir = cfg, run_dir
+        self.next_at = 0
+        self.last_eval = -1
+        best = run_dir / BEST_FILE
+        self.best = json.loads(best.read_text())["mean_win_rate"] if best.is_file() else -1.0
+
+    def _on_training_start(self) -> None:
+        self.next_at = (self.model.num_timesteps // self.cfg.eval_every + 1) * self.cfg.eval_every
+
+    def _on_step(self) -> bool:
+        return True
+
+    def _on_rollout_end(self) -> None:
+        if self.model.num_timesteps >= self.next_at:
+            self.next_at = (self.model.num_timesteps // self.cfg.eval_every + 1) * self.cfg.eval_every
+            self.evaluate()
+
+    def _on_training_end(self) -> None:
+        if self.last_eval != self.model.num_timesteps:
+            self.evaluate()
+            self.logger.record("time/total_timesteps", self.model.num_timesteps)
+            self.logger.dump(self.model.num_timesteps)
+
+    def evaluate(self) -> None:
+        from training.evaluate import evaluate_model
+        cfg, t = self.cfg, self.model.num_timesteps
+        path = self.run_dir / "eval_model.zip"
+        self.model.save(path)
+        results = evaluate_model(path, cfg.eval_opponents, games=cfg.eval_games, players=cfg.num_players,
+                                 seed=cfg.seed + EVAL_SEED_OFFSET, workers=cfg.eval_workers, map=cfg.map,
+                                 max_steps=cfg.max_steps, progress=False)
+        for r in results:
+            self.logger.record(f"eval/win_rate_{metric_name(r.opponent)}", r.model.win_rate)
+            self.logger.record(f"eval/tokens_{metric_name(r.opponent)}", r.model.mean_tokens)
+        mean = float(np.mean([r.model.win_rate for r in results]))
+        self.logger.record("eval/mean_win_rate", mean)
+        self.last_eval = t
+        if mean > self.best:
+            self.best = mean
+            shutil.copyfile(path, self.run_dir / "best_model.zip")
+            (self.run_dir / BEST_FILE).write_text(json.dumps(
+                {"mean_win_rate": mean, "timesteps": t,
+                 "win_rates": {r.opponent: r.model.win_rate for r in results}}, indent=1))
