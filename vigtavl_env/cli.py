@@ -70,10 +70,15 @@ def cmd_match(args: argparse.Namespace) -> int:
     result = run_match(agents, args.games, args.seed, workers=args.workers,
                        num_players=args.players or len(agents), map=args.map,
                        progress=not args.no_progress, max_steps=args.max_steps)
+    return _report(result, args.out)
+
+
+def _report(result: Any, out: str | None) -> int:
+    """Print a match or tournament table, and keep every game's record if asked."""
     print(result.table())
-    if args.out:
-        result.save(args.out)
-        print(f"wrote {len(result.records)} game records to {args.out}")
+    if out:
+        result.save(out)
+        print(f"wrote {len(result.records)} game records to {out}")
     return 0
 
 
@@ -97,11 +102,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     result = run_tournament(agents, args.games, args.seed, workers=args.workers,
                             num_players=args.players or 2, map=args.map,
                             progress=not args.no_progress, max_steps=args.max_steps)
-    print(result.table())
-    if args.out:
-        result.save(args.out)
-        print(f"wrote {len(result.records)} game records to {args.out}")
-    return 0
+    return _report(result, args.out)
 
 
 # ------------------------------------------------------------------ replay
