@@ -91,8 +91,8 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
+from . import aec_wrappers as wrappers
 from .codec import ActionCodec
 from .engine import IllegalActionError, RulesConfig, apply_action, describe, legal_actions, new_game, returns
 from .engine.maps import DEFAULT_PRESET, RANDOM_SPEC, GameMap, load_map

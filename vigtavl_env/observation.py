@@ -74,6 +74,7 @@ MOVE_SCALE = 6.0
 RESERVE_SCALE = 3.0
 BUILD_SCALE = 3.0
 ATTACK_SCALE = 3.0
+FEW_ROWS = 3  # scalar rows rewritten one by one; more than this, all at once
 LAND_NAMES = UNIT_NAMES[:3]
 SHIP_NAMES = UNIT_NAMES[3:]
 PHASES = ("placement", "build", "battle", "over")
@@ -176,8 +177,17 @@ class ObservationEncoder:
         self._tc_list = self.tc.tolist()
         self._spent0 = L.channel("spent") * self.hw
         self._edge_tables(board)
-        self._buf = np.zeros((self.n_channels, self.hw), dtype=np.float32)
+        # The absolute planes of the last state encoded: static planes written once, each
+        # dynamic part rewritten only when what it is drawn from changed (the parts write
+        # disjoint channels, so each can be cleared and redrawn alone).
+        self._buf = self._static.copy()
         self._buf_key: Any = None
+        self._unit_seen: tuple[list[int], ...] = ()  # copies of the unit lists drawn
+        self._unit_counts_drawn: dict[int, float] = {}
+        self._reserve: list[int] = []
+        self._marks: list[tuple[int, float]] = []
+        self._scalar_vals: list[float] | None = None
+        self._identity = [bool((L.perm[o] == np.arange(self.n_channels)).all()) for o in range(P)]
         self._hex_seen: dict[str, list[int]] = {}  # copies of the engine lists the parts were built from
         self._hex_parts: dict[str, np.ndarray] = {}
         self._hex_idx = np.zeros(0, dtype=np.int64)
@@ -225,42 +235,83 @@ class ObservationEncoder:
         if key is None or key != self._buf_key:
             self._encode_absolute(state, self._buf)
             self._buf_key = key
-        return self._buf[self.layout.perm[observer]].reshape(self.shape)
+        if self._identity[observer]:
+            return self._buf.copy().reshape(self.shape)
+        return np.take(self._buf, self.layout.perm[observer], axis=0).reshape(self.shape)
 
     def _encode_absolute(self, state: GameState, buf: np.ndarray) -> None:
-        np.copyto(buf, self._static)
+        """Bring ``buf`` (the planes of the last state encoded) up to ``state``."""
         flat = buf.reshape(-1)
-        unit_idx, reserve = self._unit_indices(state)
-        np.add.at(flat, unit_idx, 1.0)
-        flat[self._hex_indices(state)] = 1.0  # one development / artillery / wall per index
-        self._add_turn_marks(state, flat)
-        L = self.layout
-        vals = self._scalars(state, reserve)
-        np.multiply.outer(np.asarray(vals, dtype=np.float32), self.board_row, out=buf[L.scalar_start:])
+        self._draw_units(state, flat)
+        old_hex = self._hex_idx
+        hex_idx = self._hex_indices(state)
+        if hex_idx is not old_hex:
+            flat[old_hex] = 0.0
+            flat[hex_idx] = 1.0  # one development / artillery / wall per index
+        marks = self._turn_marks(state)
+        if marks != self._marks:
+            flat[[i for i, _ in self._marks]] = 0.0
+            for i, v in marks:
+                flat[i] = v
+            self._marks = marks
+        self._draw_scalars(self._scalars(state, self._reserve), buf)
 
-    def _unit_indices(self, state: GameState) -> tuple[list[int], list[int]]:
-        """Flat indices to count units at, and reserve ships per (ship type, owner).
+    def _draw_scalars(self, vals: list[float], buf: np.ndarray) -> None:
+        """Broadcast the scalars over the hexagon: the changed rows alone when they are few."""
+        old, s0 = self._scalar_vals, self.layout.scalar_start
+        if old is None:
+            changed = range(len(vals))
+        else:
+            changed = [i for i, (a, b) in enumerate(zip(vals, old)) if a != b]
+        if len(changed) <= FEW_ROWS:
+            for i in changed:
+                np.multiply(self.board_row, np.float32(vals[i]), out=buf[s0 + i])
+        else:
+            np.multiply.outer(np.asarray(vals, dtype=np.float32), self.board_row, out=buf[s0:])
+        self._scalar_vals = vals
+
+    def _draw_units(self, state: GameState, flat: np.ndarray) -> None:
+        """Unit counts, redrawn only when a unit list changed (comparing lists is cheap)."""
+        lists = (state.u_owner, state.u_type, state.u_cell, state.u_where, state.u_flags)
+        if lists == self._unit_seen:
+            return
+        counts, self._reserve = self._unit_counts(state)
+        old = self._unit_counts_drawn
+        for i in old:
+            if i not in counts:
+                flat[i] = 0.0
+        for i, n in counts.items():
+            if old.get(i) != n:  # a few entries change per decision
+                flat[i] = n
+        self._unit_counts_drawn = counts
+        self._unit_seen = tuple(x[:] for x in lists)
+
+    def _unit_counts(self, state: GameState) -> tuple[dict[int, float], list[int]]:
+        """Unit counts by flat index, and reserve ships per (ship type, owner).
 
         A plain loop over the parallel lists: for the few dozen units of a game it beats
         converting the lists to arrays.
         """
         P, hw, tab, tc, spent0 = self.n_players, self.hw, self._unit_ch_list, self._tc_list, self._spent0
-        idx: list[int] = []
+        counts: dict[int, float] = {}
+        get = counts.get
         reserve = [0] * (len(SHIP_NAMES) * P)
         for o, t, c, w, f in zip(state.u_owner, state.u_type, state.u_cell, state.u_where, state.u_flags):
             if w <= PRISONER:
                 cell = tc[c]
-                idx.append(tab[(w * N_TYPES + t) * P + o] * hw + cell)
+                i = tab[(w * N_TYPES + t) * P + o] * hw + cell
+                counts[i] = get(i, 0.0) + 1.0
                 if f & SPENT and w <= LOADED:
-                    idx.append(spent0 + o * hw + cell)
+                    i = spent0 + o * hw + cell
+                    counts[i] = get(i, 0.0) + 1.0
             elif w == RESERVE and t >= N_LAND:
                 reserve[(t - N_LAND) * P + o] += 1
-        return idx, reserve
+        return counts, reserve
 
     def _hex_indices(self, state: GameState) -> np.ndarray:
         """Flat indices of developments, artillery and walls; each part is memoised until the
         engine's list it comes from changes (comparing two lists is far cheaper than encoding)."""
-        seen, parts, changed = self._hex_seen, self._hex_parts, False
+        seen, parts, changed = self._hex_seen, self._hex_parts, False  # a new array when changed
         if state.dev_type != seen.get("dev_type") or state.dev_owner != seen.get("dev_owner"):
             seen["dev_type"], seen["dev_owner"] = state.dev_type[:], state.dev_owner[:]
             parts["dev"], changed = self._dev_part(state.dev_type, state.dev_owner), True
@@ -295,24 +346,24 @@ class ObservationEncoder:
         return np.concatenate(((wall0 + self._ea[e, 1] * P + walls[e]) * hw + self._ea[e, 0],
                                (wall0 + self._eb[wb, 1] * P + walls[wb]) * hw + self._eb[wb, 0]))
 
-    def _add_turn_marks(self, state: GameState, flat: np.ndarray) -> None:
-        """Front, attacks, the active hex, the occupation offer and this turn's seizures."""
-        L, hw, tc = self.layout, self.hw, self.tc
+    def _turn_marks(self, state: GameState) -> list[tuple[int, float]]:
+        """(flat index, value) of the front, attacks, the active hex, the occupation offer and
+        this turn's seizures (each index at most once)."""
+        L, hw, tc = self.layout, self.hw, self._tc_list
         front0, attacks0 = L.channel("front") * hw, L.channel("attacks") * hw
-        for cell, d in state.front.items():
-            flat[front0 + d * hw + tc[cell]] = 1.0
+        marks = [(front0 + d * hw + tc[cell], 1.0) for cell, d in state.front.items()]
         for k, n in state.attacks.items():
             cell, d = divmod(k, 6)
-            flat[attacks0 + d * hw + tc[cell]] = n / ATTACK_SCALE
+            marks.append((attacks0 + d * hw + tc[cell], n / ATTACK_SCALE))
         if state.stack:
             c = state.u_cell[state.stack[-1].unit]
             if c >= 0:
-                flat[L.channel("active") * hw + tc[c]] = 1.0
+                marks.append((L.channel("active") * hw + tc[c], 1.0))
         if state.occupy_unit >= 0 and state.occupy_cell >= 0:
-            flat[L.channel("occupy") * hw + tc[state.occupy_cell]] = 1.0
+            marks.append((L.channel("occupy") * hw + tc[state.occupy_cell], 1.0))
         seized0 = L.channel("seized") * hw
-        for cell in state.seized_this_turn:
-            flat[seized0 + tc[cell]] = 1.0
+        marks += [(seized0 + tc[cell], 1.0) for cell in state.seized_this_turn]
+        return marks
 
     def _scalars(self, state: GameState, reserve: list[int]) -> list[float]:
         """The broadcast scalars in channel order (absolute seats)."""

@@ -18,7 +18,7 @@ Occupancy, Freighters, Phase 1 - Placement):
 from __future__ import annotations
 
 from .movement import freighter_with_room
-from .state import BUILD, BATTLE, GameState, GONE, MOVE_IN_PROGRESS, PRISONER, RESERVE
+from .state import BUILD, BATTLE, GameState, GONE, MOVE_IN_PROGRESS, PRISONER, RESERVE, positions
 from .stats import (
     ARTILLERY_COST, ARTILLERY_LIMIT, ARTILLERY_OCCUPANCY, CASTLE, DEV_COST, DEV_OCCUPANCY,
     IS_SHIP, MAX_OCCUPANCY, NO_DEV, UNITS, UNITS_PER_TURN, UNITS_PER_TURN_WITH_CASTLE,
@@ -66,11 +66,9 @@ def type_limit_ok(state: GameState, player: int, utype: int) -> bool:
 def near_development(state: GameState, player: int) -> set[int]:
     """Own developed hexes and the hexes adjacent to them."""
     out: set[int] = set()
-    if player in state.dev_owner:
-        around = state.gmap.board.around
-        for c, o in enumerate(state.dev_owner):
-            if o == player:
-                out.update(around[c])
+    around = state.gmap.board.around
+    for c in positions(state.dev_owner, player):
+        out.update(around[c])
     return out
 
 
@@ -121,9 +119,9 @@ def development_sites(state: GameState, player: int, dev: int, candidates: list[
 def development_candidates(state: GameState, player: int) -> list[int]:
     """Hexes a development could go on, occupancy aside."""
     gmap, around = state.gmap, state.gmap.board.around
-    presence = {c for c, o, w in zip(state.u_cell, state.u_owner, state.u_where) if o == player and w <= 1}
-    if player in state.dev_owner:
-        presence.update(c for c, o in enumerate(state.dev_owner) if o == player)
+    u_cell, u_where = state.u_cell, state.u_where
+    presence = {u_cell[u] for u in positions(state.u_owner, player) if u_where[u] <= 1}
+    presence.update(positions(state.dev_owner, player))
     near: set[int] = set()
     for c in presence:
         near.update(around[c])
@@ -135,12 +133,10 @@ def wall_sites(state: GameState, player: int) -> list[list[int]]:
     """Free edges of the player's occupied or built hexes: for each direction, the hexes."""
     edge, walls = state.gmap.board.edge, state.walls
     out: list[list[int]] = [[], [], [], [], [], []]
-    for c, h in enumerate(state.cell_player):
-        if h == player:
-            ec = edge[c]
-            for d in range(6):
-                if walls[ec[d]] < 0:
-                    out[d].append(c)
+    for c in positions(state.cell_player, player):
+        for d, e in enumerate(edge[c]):
+            if walls[e] < 0:
+                out[d].append(c)
     return out
 
 

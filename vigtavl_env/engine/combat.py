@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from .hexgrid import angular_gap, opposite
 from .movement import reach
-from .state import BATTLE, GameState, LOADED, ON_BOARD, PRISONER
+from .state import BATTLE, GameState, LOADED, ON_BOARD, PRISONER, positions
 from .stats import (
     ARCHER, FREIGHTER, IS_SHIP, LAND_TYPES, MAX_OCCUPANCY, RANGED_HIT_MAX, UNIT_COST,
     UNIT_MOVEMENT,
@@ -30,8 +30,8 @@ from .stats import (
 def defender_at(state: GameState, cell: int) -> int:
     """The unit that defends a hex: its strongest unit (a freighter only defends itself)."""
     best, best_key = -1, None
-    for u, c in enumerate(state.u_cell):
-        if c != cell or state.u_where[u] != ON_BOARD:
+    for u in positions(state.u_cell, cell):
+        if state.u_where[u] != ON_BOARD:
             continue
         key = (state.u_type[u] != FREIGHTER, UNIT_COST[state.u_type[u]], -u)
         if best_key is None or key > best_key:

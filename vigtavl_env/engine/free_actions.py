@@ -18,8 +18,10 @@ Rules implemented here (Additional Unit Actions, Walls > Breaching, Results > Re
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .combat import can_stand
-from .state import GameState, LOADED, ON_BOARD, PRISONER, SPENT, BREACHED
+from .state import GameState, LOADED, ON_BOARD, PRISONER, SPENT, BREACHED, positions
 from .stats import BREACH_HIT_MAX, DEV_COST, FREIGHTER, LAND_TYPES, NO_DEV, UNIT_COST
 from .tokens import check_complex, check_wall_awards
 
@@ -28,28 +30,56 @@ LAST_DEVELOPMENT_BONUS = 3
 
 def seizers(state: GameState, player: int, target: int) -> list[int]:
     """Own units from whose hex the pieces on ``target`` can be seized (undefended there)."""
-    if state.cell_player[target] in (-1, player):
+    cells = seize_sources(state, player, target, lambda p: guard_cells(state, p))
+    if not cells:
         return []
+    u_where, u_type, u_cell = state.u_where, state.u_type, state.u_cell
+    return [u for u in positions(state.u_owner, player)
+            if u_where[u] == ON_BOARD and u_type[u] != FREIGHTER and u_cell[u] in cells]
+
+
+def guard_cells(state: GameState, owner: int) -> tuple[set[int], set[int]]:
+    """Hexes of the owner's units that defend: (any unit but a freighter, knights only).
+
+    Developments are defended by the first kind, artillery alone by the second; the first is
+    also where the owner's units able to seize stand."""
+    fighters: set[int] = set()
+    knights: set[int] = set()
+    u_where, u_type, u_cell = state.u_where, state.u_type, state.u_cell
+    for u in positions(state.u_owner, owner):
+        t = u_type[u]
+        if u_where[u] == ON_BOARD and t != FREIGHTER:
+            fighters.add(u_cell[u])
+            if t in LAND_TYPES:
+                knights.add(u_cell[u])
+    return fighters, knights
+
+
+def seize_sources(state: GameState, player: int, target: int,
+                  guards_of: Callable[[int], tuple[set[int], set[int]]]) -> list[int]:
+    """Hexes next to ``target`` from which ``player``'s units may seize its pieces; empty when
+    nothing there can be seized. ``guards_of(p)`` is :func:`guard_cells` for player ``p``."""
     owner = state.cell_player[target]
-    if state.dev_owner[target] != owner and state.art_owner[target] != owner:
+    if owner in (-1, player) or (state.dev_owner[target] != owner and state.art_owner[target] != owner):
         return []
-    art_only = state.dev_type[target] == NO_DEV
-    board = state.gmap.board
-    units = list(zip(state.u_owner, state.u_where, state.u_type, state.u_cell))
-    guards = {c for o, w, t, c in units if o == owner and w == ON_BOARD
-              and (t in LAND_TYPES if art_only else t != FREIGHTER)}
+    fighters, knights = guards_of(owner)
+    guards = knights if state.dev_type[target] == NO_DEV else fighters
     if target in guards:
         return []
+    mine = guards_of(player)[0]
+    board = state.gmap.board
+    nbrs, edges = board.neighbours[target], board.edge[target]
     out = []
-    dist = board.dist[target]
-    for u, (o, w, t, c) in enumerate(units):
-        if o != player or w != ON_BOARD or t == FREIGHTER or dist[c] != 1:
+    for d, c in enumerate(nbrs):
+        if c not in mine:  # -1 (off the board) never is
             continue
-        w = state.walls[board.edge[c][board.direction_between(c, target)]]
+        w = state.walls[edges[d]]
         if w >= 0 and w != player:
             continue  # no seizing through an opponent's wall
-        if not any(n in guards for n in board.common_neighbours(c, target)):
-            out.append(u)
+        # The hexes next to both are the target's neighbours on either side of direction d.
+        if nbrs[(d + 1) % 6] in guards or nbrs[(d + 5) % 6] in guards:
+            continue
+        out.append(c)
     return out
 
 
@@ -113,14 +143,20 @@ def breacher(state: GameState, player: int, cell: int) -> int:
     """The strongest own unit on ``cell`` able to breach (not spent, not yet breached)."""
     best = -1
     active = {a.unit for a in state.stack}
-    for u, c in enumerate(state.u_cell):
-        if c != cell or state.u_owner[u] != player or state.u_where[u] != ON_BOARD:
+    for u in positions(state.u_cell, cell):
+        if state.u_owner[u] != player or state.u_where[u] != ON_BOARD:
             continue
-        if state.u_flags[u] & BREACHED or (state.u_flags[u] & SPENT and u not in active):
+        if not may_breach(state, u, active):
             continue
         if best < 0 or UNIT_COST[state.u_type[u]] > UNIT_COST[state.u_type[best]]:
             best = u
     return best
+
+
+def may_breach(state: GameState, u: int, active: set[int]) -> bool:
+    """Unit ``u`` has not breached this turn and is upright or in an activation (``active``)."""
+    f = state.u_flags[u]
+    return not f & BREACHED and (not f & SPENT or u in active)
 
 
 def breach(state: GameState, player: int, unit: int, edge: int) -> bool:
@@ -143,8 +179,8 @@ def breach(state: GameState, player: int, unit: int, edge: int) -> bool:
 def dischargeable(state: GameState, player: int, cell: int, utype: int) -> int:
     """A land unit of this type at ``cell`` (standing or aboard) not in an activation, or -1."""
     active = {a.unit for a in state.stack}
-    for u, c in enumerate(state.u_cell):
-        if (c == cell and state.u_owner[u] == player and state.u_type[u] == utype
+    for u in positions(state.u_cell, cell):
+        if (state.u_owner[u] == player and state.u_type[u] == utype
                 and state.u_where[u] in (ON_BOARD, LOADED) and u not in active):
             return u
     return -1

@@ -15,10 +15,10 @@ from .building import (
     reserve_ships, unit_capacity, unit_sites, wall_sites,
 )
 from .combat import can_attack_from_here, can_stand, close_targets, ranged_targets
-from .free_actions import breacher, seizers
+from .free_actions import guard_cells, may_breach, seize_sources
 from .movement import reach
 from .state import (
-    BATTLE, LOADED, MOVE_DONE, ON_BOARD, OVER, PLACEMENT, SPENT, GameState,
+    BATTLE, LOADED, MOVE_DONE, ON_BOARD, OVER, PLACEMENT, SPENT, GameState, positions,
 )
 from .stats import FREIGHTER, IS_SHIP, LAND_TYPES, UNIT_COST, UNIT_RANGE
 
@@ -76,12 +76,13 @@ class _Shared:
     """Work shared by several verbs within one enumeration (computed on first use)."""
 
     __slots__ = ("state", "me", "_walls", "_own_walls", "_land", "_ships", "_mine", "_near",
-                 "_capacity", "_dev_candidates")
+                 "_capacity", "_dev_candidates", "_guards", "_breaches")
 
     def __init__(self, state: GameState) -> None:
         self.state, self.me = state, state.current_player
         self._walls = self._own_walls = self._land = self._ships = self._mine = None
-        self._near = self._capacity = self._dev_candidates = None
+        self._near = self._capacity = self._dev_candidates = self._breaches = None
+        self._guards: dict[int, tuple[set[int], set[int]]] = {}
 
     def mine(self) -> "_Mine":
         """One scan of the deciding player's units, shared by activation, seize, breach and
@@ -94,15 +95,33 @@ class _Shared:
         """Own walls by direction, each named once: from the first hex of its edge."""
         if self._own_walls is None:
             self._own_walls = [[] for _ in range(6)]
-            walls = self.state.walls
-            if self.me in walls:
-                board = self.state.gmap.board
-                me = self.me
-                first = board.edge_first
-                for e in [e for e, o in enumerate(walls) if o == me]:
-                    cell, direction = first[e]
-                    self._own_walls[direction].append(cell)
+            first = self.state.gmap.board.edge_first
+            for e in positions(self.state.walls, self.me):
+                cell, direction = first[e]
+                self._own_walls[direction].append(cell)
         return self._own_walls[d]
+
+    def guards(self, player: int) -> tuple[set[int], set[int]]:
+        """``guard_cells`` of a player, scanned once per enumeration."""
+        g = self._guards.get(player)
+        if g is None:
+            g = self._guards[player] = guard_cells(self.state, player)
+        return g
+
+    def breaches(self, d: int) -> list[int]:
+        """Hexes of mine facing an opponent wall in direction ``d`` with a unit able to breach it,
+        for all six directions in one pass."""
+        if self._breaches is None:
+            self._breaches = [[] for _ in range(6)]
+            state, me = self.state, self.me
+            edge, walls, ready = state.gmap.board.edge, state.walls, self.mine().breach_cells
+            for c in self.mine().board_cells:
+                if c in ready:
+                    for k, e in enumerate(edge[c]):
+                        w = walls[e]
+                        if w >= 0 and w != me:
+                            self._breaches[k].append(c)
+        return self._breaches[d]
 
     def walls(self, d: int) -> list[int]:
         if self._walls is None:
@@ -138,29 +157,30 @@ class _Shared:
 class _Mine:
     """The deciding player's units, grouped the ways the verbs ask for them."""
 
-    __slots__ = ("upright", "board_cells", "fighter_cells", "land_cells")
+    __slots__ = ("upright", "board_cells", "land_cells", "breach_cells")
 
     def __init__(self, state: GameState, me: int) -> None:
         self.upright: list[list[int]] = [[] for _ in range(6)]  # by type: not yet activated
         # knights on board or aboard, not in an activation: the ones a discharge may take
         self.land_cells: list[set[int]] = [set(), set(), set()]
         active = {a.unit for a in state.stack}
-        board_cells, fighter_cells = set(), set()
-        u = -1
-        for o, w, t, c, f in zip(state.u_owner, state.u_where, state.u_type, state.u_cell, state.u_flags):
-            u += 1
-            if o != me or w > LOADED:  # ON_BOARD = 0, LOADED = 1
+        board_cells: set[int] = set()
+        self.breach_cells: set[int] = set()  # hexes with a unit that may still breach
+        u_where, u_type, u_cell, u_flags = state.u_where, state.u_type, state.u_cell, state.u_flags
+        for u in positions(state.u_owner, me):
+            w = u_where[u]
+            if w > LOADED:  # ON_BOARD = 0, LOADED = 1
                 continue
-            if not f & SPENT:
+            t, c = u_type[u], u_cell[u]
+            if not u_flags[u] & SPENT:
                 self.upright[t].append(u)
             if t < 3 and u not in active:
                 self.land_cells[t].add(c)
             if w == ON_BOARD:
                 board_cells.add(c)
-                if t != FREIGHTER:
-                    fighter_cells.add(c)
+                if may_breach(state, u, active):
+                    self.breach_cells.add(c)
         self.board_cells = sorted(board_cells)
-        self.fighter_cells = fighter_cells
 
 
 def hexes_for(state: GameState, verb: int, shared: _Shared | None = None) -> list[int]:
@@ -200,7 +220,7 @@ def _h_relocate_wall(state: GameState, verb: int, sh: _Shared) -> list[int]:
 
 
 def _h_breach(state: GameState, verb: int, sh: _Shared) -> list[int]:
-    return _breach_hexes(state, sh.me, verb - A.BREACH, sh)
+    return sh.breaches(verb - A.BREACH)
 
 
 def _h_activate(state: GameState, verb: int, sh: _Shared) -> list[int]:
@@ -275,16 +295,6 @@ def _frees_a_site(state: GameState, me: int, cell: int) -> bool:
     return next_to_dev
 
 
-def _breach_hexes(state: GameState, me: int, d: int, sh: _Shared) -> list[int]:
-    board = state.gmap.board
-    out = []
-    for c in sh.mine().board_cells:
-        w = state.walls[board.edge[c][d]]
-        if w >= 0 and w != me and breacher(state, me, c) >= 0:
-            out.append(c)
-    return out
-
-
 def _activatable(state: GameState, me: int, utype: int, sh: _Shared) -> list[int]:
     """Hexes with an upright own unit of this type that may be activated now."""
     if UNIT_COST[utype] > state.silver[me]:
@@ -349,16 +359,16 @@ def _unit_action_hexes(state: GameState, verb: int) -> list[int]:
 
 def _seizable(state: GameState, me: int, sh: _Shared) -> list[int]:
     """Other players' developments and artillery next to one of my units, undefended."""
-    board = state.gmap.board
+    neighbours, holder, dev_type, art_owner = state.gmap.board.neighbours, state.cell_player, state.dev_type, state.art_owner
     candidates = set()
-    for c in sh.mine().fighter_cells:
-        for n in board.neighbours[c]:
-            if n >= 0 and state.cell_player[n] not in (-1, me) and (state.dev_type[n] or state.art_owner[n] >= 0):
+    for c in sh.guards(me)[0]:  # my units other than freighters
+        for n in neighbours[c]:
+            if n >= 0 and holder[n] not in (-1, me) and (dev_type[n] or art_owner[n] >= 0):
                 candidates.add(n)
     out = []
     for c in sorted(candidates):
         if state.retaliator >= 0 and c in state.seized_this_turn:
             continue
-        if seizers(state, me, c):
+        if seize_sources(state, me, c, sh.guards):
             out.append(c)
     return out

@@ -21,7 +21,7 @@ may move in to start a battle.
 
 from __future__ import annotations
 
-from .state import BATTLE, GameState
+from .state import BATTLE, GameState, positions
 from .stats import ARTILLERY_OCCUPANCY, FREIGHTER, FREIGHTER_CAPACITY, IS_SHIP, MAX_OCCUPANCY
 
 
@@ -38,8 +38,8 @@ class Reach:
 
 def freighter_with_room(state: GameState, cell: int, player: int) -> int:
     """An own freighter at ``cell`` with room for one more land unit, or -1."""
-    for u, c in enumerate(state.u_cell):
-        if c == cell and state.u_type[u] == FREIGHTER and state.u_owner[u] == player and state.u_where[u] == 0:
+    for u in positions(state.u_cell, cell):
+        if state.u_type[u] == FREIGHTER and state.u_owner[u] == player and state.u_where[u] == 0:
             if len(state.cargo(u)) < FREIGHTER_CAPACITY:
                 return u
     return -1
@@ -129,7 +129,7 @@ def _enter(state, res, b, cost, me, ship, need, towing, battle_phase, can_attack
 
 
 def _has_defenders(state: GameState, cell: int, owner: int) -> bool:
-    for v, c in enumerate(state.u_cell):
-        if c == cell and state.u_where[v] == 0 and state.u_owner[v] == owner:
+    for v in positions(state.u_cell, cell):
+        if state.u_where[v] == 0 and state.u_owner[v] == owner:
             return True
     return False

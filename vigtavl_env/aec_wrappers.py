@@ -1,0 +1,73 @@
+"""PettingZoo's standard AEC wrappers, with direct reads of the attributes every step reads.
+
+``env()`` wraps :class:`~vigtavl_env.env.raw_env` as PettingZoo's classic environments do
+(TerminateIllegalWrapper, AssertOutOfBoundsWrapper, OrderEnforcingWrapper). Those wrappers
+reach ``agent_selection``, ``terminations``, ``infos`` ... through ``BaseWrapper.__getattr__``,
+which runs only after a failed lookup and then asks the next wrapper, which fails again: each
+read walks the whole chain, and ``last()`` + ``step()`` make about 36 of them, some 30 us a
+decision (as much as the rules engine's legal list).
+
+The subclasses here behave exactly like PettingZoo's (same checks, same errors, same
+``str()``, ``isinstance`` of the originals) but answer those reads with one property that goes
+straight to the unwrapped environment, where the chain always ended. Assigning one of these
+names on a wrapper is refused (PettingZoo would have stored it on the wrapper, shadowing the
+environment's value, which no caller should rely on).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+# Read on every decision by last(), step() and agent_iter().
+FORWARDED = ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos",
+             "_cumulative_rewards")
+# OrderEnforcingWrapper refuses these before the first reset().
+_NEEDS_RESET = frozenset({"rewards", "terminations", "truncations", "infos", "agent_selection", "agents"})
+
+
+def _forward(name: str, check_reset: bool) -> property:
+    def get(self: Any) -> Any:
+        if check_reset and not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._raw, name)
+
+    return property(get, doc=f"The unwrapped environment's ``{name}``.")
+
+
+class _Forwarding:
+    """Mixin: remember the unwrapped environment and forward the hot attributes to it."""
+
+    def _remember_raw(self, env: AECEnv) -> None:
+        self._raw = env.unwrapped
+
+
+for _name in FORWARDED:
+    setattr(_Forwarding, _name, _forward(_name, check_reset=False))
+
+
+class TerminateIllegalWrapper(_Forwarding, wrappers.TerminateIllegalWrapper):
+    def __init__(self, env: AECEnv, illegal_reward: float) -> None:
+        super().__init__(env, illegal_reward)
+        self._remember_raw(env)
+
+
+class AssertOutOfBoundsWrapper(_Forwarding, wrappers.AssertOutOfBoundsWrapper):
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._remember_raw(env)
+
+
+class OrderEnforcingWrapper(_Forwarding, wrappers.OrderEnforcingWrapper):
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._remember_raw(env)
+
+    def __str__(self) -> str:
+        return str(self.env)  # as PettingZoo prints its own OrderEnforcingWrapper
+
+
+for _name in FORWARDED:
+    setattr(OrderEnforcingWrapper, _name, _forward(_name, check_reset=_name in _NEEDS_RESET))
