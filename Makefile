@@ -16,7 +16,7 @@ TORCH_VERSION := 2.13.0
 TORCH_PIP_ARGS ?=
 PYTEST_ARGS ?= -n 2
 
-.PHONY: setup test demo bench clean
+.PHONY: setup test demo watch bench clean
 
 setup: $(STAMP)
 
@@ -32,6 +32,9 @@ test: setup
 	$(PYTHON) -m pytest $(PYTEST_ARGS)
 
 demo: setup
+	$(PYTHON) -m training.demo
+
+watch: setup
 	$(PYTHON) -m vigtavl_env.demo
 
 bench: setup

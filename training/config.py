@@ -59,6 +59,27 @@ class SelfPlayConfig:
 
 
 @dataclass
+class PretrainConfig:
+    """Behaviour cloning before PPO (``training.imitation``): the policy first imitates a bot."""
+
+    teacher: str | None = None
+    """Agent spec imitated (greedy, search:N, ...); null: no pretraining, PPO starts from scratch."""
+    games: int = 300
+    """Teacher games recorded, against opponents drawn from the training pool (``opponents``)."""
+    epochs: int = 8
+    """Passes over the recorded decisions."""
+    batch_size: int = 256
+    """Minibatch size of the cloning updates."""
+    learning_rate: float = 1e-3
+    """Adam learning rate of the cloning updates."""
+    value_weight: float = 0.5
+    """Weight of the value loss (the discounted return the teacher's seat got) beside the
+    cross-entropy of the teacher's decisions."""
+    workers: int = 1
+    """Processes recording teacher games."""
+
+
+@dataclass
 class NetConfig:
     """Network sizes (``training.policy``)."""
 
@@ -119,6 +140,8 @@ class TrainConfig:
     """Opponent bots with weights; each episode draws one per opponent seat by weight."""
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
     """Self-play snapshots in the opponent pool."""
+    pretrain: PretrainConfig = field(default_factory=PretrainConfig)
+    """Behaviour cloning of a bot before PPO (off unless pretrain.teacher is set)."""
     eval_every: int = 50_000
     """Evaluate against each eval opponent every this many timesteps (0: never)."""
     eval_games: int = 40
@@ -168,6 +191,11 @@ def _check_values(cfg: TrainConfig) -> None:
     sp = cfg.selfplay
     if sp.snapshot_every < 0 or sp.max_snapshots < 1 or sp.weight < 0:
         raise ConfigError(f"selfplay: snapshot_every >= 0, max_snapshots >= 1 and weight >= 0, got {sp}")
+    pt = cfg.pretrain
+    if pt.teacher is not None and (pt.games < 1 or pt.epochs < 1 or pt.batch_size < 1 or pt.workers < 1
+                                   or pt.learning_rate <= 0 or pt.value_weight < 0 or not pt.teacher.strip()):
+        raise ConfigError(f"pretrain: a non-empty teacher, games, epochs, batch_size, workers >= 1, "
+                          f"learning_rate > 0 and value_weight >= 0; got {pt}")
     if cfg.eval_every and not cfg.eval_opponents:
         raise ConfigError("eval_opponents must list at least one agent when eval_every > 0")
     if any(not s.strip() for s in cfg.eval_opponents) or any(not o.name.strip() for o in cfg.opponents):

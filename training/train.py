@@ -5,7 +5,8 @@
     vigtavl train --config configs/ppo_vs_bots.yaml [--set key=value ...] [--resume CHECKPOINT]
 
 Read :func:`train` top to bottom: the run folder and its resolved config, one seeding block, the
-environments, the model, the callbacks, ``learn``. A run writes into ``runs/<run>/``::
+environments, the model (cloned from a bot first when ``pretrain.teacher`` is set:
+:mod:`training.imitation`), the callbacks, ``learn``. A run writes into ``runs/<run>/``::
 
     config.yaml            the resolved TrainConfig (every field commented)
     progress.csv           SB3's log: rollout/*, train/*, game/*, eval/* by time/total_timesteps
@@ -13,6 +14,7 @@ environments, the model, the callbacks, ``learn``. A run writes into ``runs/<run
                            event files in tb/ when tensorboard is installed
     checkpoints/           model_<timesteps>_steps.zip every checkpoint_every timesteps
     snapshots/, league.json  the self-play snapshots in the opponent pool
+    pretrained_model.zip   the policy after behaviour cloning (when pretrain.teacher is set)
     eval_model.zip, best_model.zip, best.json   the last evaluated and the best model
     final_model.zip
 
@@ -61,7 +63,8 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
     """Train as ``cfg`` says (continuing ``resume``, a checkpoint); returns the run folder."""
     # --- the run folder and its resolved config (bad agent names fail before anything is written)
     from agents.match import check_agents
-    check_agents([o.name for o in cfg.opponents] + list(cfg.eval_opponents))
+    check_agents([o.name for o in cfg.opponents] + list(cfg.eval_opponents)
+                 + ([cfg.pretrain.teacher] if cfg.pretrain.teacher else []))
     run_dir = run_folder(cfg, resume, config_name)
     save_config(cfg, run_dir / CONFIG_FILE)
 
@@ -89,6 +92,12 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
         model = MaskablePPO.load(resume, env=vec_env, device=cfg.device)
         vec_env.seed(cfg.seed + model.num_timesteps)  # a resumed run does not replay the same games
     model.set_logger(make_logger(run_dir, model.num_timesteps))
+
+    # --- behaviour cloning of a bot first (a new run with pretrain.teacher set)
+    if resume is None and cfg.pretrain.teacher:
+        from training.imitation import pretrain
+        pretrain(model, cfg, progress)
+        model.save(run_dir / "pretrained_model.zip")
 
     # --- callbacks: training-game stats, checkpoints, league snapshots, evaluation, progress bar
     callbacks: list[BaseCallback] = [GameStatsCallback()]
