@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 QUICK = str(ROOT / "configs" / "ppo_quick.yaml")
 TINY = ["total_timesteps=256", "n_steps=64", "batch_size=64", "n_epochs=1", "net.channels=4",
         "net.blocks=1", "net.hidden=[8]", "eval_every=128", "eval_games=2", "eval_opponents=[random]",
-        "checkpoint_every=128", "opponents=[random]"]
+        "checkpoint_every=128", "opponents=[random]", "pretrain.games=2", "pretrain.epochs=1",
+        "pretrain.workers=1"]
 
 
 def _sets(items: list[str]) -> list[str]:
@@ -56,7 +57,8 @@ def test_train_evaluate_plot_resume_end_to_end(tmp_path: Path, capsys: pytest.Ca
 
 def _check_run_folder(run: Path) -> None:
     for name in ("config.yaml", "progress.csv", "best_model.zip", "final_model.zip", "eval_model.zip",
-                 "best.json", "league.json", "checkpoints/model_128_steps.zip", "checkpoints/model_256_steps.zip"):
+                 "best.json", "league.json", "checkpoints/model_128_steps.zip", "checkpoints/model_256_steps.zip",
+                 "pretrained_model.zip"):
         assert (run / name).is_file(), name
     header = (run / "progress.csv").read_text().splitlines()[0].split(",")
     for key in ("eval/win_rate_random", "eval/mean_win_rate", "rollout/ep_rew_mean", "game/length",
@@ -322,7 +324,7 @@ def test_cloning_records_the_teacher_and_learns_its_decisions() -> None:
 def test_pretrain_config_is_checked() -> None:
     cfg = load_config(QUICK, ["pretrain.teacher=greedy", "pretrain.games=5"])
     assert cfg.pretrain.teacher == "greedy" and cfg.pretrain.games == 5
-    assert load_config(QUICK).pretrain.teacher is None  # off by default
+    assert load_config(None).pretrain.teacher is None  # off by default
     for item in ("pretrain.games=0", "pretrain.teacher=' '", "pretrain.learning_rate=0"):
         with pytest.raises(ConfigError, match="pretrain"):
             load_config(QUICK, ["pretrain.teacher=greedy", item])
@@ -333,8 +335,7 @@ def test_pretrain_config_is_checked() -> None:
 def test_demo_trains_evaluates_and_draws(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``make demo``'s job, cut to a tiny budget: a run folder, the evaluation table, the curve."""
     from training.demo import main as demo_main
-    sets = TINY + [f"run_dir={tmp_path}", "eval_every=0", "checkpoint_every=0", "n_envs=1",
-                   "pretrain.teacher=greedy", "pretrain.games=2", "pretrain.epochs=1"]
+    sets = TINY + [f"run_dir={tmp_path}", "eval_every=0", "checkpoint_every=0", "n_envs=1"]
     assert demo_main(["--games", "2", "--workers", "1"] + _sets(sets)) == 0
     out = capsys.readouterr().out
     run = next(tmp_path.glob("demo-*"))
