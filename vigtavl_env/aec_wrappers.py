@@ -43,6 +43,12 @@ class _Forwarding:
     def _remember_raw(self, env: AECEnv) -> None:
         self._raw = env.unwrapped
 
+    def action_space(self, agent: Any) -> Any:
+        return self._raw.action_space(agent)  # no wrapper here changes the spaces
+
+    def observation_space(self, agent: Any) -> Any:
+        return self._raw.observation_space(agent)
+
 
 for _name in FORWARDED:
     setattr(_Forwarding, _name, _forward(_name, check_reset=False))

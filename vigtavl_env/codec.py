@@ -97,6 +97,13 @@ class ActionCodec:
             mask[self.env_of_engine[codes]] = 1
         return mask
 
+    def new_mask(self, codes: list[int]) -> np.ndarray:
+        """A fresh 0/1 int8 mask of the env actions for a list of engine codes."""
+        mask = np.zeros(self.n_actions, dtype=np.int8)
+        if codes:
+            mask[self.env_of_engine[codes]] = 1
+        return mask
+
     def legal_indices(self, codes: list[int]) -> np.ndarray:
         """Env indices of a list of engine codes (same order)."""
         return self.env_of_engine[codes]

@@ -162,7 +162,6 @@ class raw_env(AECEnv, EzPickle):
         self._version = 0
         self._legal_version = -1
         self._legal: list[int] = []
-        self._legal_set: set[int] = set()
         self._mask = self._no_mask
         self._steps = 0
         self._viewer: Any = None  # render.HumanViewer, made on the first human render
@@ -248,9 +247,7 @@ class raw_env(AECEnv, EzPickle):
         """Engine codes legal now, enumerated once per state version."""
         if self._legal_version != self._version:
             self._legal = legal_actions(self.state) if not self.state.is_over else []
-            self._legal_set = set(self._legal)
-            mask = np.zeros(self.codec.n_actions, dtype=np.int8)
-            self.codec.fill_mask(mask, self._legal)
+            mask = self.codec.new_mask(self._legal)
             mask.setflags(write=False)
             self._mask = mask
             self._legal_version = self._version
@@ -298,8 +295,8 @@ class raw_env(AECEnv, EzPickle):
             return
         code = self._engine_code(action)
         s = self.state
-        tokens_before = s.tokens[:]
-        legal = self._legal_set if self._legal_version == self._version else None
+        tokens_before = s.tokens[:] if self.reward_kind == "tokens" else None
+        legal = self._legal if self._legal_version == self._version else None
         try:
             apply_action(s, code, legal=legal)  # the mask's own list: no second enumeration
         except IllegalActionError as e:
@@ -333,7 +330,7 @@ class raw_env(AECEnv, EzPickle):
     def _named(self, err: Exception) -> str:
         return _agent_names(str(err))
 
-    def _set_rewards(self, tokens_before: list[int]) -> None:
+    def _set_rewards(self, tokens_before: list[int] | None) -> None:
         s, kind = self.state, self.reward_kind
         if kind == "tokens":
             for i, a in enumerate(self.possible_agents):

@@ -63,7 +63,9 @@ from typing import Any
 import numpy as np
 
 from .engine.hexgrid import DIRECTION_NAMES
-from .engine.state import BATTLE, BUILD, LOADED, MOVE_DONE, ON_BOARD, PRISONER, RESERVE, SPENT, GameState
+from .engine.state import (
+    BATTLE, BUILD, LOADED, MOVE_DONE, ON_BOARD, PRISONER, RESERVE, SPENT, GameState, positions,
+)
 from .engine.stats import CASTLE, UNITS, UNITS_PER_TURN, UNITS_PER_TURN_WITH_CASTLE, UNIT_NAMES
 
 OBS_LOW, OBS_HIGH = -1.0, 16.0  # the largest count: 3 units + 9 aboard spent on one hex
@@ -216,14 +218,15 @@ class ObservationEncoder:
         return table
 
     def _edge_tables(self, board: Any) -> None:
-        """Per edge: the tensor cell and direction on each side (second side -1 on the border)."""
-        n_e = board.n_edges
-        self._ea = np.zeros((n_e, 2), dtype=np.int64)  # (tensor cell, direction) on side a
-        self._eb = np.full((n_e, 2), -1, dtype=np.int64)
+        """Per edge and owner: the flat indices of its wall, one per hex it borders (a wall
+        between two hexes shows on both, in opposite directions)."""
+        wall0, P, hw = self.layout.channel("wall"), self.n_players, self.hw
+        sides: list[list[tuple[int, int]]] = [[] for _ in range(board.n_edges)]
         for c, edges in enumerate(board.edge):
             for d, e in enumerate(edges):
-                side = self._ea if board.edge_cells[e][0] == c else self._eb
-                side[e] = (self.tc[c], d)
+                sides[e].append((self._tc_list[c], d))
+        self._wall_index = [[[(wall0 + d * P + p) * hw + cell for cell, d in sides[e]] for p in range(P)]
+                            for e in range(board.n_edges)]
 
     # ------------------------------------------------------------------ encoding
     def encode(self, state: GameState, observer: int, key: Any = None) -> np.ndarray:
@@ -337,14 +340,14 @@ class ObservationEncoder:
         a = np.flatnonzero(art >= 0)
         return (self.layout.channel("artillery") + art[a]) * self.hw + self.tc[a]
 
-    def _wall_part(self, walls_list: list[int]) -> np.ndarray:
-        """A wall shows on both hexes it separates, as that hex's edge direction."""
-        walls = np.asarray(walls_list, dtype=np.int64)
-        e = np.flatnonzero(walls >= 0)
-        wb = e[self._eb[e, 0] >= 0]
-        wall0, P, hw = self.layout.channel("wall"), self.n_players, self.hw
-        return np.concatenate(((wall0 + self._ea[e, 1] * P + walls[e]) * hw + self._ea[e, 0],
-                               (wall0 + self._eb[wb, 1] * P + walls[wb]) * hw + self._eb[wb, 0]))
+    def _wall_part(self, walls: list[int]) -> np.ndarray:
+        """A wall shows on both hexes it separates, as that hex's edge direction. Walls are
+        few: each owner's are found by a scan in C."""
+        table, idx = self._wall_index, []
+        for p in range(self.n_players):
+            for e in positions(walls, p):
+                idx += table[e][p]
+        return np.asarray(idx, dtype=np.int64)
 
     def _turn_marks(self, state: GameState) -> list[tuple[int, float]]:
         """(flat index, value) of the front, attacks, the active hex, the occupation offer and

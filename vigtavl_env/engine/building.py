@@ -17,6 +17,8 @@ Occupancy, Freighters, Phase 1 - Placement):
 
 from __future__ import annotations
 
+from typing import Any
+
 from .movement import freighter_with_room
 from .state import BUILD, BATTLE, GameState, GONE, MOVE_IN_PROGRESS, PRISONER, RESERVE, positions
 from .stats import (
@@ -37,8 +39,7 @@ def may_build_now(state: GameState) -> bool:
 
 def unit_capacity(state: GameState, player: int) -> int:
     """Units a player may build this turn: 2, or 3 while he owns a castle."""
-    owns_castle = CASTLE in state.dev_type and any(
-        o == player and t == CASTLE for o, t in zip(state.dev_owner, state.dev_type))
+    owns_castle = any(state.dev_owner[c] == player for c in positions(state.dev_type, CASTLE))
     return UNITS_PER_TURN_WITH_CASTLE if owns_castle else UNITS_PER_TURN
 
 
@@ -72,28 +73,40 @@ def near_development(state: GameState, player: int) -> set[int]:
     return out
 
 
+# player -> (map, copy of dev_owner, near_sites result): developments change on about one
+# decision in ten, and comparing one list is far cheaper than collecting the hexes again.
+_NEAR_MEMO: dict[int, tuple[Any, list[int], tuple[tuple[int, ...], ...]]] = {}
+
+
+def near_sites(state: GameState, player: int) -> tuple[tuple[int, ...], ...]:
+    """:func:`near_development` by terrain, ascending: (land hexes, sea hexes, sea hexes next to
+    an own development). Remembered per player until the map or the developments change."""
+    memo = _NEAR_MEMO.get(player)
+    if memo is not None and memo[0] is state.gmap and memo[1] == state.dev_owner:
+        return memo[2]
+    gmap, near = state.gmap, sorted(near_development(state, player))
+    sea = tuple(c for c in near if gmap.is_sea[c])
+    split = (tuple(c for c in near if gmap.is_land[c]), sea,
+             tuple(c for c in sea if _adjacent_own_development(state, c, player)))
+    _NEAR_MEMO[player] = (gmap, state.dev_owner[:], split)
+    return split
+
+
 def free_for(state: GameState, cell: int, player: int, room: int) -> bool:
     """The hex is not another player's and has room for ``room`` more occupancy."""
     return state.cell_player[cell] in (-1, player) and state.occ[cell] + room <= MAX_OCCUPANCY
 
 
-def unit_sites(state: GameState, player: int, utype: int, near: set[int] | None = None) -> list[int]:
-    """Where a built (or recruited) unit of this type may be placed."""
-    gmap = state.gmap
-    if near is None:
-        near = near_development(state, player)
-    out = []
+def unit_sites(state: GameState, player: int, utype: int) -> list[int]:
+    """Where a built (or recruited) unit of this type may be placed, ascending."""
+    land, sea, sea_by_development = near_sites(state, player)
     holder, occ = state.cell_player, state.occ
     if IS_SHIP[utype]:
-        return [c for c in sorted(near) if gmap.is_sea[c] and holder[c] in (-1, player) and occ[c] < MAX_OCCUPANCY]
-    for c in sorted(near):
-        if gmap.is_land[c]:
-            if holder[c] in (-1, player) and occ[c] < MAX_OCCUPANCY:
-                out.append(c)
-        elif holder[c] == player and gmap.is_sea[c] and _adjacent_own_development(state, c, player) \
-                and freighter_with_room(state, c, player) >= 0:
-            out.append(c)  # built straight onto a freighter next to a developed hex
-    return out
+        return [c for c in sea if holder[c] in (-1, player) and occ[c] < MAX_OCCUPANCY]
+    out = [c for c in land if holder[c] in (-1, player) and occ[c] < MAX_OCCUPANCY]
+    # built straight onto a freighter next to a developed hex
+    aboard = [c for c in sea_by_development if holder[c] == player and freighter_with_room(state, c, player) >= 0]
+    return sorted(out + aboard) if aboard else out
 
 
 def _adjacent_own_development(state: GameState, cell: int, player: int) -> bool:
@@ -101,11 +114,8 @@ def _adjacent_own_development(state: GameState, cell: int, player: int) -> bool:
 
 
 def artillery_sites(state: GameState, player: int) -> list[int]:
-    gmap = state.gmap
-    return [
-        c for c in sorted(near_development(state, player))
-        if gmap.is_land[c] and state.art_owner[c] < 0 and free_for(state, c, player, ARTILLERY_OCCUPANCY)
-    ]
+    return [c for c in near_sites(state, player)[0]
+            if state.art_owner[c] < 0 and free_for(state, c, player, ARTILLERY_OCCUPANCY)]
 
 
 def development_sites(state: GameState, player: int, dev: int, candidates: list[int] | None = None) -> list[int]:
@@ -116,13 +126,13 @@ def development_sites(state: GameState, player: int, dev: int, candidates: list[
     return [c for c in candidates if state.occ[c] <= room]
 
 
-def development_candidates(state: GameState, player: int) -> list[int]:
-    """Hexes a development could go on, occupancy aside."""
+def development_candidates(state: GameState, player: int, presence: set[int] | None = None) -> list[int]:
+    """Hexes a development could go on, occupancy aside. ``presence``: the hexes of the
+    player's units on the board or aboard, when the caller has them."""
     gmap, around = state.gmap, state.gmap.board.around
-    u_cell, u_where = state.u_cell, state.u_where
-    presence = {u_cell[u] for u in positions(state.u_owner, player) if u_where[u] <= 1}
-    presence.update(positions(state.dev_owner, player))
-    near: set[int] = set()
+    if presence is None:
+        presence = {c for c, o, w in zip(state.u_cell, state.u_owner, state.u_where) if o == player and w <= 1}
+    near = set(near_sites(state, player)[0])  # the land around own developments
     for c in presence:
         near.update(around[c])
     is_land, dev_type, holder = gmap.is_land, state.dev_type, state.cell_player

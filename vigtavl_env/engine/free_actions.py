@@ -45,13 +45,11 @@ def guard_cells(state: GameState, owner: int) -> tuple[set[int], set[int]]:
     also where the owner's units able to seize stand."""
     fighters: set[int] = set()
     knights: set[int] = set()
-    u_where, u_type, u_cell = state.u_where, state.u_type, state.u_cell
-    for u in positions(state.u_owner, owner):
-        t = u_type[u]
-        if u_where[u] == ON_BOARD and t != FREIGHTER:
-            fighters.add(u_cell[u])
+    for o, w, t, c in zip(state.u_owner, state.u_where, state.u_type, state.u_cell):
+        if o == owner and w == ON_BOARD and t != FREIGHTER:
+            fighters.add(c)
             if t in LAND_TYPES:
-                knights.add(u_cell[u])
+                knights.add(c)
     return fighters, knights
 
 

@@ -27,7 +27,7 @@ from .combat import (
 )
 from .config import RulesConfig
 from .free_actions import breach, breacher, dischargeable, seize, seizers
-from .legal import _Shared, hexes_for, may_battle_move, nested_ok, open_verbs
+from .legal import hexes_for, legal_codes, may_battle_move, nested_ok, open_verbs
 from .movement import freighter_with_room, reach
 from .state import (
     BATTLE, BUILD, LOADED, MOVE_DONE, MOVE_IN_PROGRESS, MOVE_UNUSED, ON_BOARD, OVER, PHASE_NAMES,
@@ -65,15 +65,7 @@ def new_game(gmap: Any, config: RulesConfig | None = None, seed: int = 0) -> Gam
 
 def legal_actions(state: GameState) -> list[int]:
     """Engine codes of every decision the current player may make now (sorted)."""
-    n = state.gmap.board.n_cells
-    verbs, glob, _ = open_verbs(state)
-    shared = _Shared(state)
-    out: list[int] = []
-    for v in sorted(verbs):  # hexes come sorted, so the codes come out sorted
-        base = v * n
-        out += [base + c for c in hexes_for(state, v, shared)]
-    out += [A.encode_global(g, n) for g in glob]
-    return out
+    return legal_codes(state)
 
 
 def apply_action(state: GameState, code: int, legal: Any = None) -> None:

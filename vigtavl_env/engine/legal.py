@@ -8,19 +8,21 @@ with the same two functions, so the list and the checks can never disagree.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import actions as A
 from .building import (
     ARTILLERY_SLOT, artillery_sites, can_afford_development, can_afford_unit, can_afford_wall,
-    development_candidates, development_sites, may_build_now, near_development, placement_sites,
-    reserve_ships, unit_capacity, unit_sites, wall_sites,
+    development_sites, may_build_now, placement_sites, reserve_ships,
 )
 from .combat import can_attack_from_here, can_stand, close_targets, ranged_targets
-from .free_actions import guard_cells, may_breach, seize_sources
+from .free_actions import seize_sources
 from .movement import reach
+from .shared import Shared
 from .state import (
-    BATTLE, LOADED, MOVE_DONE, ON_BOARD, OVER, PLACEMENT, SPENT, GameState, positions,
+    BATTLE, LOADED, MOVE_DONE, ON_BOARD, OVER, PLACEMENT, GameState,
 )
-from .stats import FREIGHTER, IS_SHIP, LAND_TYPES, UNIT_COST, UNIT_RANGE
+from .stats import FREIGHTER, LAND_TYPES, UNIT_COST, UNIT_RANGE
 
 GLOBAL_OPEN = -100  # marker in open_verbs for the global verbs
 
@@ -72,166 +74,92 @@ def _unit_verbs(state: GameState) -> list[int]:
     return out
 
 
-class _Shared:
-    """Work shared by several verbs within one enumeration (computed on first use)."""
-
-    __slots__ = ("state", "me", "_walls", "_own_walls", "_land", "_ships", "_mine", "_near",
-                 "_capacity", "_dev_candidates", "_guards", "_breaches")
-
-    def __init__(self, state: GameState) -> None:
-        self.state, self.me = state, state.current_player
-        self._walls = self._own_walls = self._land = self._ships = self._mine = None
-        self._near = self._capacity = self._dev_candidates = self._breaches = None
-        self._guards: dict[int, tuple[set[int], set[int]]] = {}
-
-    def mine(self) -> "_Mine":
-        """One scan of the deciding player's units, shared by activation, seize, breach and
-        discharge."""
-        if self._mine is None:
-            self._mine = _Mine(self.state, self.me)
-        return self._mine
-
-    def own_walls(self, d: int) -> list[int]:
-        """Own walls by direction, each named once: from the first hex of its edge."""
-        if self._own_walls is None:
-            self._own_walls = [[] for _ in range(6)]
-            first = self.state.gmap.board.edge_first
-            for e in positions(self.state.walls, self.me):
-                cell, direction = first[e]
-                self._own_walls[direction].append(cell)
-        return self._own_walls[d]
-
-    def guards(self, player: int) -> tuple[set[int], set[int]]:
-        """``guard_cells`` of a player, scanned once per enumeration."""
-        g = self._guards.get(player)
-        if g is None:
-            g = self._guards[player] = guard_cells(self.state, player)
-        return g
-
-    def breaches(self, d: int) -> list[int]:
-        """Hexes of mine facing an opponent wall in direction ``d`` with a unit able to breach it,
-        for all six directions in one pass."""
-        if self._breaches is None:
-            self._breaches = [[] for _ in range(6)]
-            state, me = self.state, self.me
-            edge, walls, ready = state.gmap.board.edge, state.walls, self.mine().breach_cells
-            for c in self.mine().board_cells:
-                if c in ready:
-                    for k, e in enumerate(edge[c]):
-                        w = walls[e]
-                        if w >= 0 and w != me:
-                            self._breaches[k].append(c)
-        return self._breaches[d]
-
-    def walls(self, d: int) -> list[int]:
-        if self._walls is None:
-            self._walls = wall_sites(self.state, self.me)
-        return self._walls[d]
-
-    def near(self) -> set[int]:
-        if self._near is None:
-            self._near = near_development(self.state, self.me)
-        return self._near
-
-    def capacity(self) -> int:
-        if self._capacity is None:
-            self._capacity = unit_capacity(self.state, self.me)
-        return self._capacity
-
-    def dev_candidates(self) -> list[int]:
-        if self._dev_candidates is None:
-            self._dev_candidates = development_candidates(self.state, self.me)
-        return self._dev_candidates
-
-    def unit_sites(self, utype: int) -> list[int]:
-        # Sites depend only on land versus sea: every knight type shares one list, every ship one.
-        if IS_SHIP[utype]:
-            if self._ships is None:
-                self._ships = unit_sites(self.state, self.me, utype, self.near())
-            return self._ships
-        if self._land is None:
-            self._land = unit_sites(self.state, self.me, utype, self.near())
-        return self._land
+def legal_codes(state: GameState) -> list[int]:
+    """Engine codes of every decision the current player may make now, ascending (the body of
+    ``legal_actions``): the open verbs in order, each verb's hexes in order. Verbs come in spans
+    (the six wall directions, the six unit types ...) that are worked out together."""
+    n = state.gmap.board.n_cells
+    verbs, glob, _ = open_verbs(state)
+    shared = Shared(state)
+    is_open = set(verbs)
+    out: list[int] = []
+    done_below = 0
+    for v in sorted(verbs):
+        if v < done_below:
+            continue  # listed with its span
+        start, every_hexes = _SPAN_OF[v]
+        hexes_by_verb = every_hexes(state, shared)
+        for w, hexes in enumerate(hexes_by_verb, start):
+            if hexes and w in is_open:
+                base = w * n
+                out += [base + c for c in hexes]
+        done_below = start + len(hexes_by_verb)
+    base = A.N_HEX_VERBS * n
+    out += [base + g for g in glob]
+    return out
 
 
-class _Mine:
-    """The deciding player's units, grouped the ways the verbs ask for them."""
-
-    __slots__ = ("upright", "board_cells", "land_cells", "breach_cells")
-
-    def __init__(self, state: GameState, me: int) -> None:
-        self.upright: list[list[int]] = [[] for _ in range(6)]  # by type: not yet activated
-        # knights on board or aboard, not in an activation: the ones a discharge may take
-        self.land_cells: list[set[int]] = [set(), set(), set()]
-        active = {a.unit for a in state.stack}
-        board_cells: set[int] = set()
-        self.breach_cells: set[int] = set()  # hexes with a unit that may still breach
-        u_where, u_type, u_cell, u_flags = state.u_where, state.u_type, state.u_cell, state.u_flags
-        for u in positions(state.u_owner, me):
-            w = u_where[u]
-            if w > LOADED:  # ON_BOARD = 0, LOADED = 1
-                continue
-            t, c = u_type[u], u_cell[u]
-            if not u_flags[u] & SPENT:
-                self.upright[t].append(u)
-            if t < 3 and u not in active:
-                self.land_cells[t].add(c)
-            if w == ON_BOARD:
-                board_cells.add(c)
-                if may_breach(state, u, active):
-                    self.breach_cells.add(c)
-        self.board_cells = sorted(board_cells)
-
-
-def hexes_for(state: GameState, verb: int, shared: _Shared | None = None) -> list[int]:
+def hexes_for(state: GameState, verb: int, shared: Shared | None = None) -> list[int]:
     """Hexes where ``verb`` is legal now (assuming the moment opens the verb)."""
-    return _VERB_HEXES[verb](state, verb, shared or _Shared(state))
+    return list(_VERB_HEXES[verb](state, verb, shared or Shared(state)))  # the caller's own list
 
 
-def _h_place(state: GameState, verb: int, sh: _Shared) -> list[int]:
+def _h_place(state: GameState, verb: int, sh: Shared) -> list[int]:
     utype = 3 + verb - A.PLACE
     if not any(state.u_type[u] == utype for u in reserve_ships(state, sh.me)):
         return []
     return placement_sites(state, sh.me)
 
 
-def _h_build_unit(state: GameState, verb: int, sh: _Shared) -> list[int]:
+def _h_build_unit(state: GameState, verb: int, sh: Shared) -> list[int]:
     utype = verb - A.BUILD_UNIT
     return sh.unit_sites(utype) if can_afford_unit(state, sh.me, utype, sh.capacity()) else []
 
 
-def _h_build_artillery(state: GameState, verb: int, sh: _Shared) -> list[int]:
+def _h_build_artillery(state: GameState, verb: int, sh: Shared) -> list[int]:
     return artillery_sites(state, sh.me) if can_afford_unit(state, sh.me, ARTILLERY_SLOT) else []
 
 
-def _h_build_dev(state: GameState, verb: int, sh: _Shared) -> list[int]:
+def _h_build_dev(state: GameState, verb: int, sh: Shared) -> list[int]:
     dev = verb - A.BUILD_DEV + 1
     if not can_afford_development(state, sh.me, dev):
         return []
     return development_sites(state, sh.me, dev, sh.dev_candidates())
 
 
-def _h_build_wall(state: GameState, verb: int, sh: _Shared) -> list[int]:
-    return sh.walls(verb - A.BUILD_WALL) if can_afford_wall(state, sh.me) else []
+def _h_build_wall(state: GameState, verb: int, sh: Shared) -> list[int]:
+    return _all_walls(state, sh)[verb - A.BUILD_WALL]
 
 
-def _h_relocate_wall(state: GameState, verb: int, sh: _Shared) -> list[int]:
-    return sorted(sh.own_walls(verb - A.RELOCATE_WALL))
+def _all_walls(state: GameState, sh: Shared) -> list[list[int]]:
+    return sh.walls() if can_afford_wall(state, sh.me) else _NONE[6]
 
 
-def _h_breach(state: GameState, verb: int, sh: _Shared) -> list[int]:
-    return sh.breaches(verb - A.BREACH)
+def _h_relocate_wall(state: GameState, verb: int, sh: Shared) -> list[int]:
+    return sh.own_walls()[verb - A.RELOCATE_WALL]
 
 
-def _h_activate(state: GameState, verb: int, sh: _Shared) -> list[int]:
+def _all_relocations(state: GameState, sh: Shared) -> list[list[int]]:
+    return sh.own_walls()
+
+
+def _h_breach(state: GameState, verb: int, sh: Shared) -> list[int]:
+    return sh.breaches()[verb - A.BREACH]
+
+
+def _all_breaches(state: GameState, sh: Shared) -> list[list[int]]:
+    return sh.breaches()
+
+
+def _h_activate(state: GameState, verb: int, sh: Shared) -> list[int]:
     return _activatable(state, sh.me, verb - A.ACTIVATE, sh)
 
 
-def _h_unit_action(state: GameState, verb: int, sh: _Shared) -> list[int]:
+def _h_unit_action(state: GameState, verb: int, sh: Shared) -> list[int]:
     return _unit_action_hexes(state, verb)
 
 
-def _h_occupy(state: GameState, verb: int, sh: _Shared) -> list[int]:
+def _h_occupy(state: GameState, verb: int, sh: Shared) -> list[int]:
     u = state.occupy_unit
     # Still possible after a retaliation in between (the unit may have been captured).
     if u < 0 or state.u_where[u] != ON_BOARD or not can_stand(state, u, state.occupy_cell):
@@ -239,39 +167,68 @@ def _h_occupy(state: GameState, verb: int, sh: _Shared) -> list[int]:
     return [state.occupy_cell]
 
 
-def _h_seize(state: GameState, verb: int, sh: _Shared) -> list[int]:
+def _h_seize(state: GameState, verb: int, sh: Shared) -> list[int]:
     return _seizable(state, sh.me, sh)
 
 
-def _h_discharge(state: GameState, verb: int, sh: _Shared) -> list[int]:
+def _h_discharge(state: GameState, verb: int, sh: Shared) -> list[int]:
     return _dischargeable_hexes(state, sh.me, LAND_TYPES[verb - A.DISCHARGE], sh)
 
 
-def _h_recruit(state: GameState, verb: int, sh: _Shared) -> list[int]:
+def _h_recruit(state: GameState, verb: int, sh: Shared) -> list[int]:
     return sh.unit_sites(state.recruit_type)
 
 
-def _verb_table() -> tuple:
-    spans = [
-        (A.PLACE, 3, _h_place), (A.BUILD_UNIT, 6, _h_build_unit),
-        (A.BUILD_ARTILLERY, 1, _h_build_artillery), (A.BUILD_DEV, 3, _h_build_dev),
-        (A.BUILD_WALL, 6, _h_build_wall), (A.RELOCATE_WALL, 6, _h_relocate_wall),
-        (A.BREACH, 6, _h_breach), (A.ACTIVATE, 6, _h_activate), (A.MOVE, 4, _h_unit_action),
-        (A.OCCUPY, 1, _h_occupy), (A.SEIZE, 1, _h_seize), (A.DISCHARGE, 3, _h_discharge),
-        (A.RECRUIT, 1, _h_recruit),
-    ]
-    table = [None] * A.N_HEX_VERBS
-    for start, count, fn in spans:
+def _all_builds(state: GameState, sh: Shared) -> list[list[int]]:
+    """Units, artillery and developments: every one costs gold, so none without it."""
+    if state.gold[sh.me] <= 0:
+        return _NONE[A.BUILD_DEV + 3 - A.BUILD_UNIT]
+    return [_VERB_HEXES[v](state, v, sh) for v in range(A.BUILD_UNIT, A.BUILD_DEV + 3)]
+
+
+def _all_activations(state: GameState, sh: Shared) -> list[list[int]]:
+    return [_activatable(state, sh.me, t, sh) for t in range(6)]
+
+
+_NONE = {k: [[]] * k for k in (6, 10)}  # no hexes for any verb of a span (never changed)
+# (first verb, verbs, hexes of one verb, hexes of each verb of the span or None: one by one).
+# A span is what open_verbs opens together: a span function works out all of its verbs.
+_SPANS = (
+    (A.PLACE, 3, _h_place, None), (A.BUILD_UNIT, 6, _h_build_unit, _all_builds),
+    (A.BUILD_ARTILLERY, 1, _h_build_artillery, None), (A.BUILD_DEV, 3, _h_build_dev, None),
+    (A.BUILD_WALL, 6, _h_build_wall, _all_walls),
+    (A.RELOCATE_WALL, 6, _h_relocate_wall, _all_relocations),
+    (A.BREACH, 6, _h_breach, _all_breaches), (A.ACTIVATE, 6, _h_activate, _all_activations),
+    (A.MOVE, 2, _h_unit_action, None), (A.ATTACK, 2, _h_unit_action, None), (A.OCCUPY, 1, _h_occupy, None), (A.SEIZE, 1, _h_seize, None),
+    (A.DISCHARGE, 3, _h_discharge, None), (A.RECRUIT, 1, _h_recruit, None),
+)
+
+
+def _one_by_one(start: int, count: int, fn) -> Callable[[GameState, Shared], list[list[int]]]:
+    def every(state: GameState, sh: Shared) -> list[list[int]]:
+        return [fn(state, v, sh) for v in range(start, start + count)]
+    return every
+
+
+def _verb_tables() -> tuple[tuple, tuple]:
+    """Per verb: its hexes function, and (first verb of its span, the span's function). The
+    build span's function covers artillery and developments too (verbs 3-12)."""
+    table: list = [None] * A.N_HEX_VERBS
+    span_of: list = [None] * A.N_HEX_VERBS
+    for start, count, fn, every in _SPANS:
         for v in range(start, start + count):
             table[v] = fn
+            span_of[v] = (start, every or _one_by_one(start, count, fn))
+    for v in range(A.BUILD_UNIT, A.BUILD_DEV + 3):
+        span_of[v] = (A.BUILD_UNIT, _all_builds)
     assert all(table), "every verb needs a function"
-    return tuple(table)
+    return tuple(table), tuple(span_of)
 
 
-_VERB_HEXES = _verb_table()
+_VERB_HEXES, _SPAN_OF = _verb_tables()
 
 
-def _dischargeable_hexes(state: GameState, me: int, utype: int, sh: _Shared) -> list[int]:
+def _dischargeable_hexes(state: GameState, me: int, utype: int, sh: Shared) -> list[int]:
     """Hexes with a land unit of this type that may be discharged: its replacement must have
     somewhere to go once it is gone (a free site now, or the room it leaves behind)."""
     cells = sh.mine().land_cells[utype]
@@ -295,17 +252,14 @@ def _frees_a_site(state: GameState, me: int, cell: int) -> bool:
     return next_to_dev
 
 
-def _activatable(state: GameState, me: int, utype: int, sh: _Shared) -> list[int]:
+def _activatable(state: GameState, me: int, utype: int, sh: Shared) -> list[int]:
     """Hexes with an upright own unit of this type that may be activated now."""
     if UNIT_COST[utype] > state.silver[me]:
         return []
-    top = state.active
-    out = set()
-    for u in sh.mine().upright[utype]:
-        if top is not None and not nested_ok(state, top.unit, u):
-            continue
-        out.add(state.u_cell[u])
-    return sorted(out)
+    top, upright, u_cell = state.active, sh.mine().upright[utype], state.u_cell
+    if top is None:
+        return sorted({u_cell[u] for u in upright})
+    return sorted({u_cell[u] for u in upright if nested_ok(state, top.unit, u)})
 
 
 def nested_ok(state: GameState, active: int, u: int) -> bool:
@@ -357,7 +311,7 @@ def _unit_action_hexes(state: GameState, verb: int) -> list[int]:
     return sorted(ranged_targets(state, me, cell))
 
 
-def _seizable(state: GameState, me: int, sh: _Shared) -> list[int]:
+def _seizable(state: GameState, me: int, sh: Shared) -> list[int]:
     """Other players' developments and artillery next to one of my units, undefended."""
     neighbours, holder, dev_type, art_owner = state.gmap.board.neighbours, state.cell_player, state.dev_type, state.art_owner
     candidates = set()

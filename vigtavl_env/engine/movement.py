@@ -60,9 +60,13 @@ def reach(state: GameState, u: int, points: int, towing: bool = False, can_attac
     battle_phase = state.phase == BATTLE
     need = 1 + (ARTILLERY_OCCUPANCY if towing else 0)
     walls, holder, occ, is_land = state.walls, state.cell_player, state.occ, gmap.is_land
+    # The hexes this unit walks (knights) or sails (ships) on.
+    own_terrain = gmap.is_sea if ship else is_land
+    art_owner, neighbours, edges = state.art_owner, board.neighbours, board.edge
     wind = gmap.wind_targets_cw if state.wind > 0 else gmap.wind_targets_ccw
     res = Reach()
-    res.cost[start] = 0
+    costs, stops = res.cost, res.stops
+    costs[start] = 0
     frontier = [start]
     later: list[int] = []  # hexes reached by the wind, one cost level further out
     rode: set[int] = set()  # hexes whose cheapest way in used the wind: one ride per move
@@ -70,17 +74,24 @@ def reach(state: GameState, u: int, points: int, towing: bool = False, can_attac
         nxt = later
         later = []
         for a in frontier:
-            for d, b in enumerate(board.neighbours[a]):
-                if b < 0 or b in res.cost:
+            for b, e in zip(neighbours[a], edges[a]):
+                if b < 0 or b in costs:
                     continue
-                w = walls[board.edge[a][d]]
+                w = walls[e]
                 if w >= 0 and w != me:
                     continue
-                if _enter(state, res, b, cost, me, ship, need, towing, battle_phase, can_attack,
-                          holder, occ, is_land):
-                    nxt.append(b)
-                    if a in rode:
-                        rode.add(b)
+                h = holder[b]
+                if own_terrain[b] and (h < 0 or h == me):
+                    # The common step (as _enter does it): an empty or own hex of its terrain.
+                    costs[b] = cost
+                    if occ[b] + need <= MAX_OCCUPANCY and not (towing and art_owner[b] >= 0):
+                        stops[b] = cost
+                elif not _enter(state, res, b, cost, me, ship, need, towing, battle_phase,
+                                can_attack, holder, occ, is_land):
+                    continue
+                nxt.append(b)
+                if a in rode:
+                    rode.add(b)
         if ship and cost + 1 <= points:
             # Riding the wind arrives one level later, so ordinary steps of this level go first.
             for a in frontier:

@@ -13,7 +13,7 @@ Battle, Conquer and Rescue tokens are paid where those things happen (combat.py,
 
 from __future__ import annotations
 
-from .state import CITADEL, COMPLEX, GREAT_WALL, GameState, PRISONER
+from .state import CITADEL, COMPLEX, GREAT_WALL, GameState, PRISONER, positions
 from .maps import MOUNTAIN
 from .stats import CAMP, CASTLE, FORT
 
@@ -66,7 +66,7 @@ def enclosed_hexes(state: GameState, player: int) -> int:
 def longest_wall(state: GameState, player: int) -> int:
     """Edges in the player's largest group of walls joined end to end (sharing a corner)."""
     verts = state.gmap.board.edge_vertices
-    mine = [e for e, o in enumerate(state.walls) if o == player]
+    mine = positions(state.walls, player)
     parent = {e: e for e in mine}
 
     def find(x: int) -> int:
@@ -93,8 +93,8 @@ def has_complex(state: GameState, player: int) -> bool:
     """A castle, a fort and a camp of the player on connected adjacent hexes."""
     board = state.gmap.board
     by_type = {CASTLE: [], FORT: [], CAMP: []}
-    for c, o in enumerate(state.dev_owner):
-        if o == player and state.dev_type[c] in by_type:
+    for c in positions(state.dev_owner, player):
+        if state.dev_type[c] in by_type:
             by_type[state.dev_type[c]].append(c)
     for a in by_type[CASTLE]:
         for b in by_type[FORT]:

@@ -1,0 +1,124 @@
+"""Work that several verbs of one legal enumeration share, each piece computed on first use.
+
+``legal.py`` asks a :class:`Shared` for the pieces: the deciding player's units grouped once
+(:class:`Mine`), build sites, wall sites, own walls, breach sites and guard hexes. A ``Shared``
+lives for one enumeration of one state; nothing here changes the state.
+"""
+
+from __future__ import annotations
+
+from .building import development_candidates, unit_capacity, unit_sites, wall_sites
+from .free_actions import guard_cells, may_breach
+from .state import LOADED, ON_BOARD, SPENT, GameState, positions
+from .stats import IS_SHIP
+
+
+class Shared:
+    """Work shared by several verbs within one enumeration (computed on first use)."""
+
+    __slots__ = ("state", "me", "_walls", "_own_walls", "_land", "_ships", "_mine",
+                 "_capacity", "_dev_candidates", "_guards", "_breaches")
+
+    def __init__(self, state: GameState) -> None:
+        self.state, self.me = state, state.current_player
+        self._walls = self._own_walls = self._land = self._ships = self._mine = None
+        self._capacity = self._dev_candidates = self._breaches = None
+        self._guards: dict[int, tuple[set[int], set[int]]] = {}
+
+    def mine(self) -> "Mine":
+        """One scan of the deciding player's units, shared by activation, seize, breach and
+        discharge."""
+        if self._mine is None:
+            self._mine = Mine(self.state, self.me)
+        return self._mine
+
+    def own_walls(self) -> list[list[int]]:
+        """Own walls by direction, each named once: from the first hex of its edge, ascending."""
+        if self._own_walls is None:
+            self._own_walls = [[] for _ in range(6)]
+            first = self.state.gmap.board.edge_first
+            for e in positions(self.state.walls, self.me):
+                cell, direction = first[e]
+                self._own_walls[direction].append(cell)
+            self._own_walls = [sorted(x) for x in self._own_walls]
+        return self._own_walls
+
+    def guards(self, player: int) -> tuple[set[int], set[int]]:
+        """``guard_cells`` of a player, scanned once per enumeration."""
+        g = self._guards.get(player)
+        if g is None:
+            g = self._guards[player] = guard_cells(self.state, player)
+        return g
+
+    def breaches(self) -> list[list[int]]:
+        """Per direction ``d``, hexes of mine facing an opponent wall in direction ``d`` with a
+        unit able to breach it (all six directions in one pass)."""
+        if self._breaches is None:
+            self._breaches = [[] for _ in range(6)]
+            state, me, mine = self.state, self.me, self.mine()
+            active = {a.unit for a in state.stack}
+            # hexes with a unit that may still breach
+            ready = {state.u_cell[u] for u in mine.board_units if may_breach(state, u, active)}
+            edge, walls = state.gmap.board.edge, state.walls
+            for c in mine.board_cells:
+                if c in ready:
+                    for k, e in enumerate(edge[c]):
+                        w = walls[e]
+                        if w >= 0 and w != me:
+                            self._breaches[k].append(c)
+        return self._breaches
+
+    def walls(self) -> list[list[int]]:
+        """``wall_sites`` of the deciding player, per direction."""
+        if self._walls is None:
+            self._walls = wall_sites(self.state, self.me)
+        return self._walls
+
+    def capacity(self) -> int:
+        if self._capacity is None:
+            self._capacity = unit_capacity(self.state, self.me)
+        return self._capacity
+
+    def dev_candidates(self) -> list[int]:
+        if self._dev_candidates is None:
+            self._dev_candidates = development_candidates(self.state, self.me, self.mine().cells)
+        return self._dev_candidates
+
+    def unit_sites(self, utype: int) -> list[int]:
+        # Sites depend only on land versus sea: every knight type shares one list, every ship one.
+        if IS_SHIP[utype]:
+            if self._ships is None:
+                self._ships = unit_sites(self.state, self.me, utype)
+            return self._ships
+        if self._land is None:
+            self._land = unit_sites(self.state, self.me, utype)
+        return self._land
+
+
+class Mine:
+    """The deciding player's units, grouped the ways the verbs ask for them."""
+
+    __slots__ = ("upright", "board_cells", "land_cells", "board_units", "cells")
+
+    def __init__(self, state: GameState, me: int) -> None:
+        self.upright: list[list[int]] = [[] for _ in range(6)]  # by type: not yet activated
+        # knights on board or aboard, not in an activation: the ones a discharge may take
+        self.land_cells: list[set[int]] = [set(), set(), set()]
+        active = {a.unit for a in state.stack}
+        board_cells: set[int] = set()
+        self.board_units: list[int] = []
+        self.cells: set[int] = set()  # hexes of all of them, on the board or aboard
+        u = -1
+        for o, w, t, c, f in zip(state.u_owner, state.u_where, state.u_type, state.u_cell, state.u_flags):
+            u += 1
+            if o != me or w > LOADED:  # ON_BOARD = 0, LOADED = 1
+                continue
+            self.cells.add(c)
+            if not f & SPENT:
+                self.upright[t].append(u)
+            if t < 3 and u not in active:
+                self.land_cells[t].add(c)
+            if w == ON_BOARD:
+                board_cells.add(c)
+                self.board_units.append(u)
+        self.board_cells = sorted(board_cells)
