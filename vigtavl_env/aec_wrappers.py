@@ -16,6 +16,7 @@ environment's value, which no caller should rely on).
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from pettingzoo import AECEnv
@@ -29,12 +30,16 @@ _NEEDS_RESET = frozenset({"rewards", "terminations", "truncations", "infos", "ag
 
 
 def _forward(name: str, check_reset: bool) -> property:
+    doc = f"The unwrapped environment's ``{name}``."
+    if not check_reset:
+        return property(attrgetter(f"_raw.{name}"), doc=doc)  # read in C
+
     def get(self: Any) -> Any:
-        if check_reset and not self._has_reset:
+        if not self._has_reset:
             raise AttributeError(f"{name} cannot be accessed before reset")
         return getattr(self._raw, name)
 
-    return property(get, doc=f"The unwrapped environment's ``{name}``.")
+    return property(get, doc=doc)
 
 
 class _Forwarding:

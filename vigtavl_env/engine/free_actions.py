@@ -38,18 +38,23 @@ def seizers(state: GameState, player: int, target: int) -> list[int]:
             if u_where[u] == ON_BOARD and u_type[u] != FREIGHTER and u_cell[u] in cells]
 
 
-def guard_cells(state: GameState, owner: int) -> tuple[set[int], set[int]]:
+def guard_cells(state: GameState, owner: int, on_board: list[int] | None = None) -> tuple[set[int], set[int]]:
     """Hexes of the owner's units that defend: (any unit but a freighter, knights only).
 
     Developments are defended by the first kind, artillery alone by the second; the first is
-    also where the owner's units able to seize stand."""
+    also where the owner's units able to seize stand. ``on_board``: the owner's units on the
+    board, when the caller has them."""
+    if on_board is None:
+        on_board = [u for u, (o, w) in enumerate(zip(state.u_owner, state.u_where)) if o == owner and w == ON_BOARD]
     fighters: set[int] = set()
     knights: set[int] = set()
-    for o, w, t, c in zip(state.u_owner, state.u_where, state.u_type, state.u_cell):
-        if o == owner and w == ON_BOARD and t != FREIGHTER:
-            fighters.add(c)
+    u_type, u_cell = state.u_type, state.u_cell
+    for u in on_board:
+        t = u_type[u]
+        if t != FREIGHTER:
+            fighters.add(u_cell[u])
             if t in LAND_TYPES:
-                knights.add(c)
+                knights.add(u_cell[u])
     return fighters, knights
 
 

@@ -25,6 +25,12 @@ from .state import (
 from .stats import FREIGHTER, LAND_TYPES, UNIT_COST, UNIT_RANGE
 
 GLOBAL_OPEN = -100  # marker in open_verbs for the global verbs
+# Verbs that open_verbs opens together, in its order.
+_BUILD_AND_WALL_VERBS = tuple(range(A.BUILD_UNIT, A.BUILD_DEV + 3)) + tuple(range(A.BUILD_WALL, A.BUILD_WALL + 6))
+_RELOCATE_VERBS = tuple(range(A.RELOCATE_WALL, A.RELOCATE_WALL + 6))
+_DISCHARGE_VERBS = tuple(range(A.DISCHARGE, A.DISCHARGE + 3))
+_SEIZE_BREACH_VERBS = (A.SEIZE,) + tuple(range(A.BREACH, A.BREACH + 6))
+_ACTIVATE_VERBS = tuple(range(A.ACTIVATE, A.ACTIVATE + 6))
 
 
 def open_verbs(state: GameState) -> tuple[list[int], list[int], str]:
@@ -41,23 +47,22 @@ def open_verbs(state: GameState) -> tuple[list[int], list[int], str]:
         verbs.append(A.OCCUPY)
     if state.retaliator >= 0:
         if top is None and not state.retaliation_used:
-            verbs += range(A.ACTIVATE, A.ACTIVATE + 6)
+            verbs += _ACTIVATE_VERBS
         if top is not None:
             verbs += _unit_verbs(state)
         if state.phase == BATTLE:
-            verbs += [A.SEIZE] + list(range(A.BREACH, A.BREACH + 6))
+            verbs += _SEIZE_BREACH_VERBS
         glob = [A.END_ACTIVATION] if top is not None else []
         return verbs, glob + [A.END_TURN], "retaliation: activate one unit, or end to decline"
     if may_build_now(state):
-        verbs += range(A.BUILD_UNIT, A.BUILD_DEV + 3)
-        verbs += range(A.BUILD_WALL, A.BUILD_WALL + 6)
+        verbs += _BUILD_AND_WALL_VERBS
         if not state.wall_relocated:
-            verbs += range(A.RELOCATE_WALL, A.RELOCATE_WALL + 6)
+            verbs += _RELOCATE_VERBS
         if not state.discharged:
-            verbs += range(A.DISCHARGE, A.DISCHARGE + 3)
+            verbs += _DISCHARGE_VERBS
     if state.phase == BATTLE:
-        verbs += [A.SEIZE] + list(range(A.BREACH, A.BREACH + 6))
-    verbs += range(A.ACTIVATE, A.ACTIVATE + 6)
+        verbs += _SEIZE_BREACH_VERBS
+    verbs += _ACTIVATE_VERBS
     if top is not None:
         verbs += _unit_verbs(state)
     glob = [A.END_ACTIVATION] if top is not None else []

@@ -7,10 +7,16 @@ lives for one enumeration of one state; nothing here changes the state.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .building import development_candidates, unit_capacity, unit_sites, wall_sites
 from .free_actions import guard_cells, may_breach
 from .state import LOADED, ON_BOARD, SPENT, GameState, positions
 from .stats import IS_SHIP
+
+
+# player -> (map, copy of walls, Shared.own_walls result); the lists are never changed.
+_OWN_WALLS: dict[int, tuple[Any, list[int], list[list[int]]]] = {}
 
 
 class Shared:
@@ -33,21 +39,29 @@ class Shared:
         return self._mine
 
     def own_walls(self) -> list[list[int]]:
-        """Own walls by direction, each named once: from the first hex of its edge, ascending."""
+        """Own walls by direction, each named once: from the first hex of its edge, ascending.
+        Remembered per player until the walls change (on about one decision in four)."""
         if self._own_walls is None:
-            self._own_walls = [[] for _ in range(6)]
-            first = self.state.gmap.board.edge_first
-            for e in positions(self.state.walls, self.me):
-                cell, direction = first[e]
-                self._own_walls[direction].append(cell)
-            self._own_walls = [sorted(x) for x in self._own_walls]
+            state, me = self.state, self.me
+            memo = _OWN_WALLS.get(me)
+            if memo is not None and memo[0] is state.gmap and memo[1] == state.walls:
+                self._own_walls = memo[2]
+            else:
+                self._own_walls = [[] for _ in range(6)]
+                first = state.gmap.board.edge_first
+                for e in positions(state.walls, me):
+                    cell, direction = first[e]
+                    self._own_walls[direction].append(cell)
+                self._own_walls = [sorted(x) for x in self._own_walls]
+                _OWN_WALLS[me] = (state.gmap, state.walls[:], self._own_walls)
         return self._own_walls
 
     def guards(self, player: int) -> tuple[set[int], set[int]]:
         """``guard_cells`` of a player, scanned once per enumeration."""
         g = self._guards.get(player)
         if g is None:
-            g = self._guards[player] = guard_cells(self.state, player)
+            mine = self.mine().board_units if player == self.me else None
+            g = self._guards[player] = guard_cells(self.state, player, mine)
         return g
 
     def breaches(self) -> list[list[int]]:
