@@ -821,7 +821,7 @@ def _new_dev_exposure_calc(ctx: _Ctx, cell: int) -> float:
 
 
 def _score_build_dev(ctx: _Ctx, verb: int, cell: int) -> float:
-    st, style, me = ctx.state, ctx.style, ctx.me
+    st, style = ctx.state, ctx.style
     dev = verb - A.BUILD_DEV + 1
     v = _builder_award_gain(ctx) * style.dev
     v += style.complex * _complex_bonus(ctx, dev, cell)

@@ -224,6 +224,7 @@ def test_preview_dice_reads_flanking_without_recording():
     act(state, "attack", (0, 0))  # the feint: sets the front to the west
     front, attacks = dict(state.front), dict(state.attacks)
     assert T.preview_dice(state, 3, target, east, ranged=False) == 6  # from the rear
+    assert T.preview_dice(state, 3, target, west, ranged=False) == 3  # from the front: no bonus
     assert state.front == front and state.attacks == attacks
     victim = T.defender(state, target)
     cav = state.gmap.board.index[(1, 0)]
