@@ -49,11 +49,14 @@ players there are ``41 + 30 P`` channels (101, 131, 161 for 2, 3, 4 players), in
 ``ObservationEncoder.channel_names`` lists the ``C`` names in order; ``docs/observation.md``
 is the same table for readers. Values lie in ``[OBS_LOW, OBS_HIGH]``.
 
-How it is fast: the planes are first written in absolute seat order into one preallocated
-buffer (static terrain planes copied in, units counted by one ``np.add.at`` at flat indices
-that one loop over the units looks up in a precomputed channel table, developments, artillery
-and walls memoised until the engine's lists change, scalars written by one broadcast multiply), then one fancy-indexed gather per observer permutes the player groups; that gather
-is a fresh array, so a returned observation never changes when the game goes on.
+How it is fast: the planes live in absolute seat order in one buffer that the encoder keeps
+from one state to the next. The static planes are written once; each dynamic part is redrawn
+only when the engine lists it comes from changed (comparing lists is far cheaper than encoding):
+unit counts (one loop over the units, a precomputed channel table, only the counts that differ
+written), developments / artillery / walls (flat indices from per-map tables), this turn's marks,
+and the broadcast scalars (only the changed rows). One gather per observer (a plain copy for an
+observer whose view is the absolute order) permutes the player groups; it is a fresh array, so
+a returned observation never changes when the game goes on.
 """
 
 from __future__ import annotations

@@ -2,8 +2,13 @@
 
 ``open_verbs`` says which verbs the moment allows (placement, a pending recruit, a retaliation,
 an ordinary turn with or without an active unit); ``hexes_for`` lists the hexes where one verb
-is legal. ``legal_actions`` (game.py) is their product, and ``apply_action`` validates a decision
-with the same two functions, so the list and the checks can never disagree.
+is legal. ``legal_actions`` (game.py, body in ``legal_codes``) is their product, and
+``apply_action`` validates a decision with the same two functions, so the list and the checks
+can never disagree.
+
+Speed: ``legal_codes`` works out each span of verbs that open together (the six wall
+directions, the ten builds ...) in one call, and the verbs share their scans of the state through
+one ``shared.Shared`` per enumeration; the per-verb functions use the same pieces.
 """
 
 from __future__ import annotations
@@ -204,12 +209,15 @@ _SPANS = (
     (A.BUILD_WALL, 6, _h_build_wall, _all_walls),
     (A.RELOCATE_WALL, 6, _h_relocate_wall, _all_relocations),
     (A.BREACH, 6, _h_breach, _all_breaches), (A.ACTIVATE, 6, _h_activate, _all_activations),
-    (A.MOVE, 2, _h_unit_action, None), (A.ATTACK, 2, _h_unit_action, None), (A.OCCUPY, 1, _h_occupy, None), (A.SEIZE, 1, _h_seize, None),
+    (A.MOVE, 2, _h_unit_action, None), (A.ATTACK, 2, _h_unit_action, None),
+    (A.OCCUPY, 1, _h_occupy, None), (A.SEIZE, 1, _h_seize, None),
     (A.DISCHARGE, 3, _h_discharge, None), (A.RECRUIT, 1, _h_recruit, None),
 )
 
 
-def _one_by_one(start: int, count: int, fn) -> Callable[[GameState, Shared], list[list[int]]]:
+def _one_by_one(start: int, count: int, fn: Callable[[GameState, int, Shared], list[int]]
+                ) -> Callable[[GameState, Shared], list[list[int]]]:
+    """A span function that asks the verb function of each verb in turn."""
     def every(state: GameState, sh: Shared) -> list[list[int]]:
         return [fn(state, v, sh) for v in range(start, start + count)]
     return every

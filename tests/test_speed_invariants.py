@@ -1,0 +1,112 @@
+"""The speed-ups change nothing a caller can see.
+
+- Results the engine remembers between calls (build sites near developments, own walls) are
+  dropped when the lists they come from change, whichever state or map asks next.
+- The observation encoder redraws only what changed since the last state it encoded: its output
+  equals a fresh encoder's, bit for bit, whatever order states come in.
+- ``env()``'s wrappers read attributes straight from the environment but behave like
+  PettingZoo's: the same errors before reset, the same ``str``, the same values.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from pettingzoo.utils import wrappers as pz_wrappers
+
+from conftest import hexes, make_map
+from vigtavl_env import env as make_env
+from vigtavl_env import raw_env
+from vigtavl_env.engine import apply_action, legal_actions, load_map, new_game
+from vigtavl_env.engine.scenario import Scenario
+from vigtavl_env.env import ILLEGAL_REWARD
+from vigtavl_env.observation import ObservationEncoder
+
+
+def random_states(preset: str, games: int, seed: int) -> list:
+    gmap, rng, out = load_map(preset), random.Random(seed), []
+    for g in range(games):
+        state = new_game(gmap, seed=seed + g)
+        while not state.is_over:
+            out.append(state.clone(keep_events=False))
+            legal = legal_actions(state)
+            apply_action(state, legal[rng.randrange(len(legal))], legal=legal)
+    return out
+
+
+def test_build_sites_follow_a_new_development_on_the_same_state() -> None:
+    sc = Scenario(make_map(2), phase="build", gold=6)
+    sc.development(0, "camp", (0, 0))
+    state = sc.build()
+    before = hexes(state, "build soldier")
+    assert (0, 1) in before and (3, 0) not in before
+    state.set_development(state.gmap.board.index[(3, 0)], 1, 0)  # a second camp, set by hand
+    after = hexes(state, "build soldier")
+    assert {(3, 0), (2, 0), (4, 0)} <= after and before < after
+
+
+def test_remembered_results_do_not_leak_between_maps_or_states() -> None:
+    # Two maps with one layout of developments but different terrain next to them.
+    land, watery = make_map(2), make_map(2, sea=[(1, 0)])
+    for gmap, expect_land in ((land, True), (watery, False), (land, True)):
+        sc = Scenario(gmap, phase="build", gold=6)
+        sc.development(0, "camp", (0, 0))
+        state = sc.build()
+        assert ((1, 0) in hexes(state, "build soldier")) is expect_land
+
+
+def test_own_walls_follow_the_walls() -> None:
+    sc = Scenario(make_map(2), phase="build", gold=6)
+    sc.unit(0, "soldier", (0, 0))
+    state = sc.build()
+    assert not hexes(state, "relocate wall 0")
+    board = state.gmap.board
+    state.walls[board.edge[board.index[(0, 0)]][0]] = 0  # a wall of player 0, set by hand
+    assert hexes(state, "relocate wall 0") == {(0, 0)}
+    state.walls[board.edge[board.index[(0, 0)]][0]] = -1
+    assert not hexes(state, "relocate wall 0")
+
+
+@pytest.mark.parametrize("preset", ["duel", "triad"])
+def test_incremental_encoder_matches_a_fresh_one(preset: str) -> None:
+    states = random_states(preset, 2, seed=5)
+    rng = random.Random(1)
+    order = states[:]
+    rng.shuffle(order[len(order) // 2:])  # half in game order, half jumping about
+    kept = ObservationEncoder(states[0].gmap, states[0].config.rounds_per_phase)
+    for s in order:
+        seat = rng.randrange(s.n_players)
+        fresh = ObservationEncoder(s.gmap, s.config.rounds_per_phase).encode(s, seat)
+        got = kept.encode(s, seat)
+        assert got.tobytes() == fresh.tobytes()  # bit for bit (signed zeros included)
+
+
+def test_wrappers_behave_like_pettingzoos() -> None:
+    ours = make_env(num_players=2, seed=3)
+    theirs = pz_wrappers.OrderEnforcingWrapper(pz_wrappers.AssertOutOfBoundsWrapper(
+        pz_wrappers.TerminateIllegalWrapper(raw_env(num_players=2, seed=3), illegal_reward=ILLEGAL_REWARD)))
+    assert str(ours) == str(theirs)
+    for name in ("agent_selection", "infos", "rewards", "agents"):
+        for e in (ours, theirs):
+            with pytest.raises(AttributeError, match="cannot be accessed before reset"):
+                getattr(e, name)
+    ours.reset(seed=9)
+    theirs.reset(seed=9)
+    rng = np.random.default_rng(0)
+    for _ in range(150):
+        for name in ("agent_selection", "agents", "rewards", "terminations", "truncations",
+                     "_cumulative_rewards"):
+            assert getattr(ours, name) == getattr(theirs, name)
+        a, b = ours.last(), theirs.last()
+        assert a[0]["observation"].tobytes() == b[0]["observation"].tobytes()
+        assert (a[0]["action_mask"] == b[0]["action_mask"]).all() and a[1:4] == b[1:4]
+        if a[2] or a[3]:
+            break
+        legal = np.flatnonzero(a[0]["action_mask"])
+        action = int(legal[rng.integers(len(legal))])
+        ours.step(action)
+        theirs.step(action)
+    assert ours.action_space("player_0") is ours.unwrapped.action_space("player_0")
+    assert ours.observation_space("player_1") is ours.unwrapped.observation_space("player_1")
