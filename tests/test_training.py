@@ -272,8 +272,10 @@ def test_policies_build_and_mask(kind: str) -> None:
         assert mask[int(action)]
 
 
-def test_missing_models_say_how_to_train_one(tmp_path: Path) -> None:
+def test_missing_models_say_how_to_train_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from agents.registry import make_agent
+    from training import policy
+    monkeypatch.setattr(policy, "PRETRAINED_PATH", tmp_path / "gone.zip")
     with pytest.raises(FileNotFoundError, match="vigtavl train"):
         load_ppo_agent("pretrained")
     with pytest.raises(FileNotFoundError, match="vigtavl train"):
@@ -341,3 +343,14 @@ def test_demo_trains_evaluates_and_draws(tmp_path: Path, capsys: pytest.CaptureF
     run = next(tmp_path.glob("demo-*"))
     assert (run / "pretrained_model.zip").is_file() and (run / "learning_curve.png").is_file()
     assert "random" in out and "greedy" in out and "95% CI" in out
+
+
+def test_the_shipped_agent_loads_by_name_and_plays_legal_games() -> None:
+    """``ppo:pretrained`` (agents/pretrained/) plays a whole 2-player game through the match runner."""
+    from agents.match import run_match
+    from training.policy import PRETRAINED_PATH
+    assert PRETRAINED_PATH.is_file(), "the trained agent ships with the project"
+    assert PRETRAINED_PATH.stat().st_size < 8 * 2**20  # a few MB
+    assert (PRETRAINED_PATH.parent / "README.md").is_file()  # its command, config, hardware, time
+    result = run_match(["ppo:pretrained", "random"], 2, seed=5, workers=1, num_players=2, progress=False)
+    assert len(result.records) == 2 and not any(r.truncated for r in result.records)
