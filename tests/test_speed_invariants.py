@@ -110,3 +110,18 @@ def test_wrappers_behave_like_pettingzoos() -> None:
         theirs.step(action)
     assert ours.action_space("player_0") is ours.unwrapped.action_space("player_0")
     assert ours.observation_space("player_1") is ours.unwrapped.observation_space("player_1")
+
+
+@pytest.mark.parametrize("action", [-1, 10**6, 2.0, "3", np.int64(-1), np.int64(10**6)])
+def test_out_of_bounds_actions_are_refused_as_pettingzoo_refuses_them(action) -> None:
+    ours = make_env(num_players=2, seed=3)
+    theirs = pz_wrappers.AssertOutOfBoundsWrapper(raw_env(num_players=2, seed=3))
+    for e in (ours, theirs):
+        e.reset(seed=1)
+        with pytest.raises(AssertionError, match="action is not in action space"):
+            e.step(action)
+    # an in-range numpy integer passes the check in both and is played
+    legal = int(np.flatnonzero(ours.last()[0]["action_mask"])[0])
+    for e in (ours, theirs):
+        e.step(np.int64(legal))
+        assert e.unwrapped.state.decisions == 1

@@ -69,6 +69,15 @@ class AssertOutOfBoundsWrapper(_Forwarding, wrappers.AssertOutOfBoundsWrapper):
     def __init__(self, env: AECEnv) -> None:
         super().__init__(env)
         self._remember_raw(env)
+        self._n_actions = self._raw.action_space(self._raw.possible_agents[0]).n
+
+    def step(self, action: Any) -> None:
+        # A plain int in range is what Discrete.contains accepts (about 4 us a call through
+        # numpy); anything else takes PettingZoo's own check, with its assertion message.
+        if type(action) is int and 0 <= action < self._n_actions:
+            self.env.step(action)
+        else:
+            super().step(action)
 
 
 class OrderEnforcingWrapper(_Forwarding, wrappers.OrderEnforcingWrapper):

@@ -44,11 +44,9 @@ def unit_capacity(state: GameState, player: int) -> int:
 
 
 def in_play(state: GameState, player: int, utype: int) -> int:
-    n = 0
-    for u, t in enumerate(state.u_type):
-        if t == utype and state.u_owner[u] == player and state.u_where[u] not in (GONE, PRISONER):
-            n += 1
-    return n
+    """Pieces of this type the player has in play: on the board, aboard or in reserve."""
+    return sum(1 for t, o, w in zip(state.u_type, state.u_owner, state.u_where)
+               if t == utype and o == player and w != GONE and w != PRISONER)
 
 
 def type_limit_ok(state: GameState, player: int, utype: int) -> bool:
@@ -56,8 +54,7 @@ def type_limit_ok(state: GameState, player: int, utype: int) -> bool:
     if utype == ARTILLERY_SLOT:
         if state.config.limit_scope == "per_turn":
             return state.built_types[ARTILLERY_SLOT] < ARTILLERY_LIMIT
-        owned = sum(1 for o in state.art_owner if o == player)
-        return owned < ARTILLERY_LIMIT
+        return state.art_owner.count(player) < ARTILLERY_LIMIT
     row = UNITS[utype]
     if row.limit_per_turn or state.config.limit_scope == "per_turn":
         return state.built_types[utype] < row.limit

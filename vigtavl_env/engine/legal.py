@@ -27,7 +27,7 @@ from .shared import Shared
 from .state import (
     BATTLE, LOADED, MOVE_DONE, ON_BOARD, OVER, PLACEMENT, GameState,
 )
-from .stats import FREIGHTER, LAND_TYPES, UNIT_COST, UNIT_RANGE
+from .stats import FREIGHTER, LAND_TYPES, SHIP_TYPES, UNIT_COST, UNIT_RANGE
 
 GLOBAL_OPEN = -100  # marker in open_verbs for the global verbs
 # Verbs that open_verbs opens together, in its order.
@@ -115,10 +115,14 @@ def hexes_for(state: GameState, verb: int, shared: Shared | None = None) -> list
 
 
 def _h_place(state: GameState, verb: int, sh: Shared) -> list[int]:
-    utype = 3 + verb - A.PLACE
-    if not any(state.u_type[u] == utype for u in reserve_ships(state, sh.me)):
-        return []
-    return placement_sites(state, sh.me)
+    return _all_placements(state, sh)[verb - A.PLACE]
+
+
+def _all_placements(state: GameState, sh: Shared) -> list[list[int]]:
+    """One list of sea hexes, for each ship type the player still has in reserve."""
+    in_reserve = {state.u_type[u] for u in reserve_ships(state, sh.me)}
+    sites = placement_sites(state, sh.me) if in_reserve else []
+    return [sites if t in in_reserve else [] for t in SHIP_TYPES]
 
 
 def _h_build_unit(state: GameState, verb: int, sh: Shared) -> list[int]:
@@ -204,7 +208,7 @@ _NONE = {k: [[]] * k for k in (6, 10)}  # no hexes for any verb of a span (never
 # (first verb, verbs, hexes of one verb, hexes of each verb of the span or None: one by one).
 # A span is what open_verbs opens together: a span function works out all of its verbs.
 _SPANS = (
-    (A.PLACE, 3, _h_place, None), (A.BUILD_UNIT, 6, _h_build_unit, _all_builds),
+    (A.PLACE, 3, _h_place, _all_placements), (A.BUILD_UNIT, 6, _h_build_unit, _all_builds),
     (A.BUILD_ARTILLERY, 1, _h_build_artillery, None), (A.BUILD_DEV, 3, _h_build_dev, None),
     (A.BUILD_WALL, 6, _h_build_wall, _all_walls),
     (A.RELOCATE_WALL, 6, _h_relocate_wall, _all_relocations),
