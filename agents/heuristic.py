@@ -32,7 +32,9 @@ the scores so the search bot can take the best few as its candidates.
 from __future__ import annotations
 
 import random
+from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any, Callable
 
 from vigtavl_env.engine import actions as A
 from vigtavl_env.engine.building import unit_sites
@@ -472,10 +474,9 @@ class HeuristicAgent(EngineAgent):
         self.name = style.name
         self.rng = random.Random(seed)
         self._maps: dict[int, MapInfo] = {}
-        self._threat_cache: tuple = (None, None)
-        self._table_cache: tuple = (None, None)
-        self._pos_key: tuple | None = None
-        self._pos: dict = {}
+        self._threat_cache = _Recent(_KEPT)
+        self._table_cache = _Recent(_KEPT)
+        self._pos = _Recent(_KEPT)
 
     def decide(self, state: GameState, legal: list[int]) -> int:
         if len(legal) == 1:
@@ -526,33 +527,55 @@ class HeuristicAgent(EngineAgent):
     def _signature(state: GameState, me: int) -> tuple:
         """What the threat and target tables depend on: other players' pieces and who owns
         which development (my own moves do not change them)."""
-        where, cells = state.u_where, state.u_cell
-        enemy = tuple(cells[u] * 8 + where[u] for u, o in enumerate(state.u_owner) if o != me)
+        where, cells, types = state.u_where, state.u_cell, state.u_type
+        # The type too: a cache kept over several games must not mistake one unit for another.
+        enemy = tuple((cells[u] * 8 + where[u]) * 8 + types[u]
+                      for u, o in enumerate(state.u_owner) if o != me)
         return (id(state.gmap), me, state.turns_played, state.phase, state.wind, enemy,
                 tuple(state.dev_owner))
 
     def _position_cache(self, state: GameState, sig: tuple) -> dict:
         """A cache for values that depend only on where every piece and wall stands (and on
-        ``sig``); it is emptied whenever anything moves, is built or is removed."""
-        key = (sig, hash(tuple(state.u_cell)), hash(tuple(state.u_where)), hash(tuple(state.walls)),
-               state.retaliator, len(state.stack))
-        if self._pos_key != key:
-            self._pos_key = key
-            self._pos = {}
-        return self._pos
+        ``sig``); each position has its own, and the last few positions are kept."""
+        key = (sig, tuple(state.u_cell), tuple(state.u_where), tuple(state.u_carrier),
+               tuple(state.walls), tuple(state.art_owner), state.retaliator, len(state.stack))
+        return self._pos.get(key, dict)
 
     def _threats(self, state: GameState, info: MapInfo, me: int, sig: tuple) -> list[Threats]:
-        if self._threat_cache[0] != sig:
-            out = [Threats(state, info, q) for q in range(state.n_players)
-                   if q != me and battle_turns_left(state, q) > 0]
-            self._threat_cache = (sig, out)
-        return self._threat_cache[1]
+        return self._threat_cache.get(sig, lambda: [
+            Threats(state, info, q) for q in range(state.n_players)
+            if q != me and battle_turns_left(state, q) > 0])
 
     def _tables(self, state: GameState, info: MapInfo, me: int, sig: tuple) -> tuple:
-        if self._table_cache[0] != sig:
+        def make() -> tuple:
             land, sea = target_field(state, info, me)
-            self._table_cache = (sig, (land, sea, approach_risk(state, info, me)))
-        return self._table_cache[1]
+            return land, sea, approach_risk(state, info, me)
+        return self._table_cache.get(sig, make)
+
+
+# Positions (and threat tables) remembered per bot: the search bot's simulations of one decision
+# come back to the same few positions again and again.
+_KEPT = 64
+
+
+class _Recent:
+    """The values of the last ``size`` keys used, the least recently used dropped first."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._d: OrderedDict = OrderedDict()
+
+    def get(self, key: Any, make: Callable[[], Any]) -> Any:
+        """The value for ``key``, made by ``make()`` if it is not kept."""
+        d = self._d
+        v = d.get(key)
+        if v is None:
+            v = d[key] = make()
+            if len(d) > self.size:
+                d.popitem(last=False)
+        else:
+            d.move_to_end(key)
+        return v
 
 
 # ---------------------------------------------------------------------------- unit actions
