@@ -477,6 +477,7 @@ class HeuristicAgent(EngineAgent):
         self._threat_cache = _Recent(_KEPT)
         self._table_cache = _Recent(_KEPT)
         self._pos = _Recent(_KEPT)
+        self._scores = _Recent(_SCORES_KEPT)
 
     def decide(self, state: GameState, legal: list[int]) -> int:
         if len(legal) == 1:
@@ -486,10 +487,17 @@ class HeuristicAgent(EngineAgent):
     def scored(self, state: GameState, legal: list[int]) -> list[tuple[float, int]]:
         """``(score, code)`` for every legal code (scores include the style's small noise)."""
         info = self.map_info(state)
-        ctx = _Ctx(self, state, info)
-        out: list[tuple[float, int]] = []
+        # A search bot's simulations meet the same states again: their scores are remembered.
+        plain = self._scores.get((_state_key(state), tuple(legal)),
+                                 lambda: self._score_all(state, legal, info))
         noise = self.style.noise
         rnd = self.rng.random
+        return [(v + noise * rnd(), code) for v, code in plain]
+
+    def _score_all(self, state: GameState, legal: list[int], info: MapInfo) -> list[tuple[float, int]]:
+        """``(score, code)`` for every legal code, without the noise."""
+        ctx = _Ctx(self, state, info)
+        out: list[tuple[float, int]] = []
         groups = split_legal(legal, info.n)
         ctx.free_seizes = {cell for _, cell, _ in groups.get("seize", ())}
         # While a unit acts, building waits until its activation is over (it stays possible).
@@ -497,7 +505,7 @@ class HeuristicAgent(EngineAgent):
         for g, items in groups.items():
             fn = _WAIT if busy and g in _BUILD_GROUPS else _SCORERS[g]
             for verb, cell, code in items:
-                out.append((fn(ctx, verb, cell) + noise * rnd(), code))
+                out.append((fn(ctx, verb, cell), code))
         return out
 
     def position_value(self, state: GameState, player: int) -> float:
@@ -537,8 +545,9 @@ class HeuristicAgent(EngineAgent):
     def _position_cache(self, state: GameState, sig: tuple) -> dict:
         """A cache for values that depend only on where every piece and wall stands (and on
         ``sig``); each position has its own, and the last few positions are kept."""
-        key = (sig, tuple(state.u_cell), tuple(state.u_where), tuple(state.u_carrier),
-               tuple(state.walls), tuple(state.art_owner), state.retaliator, len(state.stack))
+        key = (sig, tuple(state.u_owner), tuple(state.u_type), tuple(state.u_cell),
+               tuple(state.u_where), tuple(state.u_carrier), tuple(state.walls), tuple(state.art_owner),
+               state.retaliator, len(state.stack))
         return self._pos.get(key, dict)
 
     def _threats(self, state: GameState, info: MapInfo, me: int, sig: tuple) -> list[Threats]:
@@ -553,9 +562,30 @@ class HeuristicAgent(EngineAgent):
         return self._table_cache.get(sig, make)
 
 
-# Positions (and threat tables) remembered per bot: the search bot's simulations of one decision
-# come back to the same few positions again and again.
+# Positions (and threat tables) and states remembered per bot: the search bot's simulations of
+# one decision come back to the same few positions and states again and again.
 _KEPT = 64
+_SCORES_KEPT = 256
+
+# State fields that no score reads (the dice stream, the event log, the decision count), the map
+# (keyed by identity) and the stack (its activations are keyed by value).
+_UNSCORED = frozenset({"gmap", "rng", "forced_dice", "events", "record_events", "decisions", "stack"})
+_FREEZE = {list: tuple, dict: lambda v: tuple(v.items()), set: frozenset}
+
+
+def _state_key(state: GameState) -> tuple:
+    """Everything in ``state`` a score may read, hashable. The map goes by identity: a bot keeps
+    every map it has seen (:meth:`HeuristicAgent.map_info`), so no other map can take its id."""
+    d = state.__dict__
+    out: list = [id(state.gmap), tuple(d)]  # the field names: which value is which
+    freeze = _FREEZE.get
+    for k, v in d.items():
+        if k not in _UNSCORED:
+            f = freeze(type(v))
+            out.append(f(v) if f else v)
+    out.append(tuple((a.unit, a.move, a.attacked, a.move_left, a.origin, tuple(a.losers))
+                     for a in state.stack))
+    return tuple(out)
 
 
 class _Recent:
@@ -563,18 +593,22 @@ class _Recent:
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._d: OrderedDict = OrderedDict()
+        # hash(key) -> (key, value): a big key is hashed once per look-up, not twice.
+        self._d: OrderedDict[int, tuple] = OrderedDict()
 
     def get(self, key: Any, make: Callable[[], Any]) -> Any:
         """The value for ``key``, made by ``make()`` if it is not kept."""
         d = self._d
-        v = d.get(key)
-        if v is None:
-            v = d[key] = make()
-            if len(d) > self.size:
-                d.popitem(last=False)
-        else:
-            d.move_to_end(key)
+        h = hash(key)
+        e = d.get(h)
+        if e is not None and e[0] == key:
+            d.move_to_end(h)
+            return e[1]
+        v = make()
+        d[h] = (key, v)  # a different key with the same hash is replaced
+        d.move_to_end(h)
+        if len(d) > self.size:
+            d.popitem(last=False)
         return v
 
 
