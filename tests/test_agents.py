@@ -150,7 +150,8 @@ def test_same_seed_same_game():
 
 def test_remembered_scores_match_fresh_ones():
     """The heuristic remembers scores, positions and threat tables across decisions: a bot that
-    has seen every earlier state (and this one, and one in the same position) scores exactly as a fresh bot does."""
+    has seen every earlier state (and this one, and one in the same position) scores exactly as
+    a fresh bot does."""
     state = new_game(load_map("duel"), seed=4)
     bots = [HeuristicAgent(GREEDY, seed=1), HeuristicAgent(AGGRESSOR, seed=2)]
     kept = HeuristicAgent(GREEDY)
