@@ -32,9 +32,7 @@ the scores so the search bot can take the best few as its candidates.
 from __future__ import annotations
 
 import random
-from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Callable
 
 from vigtavl_env.engine import actions as A
 from vigtavl_env.engine.building import unit_sites
@@ -55,9 +53,9 @@ from .base import EngineAgent
 from vigtavl_env.engine.hexgrid import angular_gap
 
 from .tactics import (
-    CLOSE_WIN, LAST_DEVELOPMENT_BONUS, MapInfo, Threats, approach_risk, attack_prob, award_shares,
-    battle_move_prob, battle_turns_left, breach_prob, end_counts, seize_exposure, seize_value,
-    split_legal, target_field, turns_left,
+    CLOSE_WIN, LAST_DEVELOPMENT_BONUS, MapInfo, Recent, Threats, approach_risk, attack_prob,
+    award_shares, battle_move_prob, battle_turns_left, breach_prob, end_counts, seize_exposure,
+    seize_value, split_legal, target_field, turns_left,
 )
 
 
@@ -195,7 +193,7 @@ class _Ctx:
 
     def guard_gain(self, c: int) -> float:
         """Exposure removed from my developments by a defender standing on ``c``."""
-        if not self.threats or not self.my_devs:
+        if not self.threats or c not in self.near_devs():
             return 0.0
         gain = 0.0
         devown = self.state.dev_owner
@@ -206,6 +204,14 @@ class _Ctx:
             if before > 0:
                 gain += (before - self.exposure(d, extra_guard=c)) * self.dev_worth(d)
         return gain
+
+    def near_devs(self) -> set[int]:
+        """My developments' hexes and the hexes next to them."""
+        near = self.cache.get("near_devs")
+        if near is None:
+            nb = self.info.nb
+            near = self.cache["near_devs"] = {d for x in self.my_devs for d in (x,) + nb[x]}
+        return near
 
     # ------------------------------------------------------------ unit values
     def pot(self, t: int, c: int, loaded: bool = False) -> float:
@@ -221,7 +227,9 @@ class _Ctx:
             ship = IS_SHIP[t]
             cost = UNIT_COST[t]
             if self.threats and not loaded:
-                pr = max(th.attack_prob(cost, c, ship) for th in self.threats)
+                pr = 0.0
+                for th in self.threats:
+                    pr = max(pr, th.attack_prob(cost, c, ship))
                 v -= style.caution * pr * (cost + 0.5)
             if t != FREIGHTER and not loaded:
                 v += style.guard * self.guard_gain(c)
@@ -474,10 +482,10 @@ class HeuristicAgent(EngineAgent):
         self.name = style.name
         self.rng = random.Random(seed)
         self._maps: dict[int, MapInfo] = {}
-        self._threat_cache = _Recent(_KEPT)
-        self._table_cache = _Recent(_KEPT)
-        self._pos = _Recent(_KEPT)
-        self._scores = _Recent(_SCORES_KEPT)
+        self._threat_cache = Recent(_KEPT)
+        self._table_cache = Recent(_KEPT)
+        self._pos = Recent(_KEPT)
+        self._scores = Recent(_SCORES_KEPT)
 
     def decide(self, state: GameState, legal: list[int]) -> int:
         if len(legal) == 1:
@@ -552,7 +560,7 @@ class HeuristicAgent(EngineAgent):
 
     def _threats(self, state: GameState, info: MapInfo, me: int, sig: tuple) -> list[Threats]:
         return self._threat_cache.get(sig, lambda: [
-            Threats(state, info, q) for q in range(state.n_players)
+            info.threats(state, q) for q in range(state.n_players)
             if q != me and battle_turns_left(state, q) > 0])
 
     def _tables(self, state: GameState, info: MapInfo, me: int, sig: tuple) -> tuple:
@@ -586,30 +594,6 @@ def _state_key(state: GameState) -> tuple:
     out.append(tuple((a.unit, a.move, a.attacked, a.move_left, a.origin, tuple(a.losers))
                      for a in state.stack))
     return tuple(out)
-
-
-class _Recent:
-    """The values of the last ``size`` keys used, the least recently used dropped first."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        # hash(key) -> (key, value): a big key is hashed once per look-up, not twice.
-        self._d: OrderedDict[int, tuple] = OrderedDict()
-
-    def get(self, key: Any, make: Callable[[], Any]) -> Any:
-        """The value for ``key``, made by ``make()`` if it is not kept."""
-        d = self._d
-        h = hash(key)
-        e = d.get(h)
-        if e is not None and e[0] == key:
-            d.move_to_end(h)
-            return e[1]
-        v = make()
-        d[h] = (key, v)  # a different key with the same hash is replaced
-        d.move_to_end(h)
-        if len(d) > self.size:
-            d.popitem(last=False)
-        return v
 
 
 # ---------------------------------------------------------------------------- unit actions

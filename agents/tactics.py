@@ -17,18 +17,22 @@ Everything here reads a :class:`~vigtavl_env.engine.GameState` and never changes
   player's developments, prisoners and units are likely to win or lose before the game ends.
 
 Per-map tables (:class:`MapInfo`) are built once per map by whoever owns the cache (a bot keeps
-one per map it has seen); nothing here is cached at module level.
+one per map it has seen; the tables also remember the threats of the last positions seen);
+nothing here is cached at module level.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections import OrderedDict
+from typing import Any, Callable
 
 import numpy as np
 
 from vigtavl_env.engine import actions as A
 from vigtavl_env.engine.hexgrid import angular_gap
-from vigtavl_env.engine.state import BATTLE, LOADED, ON_BOARD, OVER, PLACEMENT, PRISONER, GameState
+from vigtavl_env.engine.state import (
+    BATTLE, LOADED, ON_BOARD, OVER, PLACEMENT, PRISONER, GameState, positions,
+)
 from vigtavl_env.engine.stats import (
     ARCHER, BREACH_HIT_MAX, DEV_COST, FREIGHTER, IS_SHIP,
     NO_DEV, RANGED_HIT_MAX, UNIT_COST, UNIT_MOVEMENT, UNIT_RANGE,
@@ -311,6 +315,31 @@ def turns_left(state: GameState, player: int) -> int:
     return sum(1 for t in range(now + 1, last + 1) if t % p == player)
 
 
+# ---------------------------------------------------------------------------------- caches
+class Recent:
+    """The values of the last ``size`` keys used, the least recently used dropped first."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        # hash(key) -> (key, value): a big key is hashed once per look-up, not twice.
+        self._d: OrderedDict[int, tuple] = OrderedDict()
+
+    def get(self, key: Any, make: Callable[[], Any]) -> Any:
+        """The value for ``key``, made by ``make()`` if it is not kept."""
+        d = self._d
+        h = hash(key)
+        e = d.get(h)
+        if e is not None and e[0] == key:
+            d.move_to_end(h)
+            return e[1]
+        v = make()
+        d[h] = (key, v)  # a different key with the same hash is replaced
+        d.move_to_end(h)
+        if len(d) > self.size:
+            d.popitem(last=False)
+        return v
+
+
 # ---------------------------------------------------------------------------------- map tables
 class MapInfo:
     """Static per-map tables, computed once per map: distances over land (knights), over sea
@@ -349,6 +378,9 @@ class MapInfo:
                         break
                     self.RAY[k][c, x] = 1.0
         self._sea: dict[int, tuple] = {}
+        # Threats of the last positions seen: a search evaluates many futures of one turn, in
+        # which most of one player's units stand where they stood.
+        self._threats = Recent(64)
 
     def _bfs(self, start: int, passable, wind) -> list[int]:
         dist = [INF] * self.n
@@ -406,6 +438,14 @@ class MapInfo:
         if state.u_where[u] == LOADED:
             return self.deck_list[c]
         return self.land_dist[c]
+
+    def threats(self, state: GameState, player: int) -> "Threats":
+        """:class:`Threats` of ``player`` (remembered for the last positions of his units)."""
+        mine = positions(state.u_owner, player)
+        types, cells, where = state.u_type, state.u_cell, state.u_where
+        key = (player, state.wind, player in state.dev_owner,
+               tuple((types[u], cells[u], where[u]) for u in mine))
+        return self._threats.get(key, lambda: Threats(state, self, player))
 
     def reach_row(self, state: GameState, u: int) -> np.ndarray:
         """Static distance from unit ``u`` to every hex it could stand on."""
@@ -606,7 +646,7 @@ def player_scores(state: GameState, info: MapInfo, weights: Evaluation = DEFAULT
     scores[tp] += weights.resource_weight * (state.gold[tp] + state.silver[tp])
     # Threats: what each player can take from the others on his next battle turn; the player
     # who moves next counts in full, the others (who can be answered first) at half.
-    threat = {q: Threats(state, info, q) for q in range(n) if battle_turns_left(state, q) > 0
+    threat = {q: info.threats(state, q) for q in range(n) if battle_turns_left(state, q) > 0
               or (state.turn_player == q and state.phase == BATTLE)}
     if not threat:
         return scores

@@ -162,6 +162,10 @@ def test_remembered_scores_match_fresh_ones():
         for s in (state, poor, state):
             kept.rng.seed(3)
             assert kept.scored(s, legal) == HeuristicAgent(GREEDY, seed=3).scored(s, legal)
+        info = kept.map_info(state)
+        for q in range(state.n_players):
+            th, fresh = info.threats(state, q), T.Threats(state, info, q)
+            assert [getattr(th, k) for k in th.__slots__] == [getattr(fresh, k) for k in th.__slots__]
         apply_action(state, bots[state.current_player].decide(state, legal), legal)
 
 
