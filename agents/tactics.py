@@ -356,7 +356,7 @@ class MapInfo:
         self.coastal = gmap.coastal
         self.shore = [tuple(x for x in self.nb[c] if gmap.is_land[x]) for c in range(n)]
         self.sea_nb = [tuple(x for x in self.nb[c] if gmap.is_sea[x]) for c in range(n)]
-        self.land_dist = [self._bfs(c, lambda x: gmap.is_land[x], None) for c in range(n)]
+        self.land_dist = [self._bfs(c, gmap.is_land, None) for c in range(n)]
         self.land_order = [sorted((d, x) for x, d in enumerate(row) if d < INF) for row in self.land_dist]
         self.LD = np.array(self.land_dist, dtype=np.int16)
         # From a freighter on sea hex c: one step ashore, then over land.
@@ -382,34 +382,37 @@ class MapInfo:
         # which most of one player's units stand where they stood.
         self._threats = Recent(64)
 
-    def _bfs(self, start: int, passable, wind) -> list[int]:
+    def _bfs(self, start: int, terrain: list[bool], wind: list | None) -> list[int]:
+        """Steps from ``start`` to every hex of ``terrain`` (a step costs 1, a wind ride 2)."""
         dist = [INF] * self.n
-        if not passable(start):
+        if not terrain[start]:
             return dist
         dist[start] = 0
-        buckets: dict[int, list[int]] = {0: [start]}  # steps cost 1, the wind costs 2
+        nb = self.nb
+        buckets: list[list[int]] = [[start], [], []]  # hexes to expand, by distance
         k = 0
-        while k <= max(buckets):
-            for a in buckets.get(k, ()):
+        while buckets[k] or buckets[k + 1]:
+            for a in buckets[k]:
                 if dist[a] != k:
                     continue
-                for b in self.nb[a]:
-                    if passable(b) and dist[b] > k + 1:
+                for b in nb[a]:
+                    if terrain[b] and dist[b] > k + 1:
                         dist[b] = k + 1
-                        buckets.setdefault(k + 1, []).append(b)
+                        buckets[k + 1].append(b)
                 if wind is not None:
                     for b in wind[a]:
                         if dist[b] > k + 2:
                             dist[b] = k + 2
-                            buckets.setdefault(k + 2, []).append(b)
+                            buckets[k + 2].append(b)
             k += 1
+            buckets.append([])
         return dist
 
     def _sea_tables(self, wind: int) -> tuple:
         if wind not in self._sea:
             gm = self.gmap
             targets = gm.wind_targets_cw if wind > 0 else gm.wind_targets_ccw
-            rows = [self._bfs(c, lambda x: gm.is_sea[x], targets) for c in range(self.n)]
+            rows = [self._bfs(c, gm.is_sea, targets) for c in range(self.n)]
             sd = np.array(rows, dtype=np.int16)
             # Distance for a ship to come next to hex x (on any sea hex beside it, or onto it).
             approach = np.full((self.n, self.n), INF, dtype=np.int16)
