@@ -53,9 +53,9 @@ from .base import EngineAgent
 from vigtavl_env.engine.hexgrid import angular_gap
 
 from .tactics import (
-    CLOSE_WIN, LAST_DEVELOPMENT_BONUS, MapInfo, Threats, approach_risk, attack_prob, award_shares,
-    battle_move_prob, battle_turns_left, breach_prob, end_counts, seize_exposure, seize_value,
-    split_legal, target_field, turns_left,
+    CLOSE_WIN, LAST_DEVELOPMENT_BONUS, MapInfo, Recent, Threats, approach_risk, attack_prob,
+    award_shares, battle_move_prob, battle_turns_left, breach_prob, end_counts, seize_exposure,
+    seize_value, split_legal, target_field, turns_left,
 )
 
 
@@ -193,7 +193,7 @@ class _Ctx:
 
     def guard_gain(self, c: int) -> float:
         """Exposure removed from my developments by a defender standing on ``c``."""
-        if not self.threats or not self.my_devs:
+        if not self.threats or c not in self.near_devs():
             return 0.0
         gain = 0.0
         devown = self.state.dev_owner
@@ -204,6 +204,14 @@ class _Ctx:
             if before > 0:
                 gain += (before - self.exposure(d, extra_guard=c)) * self.dev_worth(d)
         return gain
+
+    def near_devs(self) -> set[int]:
+        """My developments' hexes and the hexes next to them."""
+        near = self.cache.get("near_devs")
+        if near is None:
+            nb = self.info.nb
+            near = self.cache["near_devs"] = {d for x in self.my_devs for d in (x,) + nb[x]}
+        return near
 
     # ------------------------------------------------------------ unit values
     def pot(self, t: int, c: int, loaded: bool = False) -> float:
@@ -219,7 +227,9 @@ class _Ctx:
             ship = IS_SHIP[t]
             cost = UNIT_COST[t]
             if self.threats and not loaded:
-                pr = max(th.attack_prob(cost, c, ship) for th in self.threats)
+                pr = 0.0
+                for th in self.threats:
+                    pr = max(pr, th.attack_prob(cost, c, ship))
                 v -= style.caution * pr * (cost + 0.5)
             if t != FREIGHTER and not loaded:
                 v += style.guard * self.guard_gain(c)
@@ -472,10 +482,10 @@ class HeuristicAgent(EngineAgent):
         self.name = style.name
         self.rng = random.Random(seed)
         self._maps: dict[int, MapInfo] = {}
-        self._threat_cache: tuple = (None, None)
-        self._table_cache: tuple = (None, None)
-        self._pos_key: tuple | None = None
-        self._pos: dict = {}
+        self._threat_cache = Recent(_KEPT)
+        self._table_cache = Recent(_KEPT)
+        self._pos = Recent(_KEPT)
+        self._scores = Recent(_SCORES_KEPT)
 
     def decide(self, state: GameState, legal: list[int]) -> int:
         if len(legal) == 1:
@@ -485,10 +495,17 @@ class HeuristicAgent(EngineAgent):
     def scored(self, state: GameState, legal: list[int]) -> list[tuple[float, int]]:
         """``(score, code)`` for every legal code (scores include the style's small noise)."""
         info = self.map_info(state)
-        ctx = _Ctx(self, state, info)
-        out: list[tuple[float, int]] = []
+        # A search bot's simulations meet the same states again: their scores are remembered.
+        plain = self._scores.get((_state_key(state), tuple(legal)),
+                                 lambda: self._score_all(state, legal, info))
         noise = self.style.noise
         rnd = self.rng.random
+        return [(v + noise * rnd(), code) for v, code in plain]
+
+    def _score_all(self, state: GameState, legal: list[int], info: MapInfo) -> list[tuple[float, int]]:
+        """``(score, code)`` for every legal code, without the noise."""
+        ctx = _Ctx(self, state, info)
+        out: list[tuple[float, int]] = []
         groups = split_legal(legal, info.n)
         ctx.free_seizes = {cell for _, cell, _ in groups.get("seize", ())}
         # While a unit acts, building waits until its activation is over (it stays possible).
@@ -496,7 +513,7 @@ class HeuristicAgent(EngineAgent):
         for g, items in groups.items():
             fn = _WAIT if busy and g in _BUILD_GROUPS else _SCORERS[g]
             for verb, cell, code in items:
-                out.append((fn(ctx, verb, cell) + noise * rnd(), code))
+                out.append((fn(ctx, verb, cell), code))
         return out
 
     def position_value(self, state: GameState, player: int) -> float:
@@ -526,33 +543,57 @@ class HeuristicAgent(EngineAgent):
     def _signature(state: GameState, me: int) -> tuple:
         """What the threat and target tables depend on: other players' pieces and who owns
         which development (my own moves do not change them)."""
-        where, cells = state.u_where, state.u_cell
-        enemy = tuple(cells[u] * 8 + where[u] for u, o in enumerate(state.u_owner) if o != me)
+        where, cells, types = state.u_where, state.u_cell, state.u_type
+        # The type too: a cache kept over several games must not mistake one unit for another.
+        enemy = tuple((cells[u] * 8 + where[u]) * 8 + types[u]
+                      for u, o in enumerate(state.u_owner) if o != me)
         return (id(state.gmap), me, state.turns_played, state.phase, state.wind, enemy,
                 tuple(state.dev_owner))
 
     def _position_cache(self, state: GameState, sig: tuple) -> dict:
         """A cache for values that depend only on where every piece and wall stands (and on
-        ``sig``); it is emptied whenever anything moves, is built or is removed."""
-        key = (sig, hash(tuple(state.u_cell)), hash(tuple(state.u_where)), hash(tuple(state.walls)),
+        ``sig``); each position has its own, and the last few positions are kept."""
+        key = (sig, tuple(state.u_owner), tuple(state.u_type), tuple(state.u_cell),
+               tuple(state.u_where), tuple(state.u_carrier), tuple(state.walls), tuple(state.art_owner),
                state.retaliator, len(state.stack))
-        if self._pos_key != key:
-            self._pos_key = key
-            self._pos = {}
-        return self._pos
+        return self._pos.get(key, dict)
 
     def _threats(self, state: GameState, info: MapInfo, me: int, sig: tuple) -> list[Threats]:
-        if self._threat_cache[0] != sig:
-            out = [Threats(state, info, q) for q in range(state.n_players)
-                   if q != me and battle_turns_left(state, q) > 0]
-            self._threat_cache = (sig, out)
-        return self._threat_cache[1]
+        return self._threat_cache.get(sig, lambda: [
+            info.threats(state, q) for q in range(state.n_players)
+            if q != me and battle_turns_left(state, q) > 0])
 
     def _tables(self, state: GameState, info: MapInfo, me: int, sig: tuple) -> tuple:
-        if self._table_cache[0] != sig:
+        def make() -> tuple:
             land, sea = target_field(state, info, me)
-            self._table_cache = (sig, (land, sea, approach_risk(state, info, me)))
-        return self._table_cache[1]
+            return land, sea, approach_risk(state, info, me)
+        return self._table_cache.get(sig, make)
+
+
+# Positions (and threat tables) and states remembered per bot: the search bot's simulations of
+# one decision come back to the same few positions and states again and again.
+_KEPT = 64
+_SCORES_KEPT = 256
+
+# State fields that no score reads (the dice stream, the event log, the decision count), the map
+# (keyed by identity) and the stack (its activations are keyed by value).
+_UNSCORED = frozenset({"gmap", "rng", "forced_dice", "events", "record_events", "decisions", "stack"})
+_FREEZE = {list: tuple, dict: lambda v: tuple(v.items()), set: frozenset}
+
+
+def _state_key(state: GameState) -> tuple:
+    """Everything in ``state`` a score may read, hashable. The map goes by identity: a bot keeps
+    every map it has seen (:meth:`HeuristicAgent.map_info`), so no other map can take its id."""
+    d = state.__dict__
+    out: list = [id(state.gmap), tuple(d)]  # the field names: which value is which
+    freeze = _FREEZE.get
+    for k, v in d.items():
+        if k not in _UNSCORED:
+            f = freeze(type(v))
+            out.append(f(v) if f else v)
+    out.append(tuple((a.unit, a.move, a.attacked, a.move_left, a.origin, tuple(a.losers))
+                     for a in state.stack))
+    return tuple(out)
 
 
 # ---------------------------------------------------------------------------- unit actions

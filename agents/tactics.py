@@ -17,18 +17,22 @@ Everything here reads a :class:`~vigtavl_env.engine.GameState` and never changes
   player's developments, prisoners and units are likely to win or lose before the game ends.
 
 Per-map tables (:class:`MapInfo`) are built once per map by whoever owns the cache (a bot keeps
-one per map it has seen); nothing here is cached at module level.
+one per map it has seen; the tables also remember the threats of the last positions seen);
+nothing here is cached at module level.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections import OrderedDict
+from typing import Any, Callable
 
 import numpy as np
 
 from vigtavl_env.engine import actions as A
 from vigtavl_env.engine.hexgrid import angular_gap
-from vigtavl_env.engine.state import BATTLE, LOADED, ON_BOARD, OVER, PLACEMENT, PRISONER, GameState
+from vigtavl_env.engine.state import (
+    BATTLE, LOADED, ON_BOARD, OVER, PLACEMENT, PRISONER, GameState, positions,
+)
 from vigtavl_env.engine.stats import (
     ARCHER, BREACH_HIT_MAX, DEV_COST, FREIGHTER, IS_SHIP,
     NO_DEV, RANGED_HIT_MAX, UNIT_COST, UNIT_MOVEMENT, UNIT_RANGE,
@@ -311,6 +315,31 @@ def turns_left(state: GameState, player: int) -> int:
     return sum(1 for t in range(now + 1, last + 1) if t % p == player)
 
 
+# ---------------------------------------------------------------------------------- caches
+class Recent:
+    """The values of the last ``size`` keys used, the least recently used dropped first."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        # hash(key) -> (key, value): a big key is hashed once per look-up, not twice.
+        self._d: OrderedDict[int, tuple] = OrderedDict()
+
+    def get(self, key: Any, make: Callable[[], Any]) -> Any:
+        """The value for ``key``, made by ``make()`` if it is not kept."""
+        d = self._d
+        h = hash(key)
+        e = d.get(h)
+        if e is not None and e[0] == key:
+            d.move_to_end(h)
+            return e[1]
+        v = make()
+        d[h] = (key, v)  # a different key with the same hash is replaced
+        d.move_to_end(h)
+        if len(d) > self.size:
+            d.popitem(last=False)
+        return v
+
+
 # ---------------------------------------------------------------------------------- map tables
 class MapInfo:
     """Static per-map tables, computed once per map: distances over land (knights), over sea
@@ -327,7 +356,7 @@ class MapInfo:
         self.coastal = gmap.coastal
         self.shore = [tuple(x for x in self.nb[c] if gmap.is_land[x]) for c in range(n)]
         self.sea_nb = [tuple(x for x in self.nb[c] if gmap.is_sea[x]) for c in range(n)]
-        self.land_dist = [self._bfs(c, lambda x: gmap.is_land[x], None) for c in range(n)]
+        self.land_dist = [self._bfs(c, gmap.is_land, None) for c in range(n)]
         self.land_order = [sorted((d, x) for x, d in enumerate(row) if d < INF) for row in self.land_dist]
         self.LD = np.array(self.land_dist, dtype=np.int16)
         # From a freighter on sea hex c: one step ashore, then over land.
@@ -349,35 +378,41 @@ class MapInfo:
                         break
                     self.RAY[k][c, x] = 1.0
         self._sea: dict[int, tuple] = {}
+        # Threats of the last positions seen: a search evaluates many futures of one turn, in
+        # which most of one player's units stand where they stood.
+        self._threats = Recent(64)
 
-    def _bfs(self, start: int, passable, wind) -> list[int]:
+    def _bfs(self, start: int, terrain: list[bool], wind: list | None) -> list[int]:
+        """Steps from ``start`` to every hex of ``terrain`` (a step costs 1, a wind ride 2)."""
         dist = [INF] * self.n
-        if not passable(start):
+        if not terrain[start]:
             return dist
         dist[start] = 0
-        buckets: dict[int, list[int]] = {0: [start]}  # steps cost 1, the wind costs 2
+        nb = self.nb
+        buckets: list[list[int]] = [[start], [], []]  # hexes to expand, by distance
         k = 0
-        while k <= max(buckets):
-            for a in buckets.get(k, ()):
+        while buckets[k] or buckets[k + 1]:
+            for a in buckets[k]:
                 if dist[a] != k:
                     continue
-                for b in self.nb[a]:
-                    if passable(b) and dist[b] > k + 1:
+                for b in nb[a]:
+                    if terrain[b] and dist[b] > k + 1:
                         dist[b] = k + 1
-                        buckets.setdefault(k + 1, []).append(b)
+                        buckets[k + 1].append(b)
                 if wind is not None:
                     for b in wind[a]:
                         if dist[b] > k + 2:
                             dist[b] = k + 2
-                            buckets.setdefault(k + 2, []).append(b)
+                            buckets[k + 2].append(b)
             k += 1
+            buckets.append([])
         return dist
 
     def _sea_tables(self, wind: int) -> tuple:
         if wind not in self._sea:
             gm = self.gmap
             targets = gm.wind_targets_cw if wind > 0 else gm.wind_targets_ccw
-            rows = [self._bfs(c, lambda x: gm.is_sea[x], targets) for c in range(self.n)]
+            rows = [self._bfs(c, gm.is_sea, targets) for c in range(self.n)]
             sd = np.array(rows, dtype=np.int16)
             # Distance for a ship to come next to hex x (on any sea hex beside it, or onto it).
             approach = np.full((self.n, self.n), INF, dtype=np.int16)
@@ -406,6 +441,14 @@ class MapInfo:
         if state.u_where[u] == LOADED:
             return self.deck_list[c]
         return self.land_dist[c]
+
+    def threats(self, state: GameState, player: int) -> "Threats":
+        """:class:`Threats` of ``player`` (remembered for the last positions of his units)."""
+        mine = positions(state.u_owner, player)
+        types, cells, where = state.u_type, state.u_cell, state.u_where
+        key = (player, state.wind, player in state.dev_owner,
+               tuple((types[u], cells[u], where[u]) for u in mine))
+        return self._threats.get(key, lambda: Threats(state, self, player))
 
     def reach_row(self, state: GameState, u: int) -> np.ndarray:
         """Static distance from unit ``u`` to every hex it could stand on."""
@@ -606,7 +649,7 @@ def player_scores(state: GameState, info: MapInfo, weights: Evaluation = DEFAULT
     scores[tp] += weights.resource_weight * (state.gold[tp] + state.silver[tp])
     # Threats: what each player can take from the others on his next battle turn; the player
     # who moves next counts in full, the others (who can be answered first) at half.
-    threat = {q: Threats(state, info, q) for q in range(n) if battle_turns_left(state, q) > 0
+    threat = {q: info.threats(state, q) for q in range(n) if battle_turns_left(state, q) > 0
               or (state.turn_player == q and state.phase == BATTLE)}
     if not threat:
         return scores

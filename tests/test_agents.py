@@ -148,6 +148,27 @@ def test_same_seed_same_game():
     assert c == d
 
 
+def test_remembered_scores_match_fresh_ones():
+    """The heuristic remembers scores, positions and threat tables across decisions: a bot that
+    has seen every earlier state (and this one, and one in the same position) scores exactly as
+    a fresh bot does."""
+    state = new_game(load_map("duel"), seed=4)
+    bots = [HeuristicAgent(GREEDY, seed=1), HeuristicAgent(AGGRESSOR, seed=2)]
+    kept = HeuristicAgent(GREEDY)
+    while not state.is_over and state.turns_played < 8:
+        legal = legal_actions(state)
+        poor = state.clone()  # the same position, but no gold or silver left
+        poor.gold[poor.current_player] = poor.silver[poor.current_player] = 0
+        for s in (state, poor, state):
+            kept.rng.seed(3)
+            assert kept.scored(s, legal) == HeuristicAgent(GREEDY, seed=3).scored(s, legal)
+        info = kept.map_info(state)
+        for q in range(state.n_players):
+            th, fresh = info.threats(state, q), T.Threats(state, info, q)
+            assert [getattr(th, k) for k in th.__slots__] == [getattr(fresh, k) for k in th.__slots__]
+        apply_action(state, bots[state.current_player].decide(state, legal), legal)
+
+
 # ------------------------------------------------------------------------------ search
 def test_search_respects_its_budget():
     state = new_game(load_map("duel"), seed=2)
