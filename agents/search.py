@@ -22,7 +22,8 @@ Budget: ``iterations`` simulations per decision at most (``search:200``), option
 ``ms`` milliseconds (``search:50ms``). A decision with one legal code is answered at once, as
 are placement decisions and ones where the policy's best candidate stands ``clear_gap`` tokens
 ahead of the next. The default (8 simulations, 4 candidates) decides in about 100 ms on
-average on the duel map, about 9-10 s of CPU for a whole 2-player game against a heuristic bot (2-core machine, shared).
+average on the duel map: about 9-10 s of CPU for a whole 2-player game against a heuristic bot
+(on the project's shared 2-core machine).
 """
 
 from __future__ import annotations
@@ -67,7 +68,8 @@ class SearchAgent(EngineAgent):
     def __init__(self, iterations: int = DEFAULT_ITERATIONS, ms: float | None = None,
                  top_k: int = 4, clear_gap: float = 1.0, max_steps: int = 10,
                  position_weight: float = 1.0, prior: float = 1.0, min_score: float = -0.1,
-                 style: Style = GREEDY, reply_style: Style | None = AGGRESSOR, reply_steps: int = 16,
+                 style: Style = GREEDY, reply_style: Style | None = AGGRESSOR,
+                 reply_steps: int = 16,
                  evaluation: Evaluation = DEFAULT_EVAL, seed: int | None = None) -> None:
         super().__init__()
         if iterations < 1:

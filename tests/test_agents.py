@@ -226,7 +226,8 @@ def _searched_positions(bot: SearchAgent, seed: int, monkeypatch, turns: int = 1
 def test_search_simulates_the_next_players_turn(monkeypatch):
     """By default a simulation goes on through the next player's turn; without a reply
     policy it stops at the end of mine."""
-    searched = _searched_positions(SearchAgent(iterations=4, seed=1), seed=3, monkeypatch=monkeypatch)
+    searched = _searched_positions(SearchAgent(iterations=4, seed=1), seed=3,
+                                   monkeypatch=monkeypatch)
     assert searched
     assert any(t == now + 2 for now, seen, _ in searched for t, over in seen if not over)
     assert all(t <= now + 2 for now, seen, _ in searched for t, _ in seen)
