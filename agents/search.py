@@ -21,9 +21,9 @@ simulations by that margin.
 Budget: ``iterations`` simulations per decision at most (``search:200``), optionally capped by
 ``ms`` milliseconds (``search:50ms``). A decision with one legal code is answered at once, as
 are placement decisions and ones where the policy's best candidate stands ``clear_gap`` tokens
-ahead of the next. The default (8 simulations, 4 candidates) decides in about 100 ms on
-average on the duel map: about 9-10 s of CPU for a whole 2-player game against a heuristic bot
-(on the project's shared 2-core machine).
+ahead of the next. The default (8 simulations, 4 candidates, the next player's turn
+simulated) decides in about 70 ms on average on the duel map: about 6-7 s of CPU for a whole
+2-player game against a heuristic bot (9-10 s when the project's 2-core machine is busy).
 """
 
 from __future__ import annotations
