@@ -1,22 +1,29 @@
 """Search bot: the heuristic's best few decisions, each tried in simulated futures.
 
 At a decision with a real choice, the bot takes the ``top_k`` candidates its heuristic policy
-(the greedy style) ranks highest, and for each one simulates the rest of the current turn on a
-clone of the engine state: the candidate, then the heuristic policy for every later decision
-(the opponents' retaliations included), cut short after ``max_steps`` decisions; then
-:func:`agents.tactics.evaluate` scores the position (tokens, the end awards as they stand, what
-each side threatens to seize or defeat on its next turn, gold and silver still to spend).
+(the greedy style) ranks highest, leaving out those it scores below ``min_score`` (building
+while a unit acts, which the policy leaves for later, and verbs it never plays). For each one it
+simulates the rest of the current turn on a clone of the engine state: the candidate, then the
+heuristic policy for every later decision (the opponents' retaliations included), cut short
+after ``max_steps`` decisions; then the next player's whole turn, played by ``reply_style`` (the
+aggressor by default: it takes whatever I left exposed, so a plan is judged by the answer it
+invites, not only by the static threat terms). Then :func:`agents.tactics.evaluate` scores the
+position (tokens, the end awards as they stand, what each side threatens to seize or defeat on
+its next turn, gold and silver still to spend), plus the policy's value of my units' positions.
 
 Dice are the chance nodes: every simulation reseeds the clone's dice stream (``state.rng``), and
 all candidates of one round share the seed (common random numbers), so they are compared on the
 same luck. Simulations are spread over the candidates by successive halving (equal rounds, then
-the better half goes on); the last candidate standing is played.
+the better half goes on); the last candidate standing is played. A few simulations are noisy, so
+the policy's own scores count too (``prior``): a candidate it ranks lower must win the
+simulations by that margin.
 
 Budget: ``iterations`` simulations per decision at most (``search:200``), optionally capped by
 ``ms`` milliseconds (``search:50ms``). A decision with one legal code is answered at once, as
 are placement decisions and ones where the policy's best candidate stands ``clear_gap`` tokens
-ahead of the next. The default (12 simulations, 4 candidates, 10 steps) decides in about
-25-30 ms on average on the duel map.
+ahead of the next. The default (8 simulations, 4 candidates, the next player's turn
+simulated) decides in about 70 ms on average on the duel map: about 6-7 s of CPU for a whole
+2-player game against a heuristic bot (9-10 s when the project's 2-core machine is busy).
 """
 
 from __future__ import annotations
@@ -28,10 +35,10 @@ from vigtavl_env.engine import apply_action, legal_actions
 from vigtavl_env.engine.state import PLACEMENT, GameState
 
 from .base import EngineAgent
-from .heuristic import GREEDY, HeuristicAgent, Style
-from .tactics import MapInfo, evaluate
+from .heuristic import AGGRESSOR, GREEDY, HeuristicAgent, Style
+from .tactics import DEFAULT_EVAL, Evaluation, MapInfo, evaluate
 
-DEFAULT_ITERATIONS = 12
+DEFAULT_ITERATIONS = 8
 MASK64 = (1 << 64) - 1
 
 
@@ -47,15 +54,23 @@ class SearchAgent(EngineAgent):
         position_weight: weight of the policy's value of my units' positions in the evaluation.
         prior: weight of the policy's own scores (a candidate it ranks lower must win the
             simulations by that much more).
-        style: the heuristic policy used for candidates and in the simulations.
+        min_score: candidates the policy scores below this are dropped (building while a unit
+            acts, which the policy leaves for later, and verbs it never plays).
+        style: the heuristic policy used for candidates and for my decisions in the simulations.
+        reply_style: the policy that plays the next player's turn in the simulations (None:
+            stop at the end of my turn).
+        reply_steps: decisions simulated in the next player's turn at most.
+        evaluation: the weights of :func:`agents.tactics.evaluate`.
     """
 
     name = "search"
 
     def __init__(self, iterations: int = DEFAULT_ITERATIONS, ms: float | None = None,
                  top_k: int = 4, clear_gap: float = 1.0, max_steps: int = 10,
-                 position_weight: float = 1.0, prior: float = 0.0, style: Style = GREEDY,
-                 seed: int | None = None) -> None:
+                 position_weight: float = 1.0, prior: float = 1.0, min_score: float = -0.1,
+                 style: Style = GREEDY, reply_style: Style | None = AGGRESSOR,
+                 reply_steps: int = 16,
+                 evaluation: Evaluation = DEFAULT_EVAL, seed: int | None = None) -> None:
         super().__init__()
         if iterations < 1:
             raise ValueError(f"search needs at least 1 iteration, got {iterations}")
@@ -69,6 +84,11 @@ class SearchAgent(EngineAgent):
         self.rng = random.Random(seed)
         self.policy = HeuristicAgent(style, seed=None if seed is None else seed + 1)
         self.rollout_policy = HeuristicAgent(style, seed=None if seed is None else seed + 2)
+        self.min_score = min_score
+        self.reply_steps = reply_steps
+        self.reply_policy = None if reply_style is None else HeuristicAgent(
+            reply_style, seed=None if seed is None else seed + 3)
+        self.evaluation = evaluation
         self.simulations = 0  # total simulations run (for budget checks)
         self.last_simulations = 0
 
@@ -76,6 +96,8 @@ class SearchAgent(EngineAgent):
         super().reset(seat, seed)
         self.policy.rng = random.Random(None if seed is None else seed + 1)
         self.rollout_policy.rng = random.Random(None if seed is None else seed + 2)
+        if self.reply_policy is not None:
+            self.reply_policy.rng = random.Random(None if seed is None else seed + 3)
 
     def map_info(self, state: GameState) -> MapInfo:
         return self.policy.map_info(state)
@@ -87,10 +109,11 @@ class SearchAgent(EngineAgent):
         if state.phase == PLACEMENT:
             return self.policy.decide(state, legal)
         ranked = sorted(self.policy.scored(state, legal), reverse=True)
-        cands = [c for _, c in ranked[: self.top_k]]
+        ranked = [r for r in ranked[: self.top_k] if r[0] >= self.min_score] or ranked[:1]
+        cands = [c for _, c in ranked]
         if len(cands) == 1 or ranked[0][0] - ranked[1][0] >= self.clear_gap:
             return cands[0]
-        return self._search(state, cands, legal, {c: s for s, c in ranked[: self.top_k]})
+        return self._search(state, cands, legal, {c: s for s, c in ranked})
 
     def _search(self, state: GameState, cands: list[int], legal: list[int],
                 policy_score: dict[int, float]) -> int:
@@ -132,24 +155,38 @@ class SearchAgent(EngineAgent):
 
     def _simulate(self, state: GameState, code: int, legal: list[int], me: int, seed: int,
                   info: MapInfo) -> float:
-        """One future: the candidate, then the policy to the end of the turn; its value."""
+        """One future: the candidate, the policy to the end of my turn, the reply policy
+        through the next player's turn; its value."""
         s = state.clone(keep_events=False)
         s.record_events = False
         s.forced_dice = []
         s.rng = seed & MASK64
         apply_action(s, code, legal)
-        turn = s.turns_played
         policy = self.rollout_policy
         policy.rng.seed(seed)  # the same tie-breaks for every candidate of a round
-        for _ in range(self.max_steps):
-            if s.is_over or s.turns_played != turn:
-                break
-            legal = legal_actions(s)
-            apply_action(s, policy.decide(s, legal), legal)
-        value = evaluate(s, info, me)
+        turn = s.turns_played
+        _play_turn(s, me, policy, policy, self.max_steps)
+        if self.reply_policy is not None and not s.is_over and s.turns_played != turn:
+            # The next player's answer: seizures of what I left exposed, counter-attacks.
+            self.reply_policy.rng.seed(seed ^ 1)
+            _play_turn(s, me, policy, self.reply_policy, self.reply_steps)
+        value = evaluate(s, info, me, self.evaluation)
         if self.position_weight:
             value += self.position_weight * policy.position_value(s, me)
         return value
+
+
+def _play_turn(s: GameState, me: int, mine: HeuristicAgent, others: HeuristicAgent,
+               max_steps: int) -> None:
+    """Play the current turn of ``s`` to its end (at most ``max_steps`` decisions): ``mine``
+    decides for ``me`` (retaliations included), ``others`` for everyone else."""
+    turn = s.turns_played
+    for _ in range(max_steps):
+        if s.is_over or s.turns_played != turn:
+            return
+        legal = legal_actions(s)
+        bot = mine if s.current_player == me else others
+        apply_action(s, bot.decide(s, legal), legal)
 
 
 def _halvings(n: int) -> int:

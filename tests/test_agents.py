@@ -206,6 +206,63 @@ def test_search_time_limit():
     assert time.perf_counter() - t < 1.0
 
 
+def _searched_positions(bot: SearchAgent, seed: int, monkeypatch, turns: int = 12) -> list:
+    """Play ``bot`` (seat 0) against greedy into the battle phase; for every decision it searched,
+    (turns played then, the states its simulations evaluated, its candidates' policy scores)."""
+    import agents.search as S
+    seen: list = []
+    scores: list = []
+    real_eval, real_search = S.evaluate, SearchAgent._search
+
+    def spy_eval(s, info, me, weights=T.DEFAULT_EVAL):
+        seen.append((s.turns_played, s.is_over))
+        return real_eval(s, info, me, weights)
+
+    def spy_search(self, state, cands, legal, policy_score):
+        scores.append([policy_score[c] for c in cands])
+        return real_search(self, state, cands, legal, policy_score)
+
+    monkeypatch.setattr(S, "evaluate", spy_eval)
+    monkeypatch.setattr(SearchAgent, "_search", spy_search)
+    state = new_game(load_map("duel"), seed=seed)
+    state.record_events = False
+    bot.reset(0, seed)
+    other = make_agent("greedy", seed=seed + 1)
+    out = []
+    while not state.is_over and state.turns_played < turns:
+        legal = legal_actions(state)
+        if state.current_player == 0:
+            seen.clear()
+            scores.clear()
+            now = state.turns_played
+            code = bot.decide(state, legal)
+            if state.phase == BATTLE and bot.last_simulations:
+                out.append((now, list(seen), scores[-1]))
+        else:
+            code = other.decide(state, legal)
+        apply_action(state, code, legal)
+    return out
+
+
+def test_search_simulates_the_next_players_turn(monkeypatch):
+    """By default a simulation goes on through the next player's turn; without a reply
+    policy it stops at the end of mine."""
+    searched = _searched_positions(SearchAgent(iterations=4, seed=1), seed=3,
+                                   monkeypatch=monkeypatch)
+    assert searched
+    assert any(t == now + 2 for now, seen, _ in searched for t, over in seen if not over)
+    assert all(t <= now + 2 for now, seen, _ in searched for t, _ in seen)
+    short = _searched_positions(SearchAgent(iterations=4, seed=1, reply_style=None), seed=3,
+                                monkeypatch=monkeypatch)
+    assert short and all(t <= now + 1 for now, seen, _ in short for t, _ in seen)
+
+
+def test_search_leaves_out_what_the_policy_scores_below_min_score(monkeypatch):
+    bot = SearchAgent(iterations=4, seed=2, min_score=0.0)
+    searched = _searched_positions(bot, seed=5, monkeypatch=monkeypatch)
+    assert searched and all(min(sc) >= 0.0 and len(sc) >= 2 for _, _, sc in searched)
+
+
 # ------------------------------------------------------------------------------ tactics
 def test_close_combat_odds():
     assert T.close_win_prob(1, 1) == pytest.approx(0.5)
