@@ -22,8 +22,9 @@ Budget: ``iterations`` simulations per decision at most (``search:200``), option
 ``ms`` milliseconds (``search:50ms``). A decision with one legal code is answered at once, as
 are placement decisions and ones where the policy's best candidate stands ``clear_gap`` tokens
 ahead of the next. The default (8 simulations, 4 candidates, the next player's turn
-simulated) decides in about 70 ms on average on the duel map: about 6-7 s of CPU for a whole
-2-player game against a heuristic bot (9-10 s when the project's 2-core machine is busy).
+simulated) decides in about 50-60 ms on average on the duel map: about 5-5.5 s for a whole
+2-player game against a heuristic bot on the project's 2-core machine (one game per core; the
+heuristic remembers the positions and scores the simulations meet again).
 """
 
 from __future__ import annotations
