@@ -474,9 +474,14 @@ def seize_tokens(ctx: "_Ctx", x: int) -> float:
 
 
 class HeuristicAgent(EngineAgent):
-    """A rules-based bot; its :class:`Style` decides what it values."""
+    """A rules-based bot; its :class:`Style` decides what it values.
 
-    def __init__(self, style: Style = GREEDY, seed: int | None = None) -> None:
+    ``remember_scores``: keep the scores of the last states scored. Only a search's simulations
+    meet the same states again; in a plain game the look-up key costs more than it saves.
+    """
+
+    def __init__(self, style: Style = GREEDY, seed: int | None = None,
+                 remember_scores: bool = False) -> None:
         super().__init__()
         self.style = style
         self.name = style.name
@@ -485,7 +490,7 @@ class HeuristicAgent(EngineAgent):
         self._threat_cache = Recent(_KEPT)
         self._table_cache = Recent(_KEPT)
         self._pos = Recent(_KEPT)
-        self._scores = Recent(_SCORES_KEPT)
+        self._scores = Recent(_SCORES_KEPT) if remember_scores else None
 
     def decide(self, state: GameState, legal: list[int]) -> int:
         if len(legal) == 1:
@@ -495,9 +500,11 @@ class HeuristicAgent(EngineAgent):
     def scored(self, state: GameState, legal: list[int]) -> list[tuple[float, int]]:
         """``(score, code)`` for every legal code (scores include the style's small noise)."""
         info = self.map_info(state)
-        # A search bot's simulations meet the same states again: their scores are remembered.
-        plain = self._scores.get((_state_key(state), tuple(legal)),
-                                 lambda: self._score_all(state, legal, info))
+        if self._scores is None:
+            plain = self._score_all(state, legal, info)
+        else:
+            plain = self._scores.get((_state_key(state), tuple(legal)),
+                                     lambda: self._score_all(state, legal, info))
         noise = self.style.noise
         rnd = self.rng.random
         return [(v + noise * rnd(), code) for v, code in plain]

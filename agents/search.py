@@ -83,12 +83,15 @@ class SearchAgent(EngineAgent):
         self.position_weight = position_weight
         self.prior = prior
         self.rng = random.Random(seed)
-        self.policy = HeuristicAgent(style, seed=None if seed is None else seed + 1)
-        self.rollout_policy = HeuristicAgent(style, seed=None if seed is None else seed + 2)
+        # Simulations revisit states: the policies remember their scores.
+        self.policy = HeuristicAgent(style, seed=None if seed is None else seed + 1,
+                                     remember_scores=True)
+        self.rollout_policy = HeuristicAgent(style, seed=None if seed is None else seed + 2,
+                                             remember_scores=True)
         self.min_score = min_score
         self.reply_steps = reply_steps
         self.reply_policy = None if reply_style is None else HeuristicAgent(
-            reply_style, seed=None if seed is None else seed + 3)
+            reply_style, seed=None if seed is None else seed + 3, remember_scores=True)
         self.evaluation = evaluation
         self.simulations = 0  # total simulations run (for budget checks)
         self.last_simulations = 0

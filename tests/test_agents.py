@@ -154,7 +154,7 @@ def test_remembered_scores_match_fresh_ones():
     a fresh bot does."""
     state = new_game(load_map("duel"), seed=4)
     bots = [HeuristicAgent(GREEDY, seed=1), HeuristicAgent(AGGRESSOR, seed=2)]
-    kept = HeuristicAgent(GREEDY)
+    kept = HeuristicAgent(GREEDY, remember_scores=True)
     while not state.is_over and state.turns_played < 8:
         legal = legal_actions(state)
         poor = state.clone()  # the same position, but no gold or silver left
