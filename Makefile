@@ -16,9 +16,16 @@ TORCH_VERSION := 2.13.0
 TORCH_PIP_ARGS ?=
 PYTEST_ARGS ?= -n 2
 
-.PHONY: setup test demo watch bench clean
+.PHONY: setup compile test demo watch bench clean
 
 setup: $(STAMP)
+
+# The optional compiled core (vigtavl_env/compiled.py): rebuilds the hot modules whose source
+# changed, about 2 minutes from scratch, a second when nothing changed. Without Cython or a C
+# compiler everything still runs, as plain Python.
+compile: setup
+	@$(VENV)/bin/vigtavl compile \
+		|| echo "warning: the compiled core was not built; running as plain Python (slower)" >&2
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -28,20 +35,20 @@ $(STAMP): pyproject.toml
 		|| { echo "error: torch is not $(TORCH_VERSION) after install" >&2; exit 1; }
 	touch $@
 
-test: setup
+test: compile
 	$(PYTHON) -m pytest $(PYTEST_ARGS)
 
-demo: setup
+demo: compile
 	$(PYTHON) -m training.demo
 
-watch: setup
+watch: compile
 	$(PYTHON) -m vigtavl_env.demo
 
-bench: setup
+bench: compile
 	$(PIP) install -q -e '.[dev,bench]' 'torch==$(TORCH_VERSION)'
 	$(PYTHON) -m vigtavl_env.bench
 	$(PYTHON) -m vigtavl_env.bench_env
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info
+	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info vigtavl_env/_compiled
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -6,10 +6,15 @@
 The rules engine, with no RL library in it, is ``vigtavl_env.engine``.
 
 The environment is imported eagerly: ``vigtavl_env.env`` must always be the function, never the
-``env`` submodule that shares its name.
+``env`` submodule that shares its name. The hot modules load from their compiled copies when
+``vigtavl compile`` has made them (``vigtavl_env/compiled.py``).
 """
 
-from .env import env, raw_env
-from .wrappers import SingleSeatEnv
+from . import compiled
+
+compiled.install()  # before any hot module is imported: their compiled copies, when fresh
+
+from .env import env, raw_env  # noqa: E402
+from .wrappers import SingleSeatEnv  # noqa: E402
 
 __all__ = ["SingleSeatEnv", "env", "raw_env"]

@@ -10,6 +10,7 @@
     vigtavl train --config configs/ppo_quick.yaml --set seed=1
     vigtavl evaluate --model runs/<run>/best_model.zip --opponents random,greedy --games 200
     vigtavl plot runs/<run>
+    vigtavl compile [build|status|clean]
 
 (``python -m vigtavl_env.cli ...`` is the same.) Each subcommand is one ``add_*`` function that
 registers its parser and sets ``func``, the function that runs it; adding a subcommand is
@@ -254,9 +255,34 @@ def cmd_plot(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------------------------ compile
+def add_compile(sub: Any) -> None:
+    p = sub.add_parser("compile", help="build the optional compiled core (Cython) of the hot modules",
+                       description="Compile the engine, the observation encoder and the bots with Cython "
+                                   "(needs Cython and a C compiler; make setup runs it). A compiled module is "
+                                   "used only while its source is unchanged: see vigtavl_env/compiled.py.")
+    p.add_argument("action", nargs="?", choices=("build", "status", "clean"), default="build",
+                   help="build what changed (default), list each module's state, or remove the core")
+    p.add_argument("--force", action="store_true", help="rebuild every module")
+    p.set_defaults(func=cmd_compile)
+
+
+def cmd_compile(args: argparse.Namespace) -> int:
+    from vigtavl_env import compiled
+    if args.action == "build":
+        compiled.build(force=args.force)
+    elif args.action == "clean":
+        compiled.clean()
+        print("compiled core removed: plain Python from now on")
+    else:
+        for module, state in compiled.status().items():
+            print(f"{module:34s} {state}")
+    return 0
+
+
 # ------------------------------------------------------------------ the parser
 SUBCOMMANDS: tuple[Callable[[Any], None], ...] = (add_match, add_tournament, add_replay, add_play,
-                                                  add_train, add_evaluate, add_plot)
+                                                  add_train, add_evaluate, add_plot, add_compile)
 
 
 def build_parser() -> argparse.ArgumentParser:

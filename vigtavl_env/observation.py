@@ -193,9 +193,11 @@ class ObservationEncoder:
         self._marks: list[tuple[int, float]] = []
         self._scalar_vals: list[float] | None = None
         self._identity = [bool((L.perm[o] == np.arange(self.n_channels)).all()) for o in range(P)]
-        self._hex_seen: dict[str, list[int]] = {}  # copies of the engine lists the parts were built from
-        self._hex_parts: dict[str, np.ndarray] = {}
-        self._hex_idx = np.zeros(0, dtype=np.int64)
+        self._cells = memoryview(self._buf.reshape(-1))  # scalar writes without numpy's overhead
+        self._hex_seen: dict[str, list[int]] = {}  # copies of the engine lists the parts were drawn from
+        self._hex_drawn: dict[str, list[int]] = {"dev": [], "art": [], "wall": []}  # flat indices set to 1
+        self._dev_base = [self.layout.channel("dev", d, 0) * self.hw for d in range(3)]
+        self._art_base = self.layout.channel("artillery") * self.hw
         self._castle_owners: set[int] = set()
         self._scalar_offset = {k: L.base[k] - L.scalar_start for k, _, _ in SCALAR_GROUPS}
 
@@ -247,16 +249,13 @@ class ObservationEncoder:
 
     def _encode_absolute(self, state: GameState, buf: np.ndarray) -> None:
         """Bring ``buf`` (the planes of the last state encoded) up to ``state``."""
-        flat = buf.reshape(-1)
+        flat = self._cells
         self._draw_units(state, flat)
-        old_hex = self._hex_idx
-        hex_idx = self._hex_indices(state)
-        if hex_idx is not old_hex:
-            flat[old_hex] = 0.0
-            flat[hex_idx] = 1.0  # one development / artillery / wall per index
+        self._draw_hex_parts(state, flat)
         marks = self._turn_marks(state)
         if marks != self._marks:
-            flat[[i for i, _ in self._marks]] = 0.0
+            for i, _ in self._marks:
+                flat[i] = 0.0
             for i, v in marks:
                 flat[i] = v
             self._marks = marks
@@ -276,7 +275,7 @@ class ObservationEncoder:
             np.multiply.outer(np.asarray(vals, dtype=np.float32), self.board_row, out=buf[s0:])
         self._scalar_vals = vals
 
-    def _draw_units(self, state: GameState, flat: np.ndarray) -> None:
+    def _draw_units(self, state: GameState, flat: memoryview) -> None:
         """Unit counts, redrawn only when a unit list changed (comparing lists is cheap)."""
         lists = (state.u_owner, state.u_type, state.u_cell, state.u_where, state.u_flags)
         if lists == self._unit_seen:
@@ -314,43 +313,52 @@ class ObservationEncoder:
                 reserve[(t - N_LAND) * P + o] += 1
         return counts, reserve
 
-    def _hex_indices(self, state: GameState) -> np.ndarray:
-        """Flat indices of developments, artillery and walls; each part is memoised until the
-        engine's list it comes from changes (comparing two lists is far cheaper than encoding)."""
-        seen, parts, changed = self._hex_seen, self._hex_parts, False  # a new array when changed
+    def _draw_hex_parts(self, state: GameState, flat: memoryview) -> None:
+        """Developments, artillery and walls: each part is redrawn only when the engine lists it
+        comes from changed (comparing two lists is far cheaper than encoding), by clearing the
+        indices it set last time and setting its new ones (a handful each)."""
+        seen = self._hex_seen
         if state.dev_type != seen.get("dev_type") or state.dev_owner != seen.get("dev_owner"):
             seen["dev_type"], seen["dev_owner"] = state.dev_type[:], state.dev_owner[:]
-            parts["dev"], changed = self._dev_part(state.dev_type, state.dev_owner), True
+            self._redraw("dev", self._dev_part(state.dev_type, state.dev_owner), flat)
         if state.art_owner != seen.get("art_owner"):
             seen["art_owner"] = state.art_owner[:]
-            parts["art"], changed = self._art_part(state.art_owner), True
+            self._redraw("art", self._art_part(state.art_owner), flat)
         if state.walls != seen.get("walls"):
             seen["walls"] = state.walls[:]
-            parts["wall"], changed = self._wall_part(state.walls), True
-        if changed:
-            self._hex_idx = np.concatenate(tuple(parts.values()))
-        return self._hex_idx
+            self._redraw("wall", self._wall_part(state.walls), flat)
 
-    def _dev_part(self, dev_type: list[int], dev_owner: list[int]) -> np.ndarray:
-        dev_t = np.asarray(dev_type, dtype=np.int64)
-        dev_o = np.asarray(dev_owner, dtype=np.int64)
-        d = np.flatnonzero(dev_t)
-        self._castle_owners = {int(o) for o in dev_o[dev_t == CASTLE]}
-        return (self.layout.channel("dev") + (dev_t[d] - 1) * self.n_players + dev_o[d]) * self.hw + self.tc[d]
+    def _redraw(self, part: str, idx: list[int], flat: memoryview) -> None:
+        for i in self._hex_drawn[part]:
+            flat[i] = 0.0
+        for i in idx:
+            flat[i] = 1.0  # one development / artillery / wall per index
+        self._hex_drawn[part] = idx
 
-    def _art_part(self, art_owner: list[int]) -> np.ndarray:
-        art = np.asarray(art_owner, dtype=np.int64)
-        a = np.flatnonzero(art >= 0)
-        return (self.layout.channel("artillery") + art[a]) * self.hw + self.tc[a]
+    def _dev_part(self, dev_type: list[int], dev_owner: list[int]) -> list[int]:
+        hw, P, tc, base, idx = self.hw, self.n_players, self._tc_list, self._dev_base, []
+        castles = set()
+        for p in range(P):
+            for c in positions(dev_owner, p):
+                d = dev_type[c]
+                idx.append(base[d - 1] + p * hw + tc[c])
+                if d == CASTLE:
+                    castles.add(p)
+        self._castle_owners = castles
+        return idx
 
-    def _wall_part(self, walls: list[int]) -> np.ndarray:
+    def _art_part(self, art_owner: list[int]) -> list[int]:
+        hw, tc, base = self.hw, self._tc_list, self._art_base
+        return [base + p * hw + tc[c] for p in range(self.n_players) for c in positions(art_owner, p)]
+
+    def _wall_part(self, walls: list[int]) -> list[int]:
         """A wall shows on both hexes it separates, as that hex's edge direction. Walls are
         few: each owner's are found by a scan in C."""
         table, idx = self._wall_index, []
         for p in range(self.n_players):
             for e in positions(walls, p):
                 idx += table[e][p]
-        return np.asarray(idx, dtype=np.int64)
+        return idx
 
     def _turn_marks(self, state: GameState) -> list[tuple[int, float]]:
         """(flat index, value) of the front, attacks, the active hex, the occupation offer and

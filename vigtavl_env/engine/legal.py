@@ -201,7 +201,21 @@ def _all_builds(state: GameState, sh: Shared) -> list[list[int]]:
 
 
 def _all_activations(state: GameState, sh: Shared) -> list[list[int]]:
+    top = state.active
+    if top is not None and not _nesting_open(state, top):
+        return _NONE[6]  # mid-activation only the freighter exception activates another unit
     return [_activatable(state, sh.me, t, sh) for t in range(6)]
+
+
+def _nesting_open(state: GameState, top) -> bool:
+    """Whether ``nested_ok`` can hold for any unit now: the necessary part of its conditions
+    that depends on the active unit alone."""
+    if state.retaliator >= 0 or len(state.stack) > 1:
+        return False
+    t_active = state.u_type[top.unit]
+    if t_active == FREIGHTER:
+        return True
+    return t_active in LAND_TYPES and state.u_where[top.unit] == LOADED and top.move != MOVE_DONE
 
 
 _NONE = {k: [[]] * k for k in (6, 10)}  # no hexes for any verb of a span (never changed)

@@ -115,24 +115,26 @@ class Mine:
     __slots__ = ("upright", "board_cells", "land_cells", "board_units", "cells")
 
     def __init__(self, state: GameState, me: int) -> None:
-        self.upright: list[list[int]] = [[] for _ in range(6)]  # by type: not yet activated
+        upright: list[list[int]] = [[] for _ in range(6)]  # by type: not yet activated
         # knights on board or aboard, not in an activation: the ones a discharge may take
-        self.land_cells: list[set[int]] = [set(), set(), set()]
+        land_cells: list[set[int]] = [set(), set(), set()]
         active = {a.unit for a in state.stack}
         board_cells: set[int] = set()
-        self.board_units: list[int] = []
-        self.cells: set[int] = set()  # hexes of all of them, on the board or aboard
-        u = -1
-        for o, w, t, c, f in zip(state.u_owner, state.u_where, state.u_type, state.u_cell, state.u_flags):
-            u += 1
-            if o != me or w > LOADED:  # ON_BOARD = 0, LOADED = 1
+        board_units: list[int] = []
+        cells: set[int] = set()  # hexes of all of them, on the board or aboard
+        u_where, u_type, u_cell, u_flags = state.u_where, state.u_type, state.u_cell, state.u_flags
+        for u in positions(state.u_owner, me):  # my units alone, found by a scan in C
+            w = u_where[u]
+            if w > LOADED:  # ON_BOARD = 0, LOADED = 1
                 continue
-            self.cells.add(c)
-            if not f & SPENT:
-                self.upright[t].append(u)
+            t, c = u_type[u], u_cell[u]
+            cells.add(c)
+            if not u_flags[u] & SPENT:
+                upright[t].append(u)
             if t < 3 and u not in active:
-                self.land_cells[t].add(c)
+                land_cells[t].add(c)
             if w == ON_BOARD:
                 board_cells.add(c)
-                self.board_units.append(u)
+                board_units.append(u)
+        self.upright, self.land_cells, self.board_units, self.cells = upright, land_cells, board_units, cells
         self.board_cells = sorted(board_cells)

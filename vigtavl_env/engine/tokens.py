@@ -127,7 +127,8 @@ def check_wall_awards(state: GameState, player: int, new_edge: int = -1) -> None
     ``new_edge``: the one wall just built, which lets the Citadel check skip walls that cannot
     close anything; -1 when several walls changed at once (seizure).
     """
-    if not state.awards[player] & GREAT_WALL and longest_wall(state, player) >= GREAT_WALL_LENGTH:
+    if (not state.awards[player] & GREAT_WALL and state.walls.count(player) >= GREAT_WALL_LENGTH  # cheap test first
+            and longest_wall(state, player) >= GREAT_WALL_LENGTH):
         _award(state, player, GREAT_WALL, GREAT_WALL_TOKENS, "great_wall")
     if not state.awards[player] & CITADEL:
         if new_edge >= 0 and not may_close_enclosure(state, player, new_edge):
