@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from tqdm import tqdm
 
+from . import compiled
 from .engine import apply_action, legal_actions, new_game
 from .engine.maps import DEFAULT_PRESET, load_map
 from .engine.state import GameState
@@ -134,6 +135,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     maps = {p: load_map(DEFAULT_PRESET[p], p) for p in (2, 3, 4)}
+    print(f"engine under random play ({compiled.describe()})")
     quiet = not sys.stderr.isatty()
     with tqdm(total=3 * args.games, desc="random games", file=sys.stderr, leave=False, disable=quiet) as bar:
         results = [play_random(maps[p], args.games, args.seed, bar) for p in (2, 3, 4)]

@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from . import compiled
 from .codec import ActionCodec
 from .engine import apply_action, legal_actions, load_map, new_game
 from .env import env as vigtavl_env
@@ -157,7 +158,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = ap.parse_args(argv)
     rates = interleaved_rates(args.steps, args.rounds, args.seed)
     best = {k: max(v) for k, v in rates.items() if v}
-    print(f"best of {args.rounds} alternating rounds, {args.steps // args.rounds} decisions each:")
+    print(f"best of {args.rounds} alternating rounds, {args.steps // args.rounds} decisions each "
+          f"({compiled.describe()}):")
     print(f"vigtavl_v0 2p AEC loop: {best['vigtavl']:8.0f} steps/s")
     if "go" in best:
         ratios = sorted(v / g for v, g in zip(rates["vigtavl"], rates["go"]))

@@ -140,7 +140,7 @@ def compiled_modules() -> list[str]:
 def describe() -> str:
     """One line for benchmark output: compiled or plain Python."""
     n = len(compiled_modules())
-    return f"compiled core: {n} modules" if n else "plain Python (no compiled core)"
+    return f"compiled core: {n} modules loaded compiled" if n else "plain Python (no compiled core)"
 
 
 def build(modules: tuple[str, ...] = MODULES, force: bool = False, quiet: bool = False) -> list[str]:
