@@ -208,8 +208,9 @@ def _all_activations(state: GameState, sh: Shared) -> list[list[int]]:
 
 
 def _nesting_open(state: GameState, top) -> bool:
-    """Whether ``nested_ok`` can hold for any unit now: the necessary part of its conditions
-    that depends on the active unit alone."""
+    """The part of the freighter exception (``nested_ok``) that depends on the active unit
+    alone: outside a retaliation and a nested activation, a freighter, or a knight aboard one
+    and still moving."""
     if state.retaliator >= 0 or len(state.stack) > 1:
         return False
     t_active = state.u_type[top.unit]
@@ -296,20 +297,18 @@ def _activatable(state: GameState, me: int, utype: int, sh: Shared) -> list[int]
 def nested_ok(state: GameState, active: int, u: int) -> bool:
     """The freighter exception: while a freighter is active, a knight aboard it or on land next
     to it may be activated (to disembark or embark); while a knight aboard a freighter is active
-    and still moving, that freighter may be activated to carry it."""
-    if state.retaliator >= 0 or len(state.stack) > 1:
+    and still moving, that freighter may be activated to carry it. ``active`` is the active
+    unit (``state.active.unit``)."""
+    if not _nesting_open(state, state.active):
         return False
-    t_active = state.u_type[active]
-    if t_active == FREIGHTER and state.u_type[u] in LAND_TYPES:
+    if state.u_type[active] == FREIGHTER:
+        if state.u_type[u] not in LAND_TYPES:
+            return False
         if state.u_where[u] == LOADED:
             return state.u_carrier[u] == active
         board = state.gmap.board
         return board.dist[state.u_cell[u]][state.u_cell[active]] == 1
-    if t_active in LAND_TYPES and state.u_type[u] == FREIGHTER:
-        top = state.active
-        return (state.u_where[active] == LOADED and state.u_carrier[active] == u
-                and top.move != MOVE_DONE)
-    return False
+    return state.u_type[u] == FREIGHTER and state.u_carrier[active] == u  # the knight's carrier
 
 
 def may_battle_move(state: GameState, top) -> bool:
