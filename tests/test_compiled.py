@@ -104,3 +104,18 @@ def test_the_manifest_of_another_python_is_ignored(monkeypatch: pytest.MonkeyPat
     assert compiled.read_manifest() == {}
     manifest.write_text(json.dumps({"ext_suffix": compiled.EXT_SUFFIX, "modules": {"vigtavl_env.env": "x"}}))
     assert compiled.read_manifest() == {"vigtavl_env.env": "x"}
+
+
+def test_a_failed_build_says_so_and_changes_nothing(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from vigtavl_env.cli import ERROR_STATUS, main
+    before = compiled.status()
+
+    def no_compiler(force: bool = False) -> None:
+        raise ImportError("No module named 'Cython'")
+
+    monkeypatch.setattr(compiled, "build", no_compiler)
+    assert main(["compile"]) == ERROR_STATUS
+    err = capsys.readouterr().err
+    assert "compiled core was not built" in err and "No module named 'Cython'" in err
+    assert compiled.status() == before

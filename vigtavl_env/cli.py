@@ -270,7 +270,12 @@ def add_compile(sub: Any) -> None:
 def cmd_compile(args: argparse.Namespace) -> int:
     from vigtavl_env import compiled
     if args.action == "build":
-        compiled.build(force=args.force)
+        try:
+            compiled.build(force=args.force)
+        except Exception as e:  # no Cython, no C compiler ...: nothing was replaced
+            print(f"vigtavl compile: error: the compiled core was not built ({type(e).__name__}: {e}); "
+                  "everything still runs as plain Python", file=sys.stderr)
+            return ERROR_STATUS
     elif args.action == "clean":
         compiled.clean()
         print("compiled core removed: plain Python from now on")
