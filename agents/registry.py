@@ -9,6 +9,8 @@ Specs (``list_agents()`` lists them with a line each):
   (:mod:`agents.search`).
 - ``ppo:path/to/model.zip``, ``ppo:pretrained``: a trained PPO policy, loaded by
   ``training.policy.load_ppo_agent`` (the training package).
+- ``ppo-search:pretrained``, ``ppo-search:path/to/model.zip:200``: the search bot with the
+  policy's favourite decisions among its candidates (``training.policy.PPOSearchAgent``).
 
 A bad spec raises ValueError naming the known specs; a PPO spec without the training package
 raises :class:`AgentUnavailableError` (also a ValueError) saying how to get one.
@@ -17,6 +19,7 @@ raises :class:`AgentUnavailableError` (also a ValueError) saying how to get one.
 from __future__ import annotations
 
 import inspect
+import re
 
 from .base import Agent, RandomAgent
 from .heuristic import STYLES, HeuristicAgent
@@ -30,8 +33,11 @@ AGENTS: dict[str, str] = {
     "search": f"rollout search over the heuristic's best decisions ({DEFAULT_ITERATIONS} simulations "
               "per decision; search:N for N, search:Mms for a time limit)",
     "ppo": "a trained PPO policy: ppo:path/to/model.zip or ppo:pretrained (needs the training package)",
+    "ppo-search": "the search bot with a trained policy's favourite decisions among its candidates: "
+                  "ppo-search:pretrained, ppo-search:MODEL:N or :Mms for a budget",
 }
 
+BUDGET = re.compile(r"\d+|\d+(\.\d*)?ms")  # a search budget: simulations or milliseconds
 PPO_MISSING = "PPO agents need the training package; train one with `vigtavl train`"
 
 
@@ -61,12 +67,15 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         return SearchAgent(iterations=iterations, ms=ms, seed=seed)
     if name == "ppo":
         return _ppo(arg, spec, seed)
+    if name == "ppo-search":
+        return _ppo_search(arg, spec, seed)
     raise ValueError(f"unknown agent {spec!r}; {_known()}")
 
 
 def _known() -> str:
     return "known agents: " + ", ".join(["random", "greedy", "aggressor", "builder", "search",
-                                          "search:N", "search:Mms", "ppo:PATH", "ppo:pretrained"])
+                                          "search:N", "search:Mms", "ppo:PATH", "ppo:pretrained",
+                                          "ppo-search:pretrained", "ppo-search:PATH:N"])
 
 
 def _no_argument(name: str, arg: str) -> None:
@@ -106,3 +115,20 @@ def _ppo(arg: str, spec: str, seed: int | None) -> Agent:
     if "seed" in inspect.signature(load_ppo_agent).parameters:
         return load_ppo_agent(arg, seed=seed)
     return load_ppo_agent(arg)
+
+
+def _ppo_search(arg: str, spec: str, seed: int | None) -> Agent:
+    """``ppo-search:MODEL`` with an optional budget after the model: ``:200``, ``:50ms``."""
+    parts = arg.split(":")
+    budget = []
+    while len(parts) > 1 and BUDGET.fullmatch(parts[-1].strip().lower()):
+        budget.insert(0, parts.pop())
+    model = ":".join(parts)
+    if not model:
+        raise ValueError(f"agent {spec!r} needs a model: ppo-search:path/to/model.zip or ppo-search:pretrained")
+    iterations, ms = _search_budget(":".join(budget), spec)
+    try:
+        from training.policy import load_ppo_search_agent  # type: ignore[import-not-found]
+    except ImportError:
+        raise AgentUnavailableError(PPO_MISSING) from None
+    return load_ppo_search_agent(model, iterations=iterations, ms=ms, seed=seed)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 
 from vigtavl_env.engine import apply_action, legal_actions
 from vigtavl_env.engine.state import PLACEMENT, GameState
@@ -107,17 +108,32 @@ class SearchAgent(EngineAgent):
         return self.policy.map_info(state)
 
     def decide(self, state: GameState, legal: list[int]) -> int:
+        return self.choose(state, legal)
+
+    def choose(self, state: GameState, legal: list[int], proposed: Sequence[int] = ()) -> int:
+        """The decision, searching the policy's top candidates plus ``proposed`` ones.
+
+        ``proposed`` (engine codes in ``legal``) come from another policy, such as a trained
+        network (:class:`training.policy.PPOSearchAgent`): they join the candidates whatever the
+        heuristic scores them, and without the ``prior`` handicap, so the simulations alone judge
+        them against the heuristic's favourites.
+        """
         self.last_simulations = 0
         if len(legal) == 1:
             return legal[0]
         if state.phase == PLACEMENT:
             return self.policy.decide(state, legal)
-        ranked = sorted(self.policy.scored(state, legal), reverse=True)
-        ranked = [r for r in ranked[: self.top_k] if r[0] >= self.min_score] or ranked[:1]
+        scored = sorted(self.policy.scored(state, legal), reverse=True)
+        ranked = [r for r in scored[: self.top_k] if r[0] >= self.min_score] or scored[:1]
         cands = [c for _, c in ranked]
-        if len(cands) == 1 or ranked[0][0] - ranked[1][0] >= self.clear_gap:
+        policy_score = {c: s for s, c in ranked}
+        top = ranked[0][0]
+        extra = [c for c in dict.fromkeys(proposed) if c not in policy_score]
+        if not extra and (len(cands) == 1 or top - ranked[1][0] >= self.clear_gap):
             return cands[0]
-        return self._search(state, cands, legal, {c: s for s, c in ranked})
+        for c in extra:
+            policy_score[c] = top
+        return self._search(state, cands + extra, legal, policy_score)
 
     def _search(self, state: GameState, cands: list[int], legal: list[int],
                 policy_score: dict[int, float]) -> int:

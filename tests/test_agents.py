@@ -263,6 +263,45 @@ def test_search_leaves_out_what_the_policy_scores_below_min_score(monkeypatch):
     assert searched and all(min(sc) >= 0.0 and len(sc) >= 2 for _, _, sc in searched)
 
 
+def _a_searched_decision(seed: int):
+    """A battle-phase state, its legal codes, and the greedy heuristic's scores of them, at a
+    decision with several choices."""
+    state = new_game(load_map("duel"), seed=seed)
+    state.record_events = False
+    greedy = make_agent("greedy", seed=seed)
+    while True:
+        legal = legal_actions(state)
+        if state.phase == BATTLE and len(legal) > 6:
+            return state, legal, sorted(greedy.scored(state, legal), reverse=True)
+        apply_action(state, greedy.decide(state, legal), legal)
+
+
+def test_search_plays_a_proposed_candidate_when_its_simulations_are_best(monkeypatch):
+    """``choose(..., proposed)``: another policy's proposal joins the candidates even when the
+    heuristic ranks it last, with no prior handicap, so the simulations alone decide."""
+    state, legal, ranked = _a_searched_decision(seed=7)
+    outsider = ranked[-1][1]  # the heuristic's worst code: never among its own candidates
+    bot = SearchAgent(iterations=8, seed=1)
+    assert bot.decide(state, legal) != outsider
+    tried: list[int] = []
+
+    def fake_simulate(self, s, code, legal, me, seed, info):
+        tried.append(code)
+        return 5.0 if code == outsider else 0.0
+    monkeypatch.setattr(SearchAgent, "_simulate", fake_simulate)
+    assert bot.choose(state, legal, proposed=[outsider]) == outsider
+    assert outsider in tried and len(set(tried)) >= 2  # searched beside the heuristic's own
+    monkeypatch.setattr(SearchAgent, "_simulate", lambda *a: 0.0)  # a tie: the heuristic's order wins
+    assert bot.choose(state, legal, proposed=[outsider]) == ranked[0][1]
+
+
+def test_search_without_proposals_is_the_search_bot():
+    state, legal, _ = _a_searched_decision(seed=8)
+    a, b = SearchAgent(iterations=6, seed=3), SearchAgent(iterations=6, seed=3)
+    assert a.decide(state, legal) == b.choose(state, legal, proposed=[])
+    assert a.last_simulations == b.last_simulations
+
+
 # ------------------------------------------------------------------------------ tactics
 def test_close_combat_odds():
     assert T.close_win_prob(1, 1) == pytest.approx(0.5)
