@@ -354,3 +354,43 @@ def test_the_shipped_agent_loads_by_name_and_plays_legal_games() -> None:
     assert (PRETRAINED_PATH.parent / "README.md").is_file()  # its command, config, hardware, time
     result = run_match(["ppo:pretrained", "random"], 2, seed=5, workers=1, num_players=2, progress=False)
     assert len(result.records) == 2 and not any(r.truncated for r in result.records)
+
+
+def test_ppo_search_proposes_the_networks_favourites(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ppo-search:pretrained``: the network's most likely legal actions reach the search as
+    proposals (as engine codes), and whole games through the match runner stay legal."""
+    from agents.base import agent_info
+    from agents.registry import make_agent
+    from training.policy import PPOSearchAgent
+    bot = make_agent("ppo-search:pretrained:4", seed=1)
+    assert isinstance(bot, PPOSearchAgent) and bot.iterations == 4
+    assert make_agent("ppo-search:pretrained:30ms").ms == 30
+    for bad in ("ppo-search", "ppo-search::4"):
+        with pytest.raises(ValueError, match="needs a model"):
+            make_agent(bad)
+    seen: list[tuple[list[int], list[int]]] = []
+    real_choose = PPOSearchAgent.choose
+
+    def spy(self, state, legal, proposed=()):
+        seen.append((list(proposed), legal))
+        return real_choose(self, state, legal, proposed)
+    monkeypatch.setattr(PPOSearchAgent, "choose", spy)
+    env = raw_env(num_players=2, seed=3)
+    env.reset(seed=3)
+    network = load_ppo_agent("pretrained")
+    for _ in range(60):
+        agent = env.agent_selection
+        obs = env.observe(agent)
+        before = len(seen)
+        action = bot.act(obs["observation"], obs["action_mask"], agent_info(env, agent))
+        assert obs["action_mask"][action]
+        if len(seen) > before:
+            proposed, legal = seen[-1]
+            favourite = env.unwrapped.codec.to_engine(network.act(obs["observation"], obs["action_mask"], {}))
+            assert proposed[0] == favourite and set(proposed) <= set(legal)
+        env.step(action)
+    assert len(seen) > 10
+    (r,) = evaluate_model("pretrained", ["greedy"], games=1, seed=5, progress=False, search=2)  # --search 2
+    assert r.match.agents[0].startswith("ppo-search:") and r.model.games == 1 and not r.model.truncated
+    with pytest.raises(ValueError, match="at least 1 simulation"):
+        evaluate_model("pretrained", ["greedy"], games=1, search=0)

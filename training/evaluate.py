@@ -7,7 +7,9 @@
 For each opponent, :func:`agents.match.run_match` plays ``games`` games between ``ppo:<model>``
 and the opponent in every other seat (seats rotated fairly; game ``g`` has seed ``seed + g``,
 the same for every opponent), and the model's win rate comes with its 95% Wilson interval. The
-model plays greedily (the most likely legal action), so equal seeds give equal numbers.
+model plays greedily (the most likely legal action), so equal seeds give equal numbers. With
+``--search N`` the agent is ``ppo-search:<model>:N``: the search bot's simulations judge the
+model's favourite actions beside the greedy heuristic's (:class:`training.policy.PPOSearchAgent`).
 """
 
 from __future__ import annotations
@@ -47,10 +49,14 @@ def model_players(model_path: str | Path) -> int:
 
 def evaluate_model(model_path: str | Path, opponents: Sequence[str], games: int, players: int | None = None,
                    seed: int = 0, workers: int = 1, map: str | None = None,
-                   max_steps: int = DEFAULT_MAX_STEPS, progress: bool = True) -> list[OpponentResult]:
-    """The model (a path or ``"pretrained"``) against each opponent spec in turn."""
+                   max_steps: int = DEFAULT_MAX_STEPS, progress: bool = True,
+                   search: int | None = None) -> list[OpponentResult]:
+    """The model (a path or ``"pretrained"``) against each opponent spec in turn; with ``search``,
+    the model's proposals searched with that many simulations a decision (``ppo-search``)."""
     path = resolve_model_path(model_path)
-    spec = f"ppo:{path}"
+    if search is not None and search < 1:
+        raise ValueError(f"search needs at least 1 simulation per decision, got {search}")
+    spec = f"ppo:{path}" if search is None else f"ppo-search:{path}:{search}"
     trained_for = model_players(path)
     if players is not None and players != trained_for:
         raise ValueError(f"model {model_path} plays {trained_for}-player games, not {players}")

@@ -37,6 +37,8 @@ from torch import nn
 from torch.nn import functional as F
 
 from agents.base import Agent
+from agents.search import DEFAULT_ITERATIONS, SearchAgent
+from vigtavl_env.engine import GameState, legal_actions
 from vigtavl_env.engine.actions import N_GLOBAL_VERBS, N_HEX_VERBS
 
 PRETRAINED = "pretrained"
@@ -247,10 +249,6 @@ class PPOAgent(Agent):
         self.rng = np.random.default_rng(seed)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, info: dict[str, Any]) -> int:
-        if observation.shape != self.shape or action_mask.shape != (self.n_actions,):
-            raise ValueError(f"model {self.path or ''} was trained on observations {self.shape} and "
-                             f"{self.n_actions} actions; this game has {observation.shape} and "
-                             f"{action_mask.shape[0]} (another player count or board size)")
         probs = self.action_probs(observation, action_mask)
         if self.deterministic:
             return int(np.argmax(probs))
@@ -258,6 +256,10 @@ class PPOAgent(Agent):
 
     def action_probs(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         """The policy's masked action probabilities (float64, summing to 1)."""
+        if observation.shape != self.shape or action_mask.shape != (self.n_actions,):
+            raise ValueError(f"model {self.path or ''} was trained on observations {self.shape} and "
+                             f"{self.n_actions} actions; this game has {observation.shape} and "
+                             f"{action_mask.shape[0]} (another player count or board size)")
         policy = self.model.policy
         threads = th.get_num_threads()
         th.set_num_threads(1)  # one position: more threads only wait on each other (cheap to switch)
@@ -276,3 +278,46 @@ def load_ppo_agent(spec: str | Path, deterministic: bool = True, seed: int | Non
     """An agent playing the model saved at ``spec`` (``"pretrained"``: the shipped model)."""
     path = resolve_model_path(spec)
     return PPOAgent(load_model(spec), str(path), deterministic=deterministic, seed=seed)
+
+
+class PPOSearchAgent(SearchAgent):
+    """A trained policy's favourite decisions searched beside the heuristic's (``ppo-search:``).
+
+    At each decision the network proposes its ``propose`` most likely legal actions (those of
+    probability at least ``min_prob``); they join the search bot's candidates (the greedy
+    heuristic's best few), and :class:`agents.search.SearchAgent` simulates each in the same
+    futures and plays the best. Decision-time planning on top of the learned policy, as AlphaZero
+    does; it costs the search bot's time (about 5 s a game) plus one network pass per decision.
+    """
+
+    name = "ppo-search"
+
+    def __init__(self, model: Any, path: str = "", propose: int = 2, min_prob: float = 0.05,
+                 iterations: int = DEFAULT_ITERATIONS, ms: float | None = None,
+                 seed: int | None = None, **search: Any) -> None:
+        super().__init__(iterations=iterations, ms=ms, seed=seed, **search)
+        if propose < 1:
+            raise ValueError(f"ppo-search proposes at least 1 action, got {propose}")
+        self.network = PPOAgent(model, path)
+        self.propose, self.min_prob = propose, min_prob
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, info: dict[str, Any]) -> int:
+        state = info.get("state")
+        if not isinstance(state, GameState):
+            raise ValueError(f"{self.name} needs info['state'], the engine state (see agents.base.agent_info)")
+        legal = legal_actions(state)
+        if len(legal) == 1:
+            return self.codec(state).to_env(legal[0])
+        probs = self.network.action_probs(observation, action_mask)
+        best = np.argsort(-probs, kind="stable")[: self.propose]
+        codec = self.codec(state)
+        proposed = [codec.to_engine(int(i)) for i in best if probs[i] >= self.min_prob] or \
+            [codec.to_engine(int(best[0]))]
+        return codec.to_env(self.choose(state, legal, proposed))
+
+
+def load_ppo_search_agent(spec: str | Path, iterations: int = DEFAULT_ITERATIONS, ms: float | None = None,
+                          seed: int | None = None) -> PPOSearchAgent:
+    """The model saved at ``spec`` (``"pretrained"``: the shipped one) with the search bot on top."""
+    path = resolve_model_path(spec)
+    return PPOSearchAgent(load_model(spec), str(path), iterations=iterations, ms=ms, seed=seed)

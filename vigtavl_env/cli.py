@@ -216,6 +216,10 @@ def add_evaluate(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="game g uses seed SEED + g (default 0)")
     p.add_argument("--max-steps", type=int, default=5000, help="decisions after which a game is cut off")
     p.add_argument("--workers", type=int, default=1, help="parallel worker processes (default 1)")
+    p.add_argument("--search", type=int, default=None, metavar="N",
+                   help="search on top of the model: the agent ppo-search:MODEL:N, whose N simulations per "
+                        "decision judge the model's favourite actions beside the heuristic's (default: "
+                        "the model alone, ppo:MODEL)")
     p.add_argument("--out", default=None, help="write the table as JSON to this file")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_evaluate)
@@ -229,11 +233,11 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     from training.evaluate import evaluate_model, evaluation_table, summary
     results = evaluate_model(args.model, parse_agents(args.opponents), args.games, players=args.players,
                              seed=args.seed, workers=args.workers, map=args.map, max_steps=args.max_steps,
-                             progress=not args.no_progress)
+                             progress=not args.no_progress, search=args.search)
     print(evaluation_table(args.model, results))
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(json.dumps({"model": args.model, "seed": args.seed,
+        Path(args.out).write_text(json.dumps({"model": args.model, "seed": args.seed, "search": args.search,
                                               "opponents": summary(results)}, indent=1))
         print(f"wrote {args.out}")
     return 0
