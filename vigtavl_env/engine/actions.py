@@ -1,11 +1,17 @@
 """The decisions a player can make, as verbs on hexes, and their integer codes.
 
-Every decision is small and atomic: a verb applied to one hex, or one of two verbs that need no
-hex. The engine code of a decision is ``verb * n_cells + cell`` for hex verbs and
-``N_HEX_VERBS * n_cells + g`` for the global verbs ``g`` (END_ACTIVATION, END_TURN). The
-environment maps engine cells onto its square tensor; see ``vigtavl_env/codec.py``.
+Every decision is small and atomic: a verb applied to one hex, or one of the global verbs that
+need no hex. The engine code of a decision is ``verb * n_cells + cell`` for hex verbs and
+``N_HEX_VERBS * n_cells + g`` for the global verbs ``g``. The environment maps engine cells onto
+its square tensor; see ``vigtavl_env/codec.py``.
 
-Verb layout (47 hex verbs)::
+Some decisions come in two steps: a declaration (move into an enemy hex, attack, seize, breach)
+and then a choice that belongs to a player, asked next (``state.pending``): the side a battle
+move enters from (verb 48), who defends (verbs 49-54, asked of the defending player out of turn,
+or global verb 2 to let a development or artillery go undefended), which of several units
+breaches or seizes (verbs 49-54). A choice with only one option is made without asking.
+
+Verb layout (55 hex verbs)::
 
      0- 2  place caravel / freighter / galleon          (placement phase)
      3- 8  build soldier archer cavalry caravel freighter galleon
@@ -17,22 +23,29 @@ Verb layout (47 hex verbs)::
     31-36  activate soldier archer cavalry caravel freighter galleon on the hex
     37     move the active unit to the hex (a battle if another player holds it)
     38     move the active knight to the hex towing the artillery on its hex
-    39     attack the hex with the active unit (close or ranged by its type)
+    39     attack the hex with the active unit in close combat (any unit, adjacent hex)
     40     fire the artillery on the active knight's hex at the hex
     41     occupy the hex just won or seized
     42     seize the development / artillery on the hex
     43-45  discharge a soldier / archer / cavalry on the hex
     46     recruit the discharged unit's replacement onto the hex
+    47     shoot at the hex with the active unit's ranged attack (archer, galleon)
+    48     attack from the hex: the side a battle move enters the enemy hex from
+    49-54  choose the soldier / archer / cavalry / caravel / freighter / galleon on the hex
+           (to defend, to breach, to seize: whatever ``state.pending`` asks)
+
+Global verbs: 0 end activation, 1 end turn, 2 no defence (let the development or artillery be
+seized), 3-5 load the freighters with the starting split 0, 1 or 2 (``FREIGHTER_SPLITS``).
 
 Worked example on the 2-player board (91 hexes): moving the active unit to hex 40 is
-``37 * 91 + 40 = 3407``; ending the turn is ``47 * 91 + 1 = 4278``.
+``37 * 91 + 40 = 3407``; ending the turn is ``55 * 91 + 1 = 5006``.
 """
 
 from __future__ import annotations
 
 import operator
 
-from .stats import DEV_NAMES, UNIT_NAMES
+from .stats import DEV_NAMES, FREIGHTER_SPLITS, UNIT_NAMES
 
 PLACE = 0
 BUILD_UNIT = 3
@@ -50,12 +63,23 @@ OCCUPY = 41
 SEIZE = 42
 DISCHARGE = 43
 RECRUIT = 46
-N_HEX_VERBS = 47
+SHOOT = 47
+ATTACK_FROM = 48
+CHOOSE = 49  # + unit type
+N_HEX_VERBS = 55
 
 END_ACTIVATION = 0
 END_TURN = 1
-N_GLOBAL_VERBS = 2
-GLOBAL_NAMES = ("end activation", "end turn")
+NO_DEFENCE = 2
+LOAD = 3  # + index into FREIGHTER_SPLITS
+N_GLOBAL_VERBS = LOAD + len(FREIGHTER_SPLITS)
+
+
+def _split_name(split: tuple[tuple[int, ...], tuple[int, ...]]) -> str:
+    return "load " + " | ".join("+".join(UNIT_NAMES[t] for t in load) for load in split)
+
+
+GLOBAL_NAMES = ("end activation", "end turn", "no defence") + tuple(_split_name(s) for s in FREIGHTER_SPLITS)
 
 
 def _names() -> tuple[str, ...]:
@@ -69,7 +93,8 @@ def _names() -> tuple[str, ...]:
     names += [f"activate {n}" for n in UNIT_NAMES]
     names += ["move", "move with artillery", "attack", "fire artillery", "occupy", "seize"]
     names += [f"discharge {UNIT_NAMES[i]}" for i in range(3)]
-    names += ["recruit"]
+    names += ["recruit", "shoot", "attack from"]
+    names += [f"choose {n}" for n in UNIT_NAMES]
     assert len(names) == N_HEX_VERBS
     return tuple(names)
 

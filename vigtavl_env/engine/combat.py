@@ -27,8 +27,43 @@ from .stats import (
 )
 
 
+def defender_options(state: GameState, cell: int, origin: int) -> list[int]:
+    """Defend: the units that may defend the hex ``cell`` against an attack from ``origin``.
+
+    Every unit on the hex may (a freighter only while no other ship is there: it defends itself
+    but not other ships); and "Weaker units may defend stronger units ... if they are located on
+    a hex adjacent to both the attacker and the unit they are defending": the owner's units of
+    the same kind (ships for ships, knights for knights) on a hex next to both ``origin`` and
+    ``cell``, cheaper than the strongest unit on the hex, freighters never. One unit per hex
+    and type (the lowest-numbered), in hex order: the defending player chooses among them.
+    """
+    owner = state.cell_player[cell]
+    u_where, u_owner, u_type, u_cell = state.u_where, state.u_owner, state.u_type, state.u_cell
+    on_hex = [u for u in positions(u_cell, cell) if u_where[u] == ON_BOARD and u_owner[u] == owner]
+    if not on_hex:
+        return []
+    warship = any(IS_SHIP[u_type[u]] and u_type[u] != FREIGHTER for u in on_hex)
+    out: dict[tuple[int, int], int] = {}
+    for u in on_hex:
+        if not (warship and u_type[u] == FREIGHTER):
+            out.setdefault((cell, u_type[u]), u)
+    strongest = max(UNIT_COST[u_type[u]] for u in on_hex)
+    ships = IS_SHIP[u_type[on_hex[0]]]
+    dist_o = state.gmap.board.dist[origin]
+    for h in state.gmap.board.neighbours[cell]:
+        if h < 0 or dist_o[h] != 1 or state.cell_player[h] != owner:
+            continue
+        for u in positions(u_cell, h):
+            t = u_type[u]
+            if (u_where[u] == ON_BOARD and u_owner[u] == owner and t != FREIGHTER
+                    and IS_SHIP[t] == ships and UNIT_COST[t] < strongest):
+                out.setdefault((h, t), u)
+    return [out[k] for k in sorted(out)]
+
+
 def defender_at(state: GameState, cell: int) -> int:
-    """The unit that defends a hex: its strongest unit (a freighter only defends itself)."""
+    """A unit standing on the hex that could defend it (the strongest; a freighter only
+    defends itself): what kind of units hold the hex (ships or knights), for who may attack it."""
     best, best_key = -1, None
     for u in positions(state.u_cell, cell):
         if state.u_where[u] != ON_BOARD:
@@ -147,8 +182,13 @@ def defeat(state: GameState, u: int, victor: int, at: int) -> None:
 
 
 def hex_cleared(state: GameState, cell: int, player: int) -> bool:
-    """No enemy pieces remain on the hex (occupation needs an empty or own hex)."""
-    return state.cell_player[cell] in (-1, player)
+    """Occupation: "if no enemy units remain" on the hex (a development or artillery of theirs
+    may still stand there: occupying takes it)."""
+    h = state.cell_player[cell]
+    if h in (-1, player):
+        return True
+    u_where, u_owner = state.u_where, state.u_owner
+    return not any(u_where[v] == ON_BOARD and u_owner[v] != player for v in positions(state.u_cell, cell))
 
 
 def can_stand(state: GameState, u: int, cell: int) -> bool:
@@ -157,6 +197,15 @@ def can_stand(state: GameState, u: int, cell: int) -> bool:
     if ship != bool(state.gmap.is_sea[cell]) or not (state.gmap.is_sea[cell] or state.gmap.is_land[cell]):
         return False
     return state.cell_player[cell] in (-1, state.u_owner[u]) and state.occ[cell] + 1 <= MAX_OCCUPANCY
+
+
+def can_occupy(state: GameState, u: int, cell: int) -> bool:
+    """Occupation: unit ``u`` may move onto the hex it won, ``cell``, now that no enemy units
+    remain there; what else stands there (a development, artillery) becomes the victor's."""
+    ship = IS_SHIP[state.u_type[u]]
+    if ship != bool(state.gmap.is_sea[cell]) or not (state.gmap.is_sea[cell] or state.gmap.is_land[cell]):
+        return False
+    return hex_cleared(state, cell, state.u_owner[u]) and state.occ[cell] + 1 <= MAX_OCCUPANCY
 
 
 def surrounded(state: GameState, cell: int, by: int) -> bool:
@@ -184,14 +233,15 @@ def surrounded(state: GameState, cell: int, by: int) -> bool:
 
 
 def check_surrender(state: GameState, player: int, near: list[int]) -> None:
-    """After a move, battle or placement by ``player``: surrounded enemies next to ``near``
-    surrender and are captured (sunk, for ships)."""
+    """After anything ``player`` does that takes a hex or blocks a way (a move, battle,
+    placement, recruit, build, wall, seizure): surrounded enemies on or next to the hexes
+    ``near`` "must immediately surrender" and are captured (sunk, for ships)."""
     if not state.config.surrender:
         return
     board = state.gmap.board
     seen = set()
     for c in near:
-        for n in board.neighbours[c]:
+        for n in (c, *board.neighbours[c]):
             if n < 0 or n in seen:
                 continue
             seen.add(n)
@@ -209,6 +259,12 @@ def check_surrender(state: GameState, player: int, near: list[int]) -> None:
 def attack_origin(state: GameState, u: int) -> int:
     """Where an attack by ``u`` comes from: its hex (a loaded archer fires from its freighter)."""
     return state.u_cell[u]
+
+
+def coastal_or_sea(state: GameState, cell: int) -> bool:
+    """"Archers loaded onto a freighter can attack coastal hexes or enemy ships": the hexes an
+    archer aboard may target (sea hexes, and land hexes with a sea neighbour)."""
+    return bool(state.gmap.is_sea[cell] or state.gmap.coastal[cell])
 
 
 def can_attack_from_here(state: GameState, u: int) -> bool:

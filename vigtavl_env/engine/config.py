@@ -27,8 +27,10 @@ class RulesConfig:
         limit_scope: how the plain limits of the Stats table (freighter 3, galleon 1,
             artillery 1) apply: ``"in_play"`` (pieces a player may own at once; the "2/turn"
             rows say "/turn" and these do not) or ``"per_turn"`` (built per turn).
-        freighter_loads: the land units each starting freighter carries ("Each player must load
-            his 2 freighters with 3 land units each").
+        freighter_loads: ``None`` (default): each player chooses how to load his two freighters
+            at the start of the game, a decision of his ("Each player must load his 2 freighters
+            with 3 land units each"); or a fixed split, two loads of 3 land units each, for a
+            fixed start without that decision.
         overwhelm_dice: attack dice at which the defender surrenders before the battle.
         attrition_attacks: the attack on a hex from the same direction that first gets the
             attrition bonus ("the same hex from the same direction 3 times").
@@ -44,10 +46,7 @@ class RulesConfig:
     silver_per_turn: int = 6
     retaliation_silver: int = 1
     limit_scope: str = "in_play"
-    freighter_loads: tuple[tuple[int, ...], ...] = (
-        (SOLDIER, SOLDIER, ARCHER),
-        (SOLDIER, ARCHER, CAVALRY),
-    )
+    freighter_loads: tuple[tuple[int, ...], ...] | None = None
     overwhelm_dice: int = 6
     attrition_attacks: int = 3
     attrition_bonus: int = 2
@@ -64,18 +63,23 @@ class RulesConfig:
                 raise ValueError(f"{name} must be a non-negative int, got {v!r}")
         if self.limit_scope not in LIMIT_SCOPES:
             raise ValueError(f"limit_scope must be one of {LIMIT_SCOPES}, got {self.limit_scope!r}")
-        loads = tuple(tuple(int(t) for t in load) for load in self.freighter_loads)
-        if len(loads) != 2 or any(len(load) > 3 for load in loads):
-            raise ValueError("freighter_loads must be two loads of at most 3 land units each")
-        if sorted(t for load in loads for t in load) != sorted((SOLDIER,) * 3 + (ARCHER,) * 2 + (CAVALRY,)):
-            raise ValueError("freighter_loads must carry exactly 3 soldiers, 2 archers and 1 cavalry")
-        object.__setattr__(self, "freighter_loads", loads)
+        if self.freighter_loads is not None:
+            try:
+                loads = tuple(tuple(int(t) for t in load) for load in self.freighter_loads)
+            except (TypeError, ValueError):
+                raise ValueError("freighter_loads must be None or two loads of 3 land unit types") from None
+            if len(loads) != 2 or any(len(load) != 3 for load in loads):
+                raise ValueError("freighter_loads must be None or two loads of 3 land units each")
+            if sorted(t for load in loads for t in load) != sorted((SOLDIER,) * 3 + (ARCHER,) * 2 + (CAVALRY,)):
+                raise ValueError("freighter_loads must carry exactly 3 soldiers, 2 archers and 1 cavalry")
+            object.__setattr__(self, "freighter_loads", loads)
         if self.overwhelm_dice < 2 or self.attrition_attacks < 1 or self.attrition_bonus < 0:
             raise ValueError("overwhelm_dice >= 2, attrition_attacks >= 1, attrition_bonus >= 0")
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
-        d["freighter_loads"] = [list(x) for x in self.freighter_loads]
+        if self.freighter_loads is not None:
+            d["freighter_loads"] = [list(x) for x in self.freighter_loads]
         return d
 
     @classmethod
@@ -85,6 +89,6 @@ class RulesConfig:
         if unknown:
             raise ValueError(f"unknown rules option(s) {unknown}; known: {sorted(known)}")
         kw = dict(d)
-        if "freighter_loads" in kw:
+        if kw.get("freighter_loads") is not None:
             kw["freighter_loads"] = tuple(tuple(x) for x in kw["freighter_loads"])
         return cls(**kw)

@@ -2,16 +2,19 @@
 
 Rules implemented here (Additional Unit Actions, Walls > Breaching, Results > Rescue, Objective):
 - Seize: "Players may seize opponent developments and artillery if they are located on or
-  adjacent to any hex occupied by one of their units and it is undefended." A development is
-  defended by its owner's units on it or on a hex "adjacent to both the attacker and the unit
-  they are defending" (Defend); freighters defend nothing but themselves; artillery is defended
-  only by knights. Conquer tokens equal the development's value, +3 for the owner's last one.
+  adjacent to any hex occupied by one of their units and it is undefended." The owner's units
+  on the hex must be defeated first; his units on a hex "adjacent to both the attacker and" the
+  piece may defend it when the seizure is declared (Defend: his choice, asked of him), and the
+  seizer must then defeat them; freighters defend nothing but themselves; artillery is
+  defended only by knights. Conquer tokens equal the development's value, +3 for the owner's
+  last one. The seizing player chooses which of his units seizes.
 - Rescue: seizing a developed hex frees the seizer's prisoners held there (Rescue tokens), and
   other players' prisoners there become his.
 - Seizing Walls: walls on the seized hex change owner unless the hex across the wall is
   occupied by their original owner.
-- Breach: a unit next to an opponent wall that has not exhausted its actions rolls its cost in
-  dice; any 1-3 removes the wall; the third attempt on a wall adds 2 dice.
+- Breach: a unit next to an opponent wall that has not exhausted its actions (the player's
+  choice of unit) rolls its cost in dice; any 1-3 removes the wall; the third attempt on a wall
+  adds 2 dice.
 - Discharge and Recruit: once per turn, remove a land unit and place a new one of its type on
   or next to a developed hex.
 """
@@ -21,29 +24,45 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .combat import can_stand
-from .state import GameState, LOADED, ON_BOARD, PRISONER, SPENT, BREACHED, positions
+from .state import BREACHED, LOADED, ON_BOARD, PRISONER, REPELLED, SPENT, GameState, positions
 from .stats import BREACH_HIT_MAX, DEV_COST, FREIGHTER, LAND_TYPES, NO_DEV, UNIT_COST
-from .tokens import check_complex, check_wall_awards
+from .tokens import check_wall_awards
 
 LAST_DEVELOPMENT_BONUS = 3
 
 
 def seizers(state: GameState, player: int, target: int) -> list[int]:
-    """Own units from whose hex the pieces on ``target`` can be seized (undefended there)."""
-    cells = seize_sources(state, player, target, lambda p: guard_cells(state, p))
+    """Own units from whose hex the pieces on ``target`` can be seized, one per hex and unit
+    type (a unit in an activation first, then the lowest-numbered): the player picks one."""
+    cells = seize_sources(state, player, target, lambda p: guard_cells(state, p), seizer_cells(state, player))
     if not cells:
         return []
-    u_where, u_type, u_cell = state.u_where, state.u_type, state.u_cell
+    active = {a.unit for a in state.stack}
+    best: dict[tuple[int, int], int] = {}
+    for u in _seizing_units(state, player):
+        key = (state.u_cell[u], state.u_type[u])
+        if key[0] in cells and (key not in best or (u in active and best[key] not in active)):
+            best[key] = u
+    return [best[k] for k in sorted(best)]
+
+
+def _seizing_units(state: GameState, player: int) -> list[int]:
+    """Units of the player that may seize: on the board, not freighters, not repelled."""
+    u_where, u_type, u_flags = state.u_where, state.u_type, state.u_flags
     return [u for u in positions(state.u_owner, player)
-            if u_where[u] == ON_BOARD and u_type[u] != FREIGHTER and u_cell[u] in cells]
+            if u_where[u] == ON_BOARD and u_type[u] != FREIGHTER and not u_flags[u] & REPELLED]
+
+
+def seizer_cells(state: GameState, player: int) -> set[int]:
+    """Hexes of the player's units that may seize."""
+    return {state.u_cell[u] for u in _seizing_units(state, player)}
 
 
 def guard_cells(state: GameState, owner: int, on_board: list[int] | None = None) -> tuple[set[int], set[int]]:
     """Hexes of the owner's units that defend: (any unit but a freighter, knights only).
 
-    Developments are defended by the first kind, artillery alone by the second; the first is
-    also where the owner's units able to seize stand. ``on_board``: the owner's units on the
-    board, when the caller has them."""
+    Developments are defended by the first kind, artillery alone by the second. ``on_board``:
+    the owner's units on the board, when the caller has them."""
     if on_board is None:
         on_board = [u for u, (o, w) in enumerate(zip(state.u_owner, state.u_where)) if o == owner and w == ON_BOARD]
     fighters: set[int] = set()
@@ -59,17 +78,20 @@ def guard_cells(state: GameState, owner: int, on_board: list[int] | None = None)
 
 
 def seize_sources(state: GameState, player: int, target: int,
-                  guards_of: Callable[[int], tuple[set[int], set[int]]]) -> list[int]:
+                  guards_of: Callable[[int], tuple[set[int], set[int]]], mine: set[int]) -> list[int]:
     """Hexes next to ``target`` from which ``player``'s units may seize its pieces; empty when
-    nothing there can be seized. ``guards_of(p)`` is :func:`guard_cells` for player ``p``."""
+    nothing there can be seized. ``guards_of(p)`` is :func:`guard_cells` for player ``p``;
+    ``mine``: the hexes of ``player``'s units that may seize (:func:`seizer_cells`).
+
+    The owner's units on the hex itself must be defeated first (attacked: they hold the hex);
+    his units on a hex next to both may step in when the seizure is declared (Defend), a
+    choice asked of him then (:func:`guard_options`)."""
     owner = state.cell_player[target]
     if owner in (-1, player) or (state.dev_owner[target] != owner and state.art_owner[target] != owner):
         return []
     fighters, knights = guards_of(owner)
-    guards = knights if state.dev_type[target] == NO_DEV else fighters
-    if target in guards:
+    if target in (knights if state.dev_type[target] == NO_DEV else fighters):
         return []
-    mine = guards_of(player)[0]
     board = state.gmap.board
     nbrs, edges = board.neighbours[target], board.edge[target]
     out = []
@@ -79,15 +101,34 @@ def seize_sources(state: GameState, player: int, target: int,
         w = state.walls[edges[d]]
         if w >= 0 and w != player:
             continue  # no seizing through an opponent's wall
-        # The hexes next to both are the target's neighbours on either side of direction d.
-        if nbrs[(d + 1) % 6] in guards or nbrs[(d + 5) % 6] in guards:
-            continue
         out.append(c)
     return out
 
 
-def seize(state: GameState, player: int, target: int) -> int:
-    """Seize the development and artillery on ``target``. Returns the player who lost them."""
+def guard_options(state: GameState, target: int, origin: int) -> list[int]:
+    """Defend: the owner's units that may defend the development or artillery on ``target``
+    against a seizure from ``origin``: "located on a hex adjacent to both the attacker and" the
+    piece; any unit but a freighter for a development, knights alone for artillery. One per hex
+    and type (the lowest-numbered), in hex order."""
+    owner = state.cell_player[target]
+    artillery_only = state.dev_type[target] == NO_DEV
+    dist_o = state.gmap.board.dist[origin]
+    u_where, u_owner, u_type = state.u_where, state.u_owner, state.u_type
+    out: dict[tuple[int, int], int] = {}
+    for h in state.gmap.board.neighbours[target]:
+        if h < 0 or h == origin or dist_o[h] != 1 or state.cell_player[h] != owner:
+            continue
+        for u in positions(state.u_cell, h):
+            t = u_type[u]
+            if (u_where[u] == ON_BOARD and u_owner[u] == owner and t != FREIGHTER
+                    and (t in LAND_TYPES or not artillery_only)):
+                out.setdefault((h, t), u)
+    return [out[k] for k in sorted(out)]
+
+
+def seize(state: GameState, player: int, target: int) -> tuple[int, list[int]]:
+    """Seize the development and artillery on ``target``. Returns the player who lost them and
+    the hexes where rescued prisoners now stand."""
     owner = state.cell_player[target]
     board = state.gmap.board
     dev = state.dev_type[target]
@@ -99,7 +140,7 @@ def seize(state: GameState, player: int, target: int) -> int:
         gain = DEV_COST[dev] + (LAST_DEVELOPMENT_BONUS if last else 0)
         state.tokens[player] += gain
         state.emit("seized", cell=target, dev=dev, owner=owner, tokens=gain, last=last, player=player)
-        _rescue(state, player, target)
+        freed = _rescue(state, player, target)
         converted = False
         for d in range(6):
             e = board.edge[target][d]
@@ -108,14 +149,15 @@ def seize(state: GameState, player: int, target: int) -> int:
                 state.walls[e] = player
                 converted = True
         if converted:
-            check_wall_awards(state, player)
-        check_complex(state, player)
+            check_wall_awards(state, player)  # a Citadel may close; Great Wall counts built walls
     else:
+        freed = []
         state.emit("seized_artillery", cell=target, owner=owner, player=player)
-    return owner
+    return owner, freed
 
 
-def _rescue(state: GameState, player: int, cell: int) -> None:
+def _rescue(state: GameState, player: int, cell: int) -> list[int]:
+    freed = []
     for u, w in enumerate(state.u_where):
         if w != PRISONER or state.u_cell[u] != cell:
             continue
@@ -126,10 +168,12 @@ def _rescue(state: GameState, player: int, cell: int) -> None:
             state.emit("rescued", unit=u, cell=spot, tokens=UNIT_COST[state.u_type[u]], player=player)
             if spot >= 0:
                 state.put(u, spot)
+                freed.append(spot)
             else:
                 state.remove(u)
         else:
             state.u_holder[u] = player
+    return freed
 
 
 def free_spot(state: GameState, u: int, cell: int) -> int:
@@ -142,18 +186,18 @@ def free_spot(state: GameState, u: int, cell: int) -> int:
     return best
 
 
-def breacher(state: GameState, player: int, cell: int) -> int:
-    """The strongest own unit on ``cell`` able to breach (not spent, not yet breached)."""
-    best = -1
+def breachers(state: GameState, player: int, cell: int) -> list[int]:
+    """Own units on ``cell`` able to breach (not yet breached, upright or in an activation), one
+    per type (a unit in an activation first, then the lowest-numbered): the player picks one."""
     active = {a.unit for a in state.stack}
+    best: dict[int, int] = {}
     for u in positions(state.u_cell, cell):
-        if state.u_owner[u] != player or state.u_where[u] != ON_BOARD:
+        if state.u_owner[u] != player or state.u_where[u] != ON_BOARD or not may_breach(state, u, active):
             continue
-        if not may_breach(state, u, active):
-            continue
-        if best < 0 or UNIT_COST[state.u_type[u]] > UNIT_COST[state.u_type[best]]:
-            best = u
-    return best
+        t = state.u_type[u]
+        if t not in best or (u in active and best[t] not in active):
+            best[t] = u
+    return [best[t] for t in sorted(best)]
 
 
 def may_breach(state: GameState, u: int, active: set[int]) -> bool:

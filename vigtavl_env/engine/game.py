@@ -10,9 +10,12 @@ Public API (no gymnasium or PettingZoo here)::
 
 ``apply_action`` validates first: an illegal decision raises :class:`IllegalActionError` naming
 the decision and the reason, and the state is untouched. Handlers are one per verb, each named
-after the rule it carries out. Retaliation (Retaliation section) is an interrupt: when the
-active unit's activation ends and it made players lose a battle or a development,
-``current_player`` becomes each such player in turn, who may activate one unit with 1 silver.
+after the rule it carries out. Retaliation (Retaliation section) is an interrupt: as soon as
+the active unit has no action left (or its activation is ended) and it made players lose a
+battle or a development, ``current_player`` becomes each such player in turn, who may activate
+one unit with 1 silver. Choices that belong to another player in the middle of a decision (who
+defends an attacked unit or a development about to be seized) are interrupts too:
+``state.pending`` holds the question and ``current_player`` is the player it is asked of.
 """
 
 from __future__ import annotations
@@ -22,20 +25,24 @@ from typing import Any
 from . import actions as A
 from .building import ARTILLERY_SLOT
 from .combat import (
-    attack_dice, can_stand, check_surrender, close_combat, defeat, defender_at, direction_from,
-    hex_cleared, ranged_hit, ranged_targets,
+    attack_dice, can_capture, can_occupy, can_stand, check_surrender, close_combat, defeat,
+    defender_options, direction_from, hex_cleared, ranged_hit, ranged_targets,
 )
 from .config import RulesConfig
-from .free_actions import breach, breacher, dischargeable, seize, seizers
-from .legal import hexes_for, legal_codes, may_battle_move, nested_ok, open_verbs
+from .free_actions import breach, breachers, dischargeable, guard_options, seize, seizers
+from .legal import (
+    activation_spent, battle_sides, hexes_for, legal_codes, may_battle_move, nested_ok, open_verbs,
+    pending_units,
+)
 from .movement import freighter_with_room, reach
 from .state import (
-    BATTLE, BUILD, LOADED, MOVE_DONE, MOVE_IN_PROGRESS, MOVE_UNUSED, ON_BOARD, OVER, PHASE_NAMES,
-    SPENT, Activation, GameState,
+    BATTLE, BUILD, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_SEIZER, CHOOSE_SIDE,
+    LOADED, MOVE_DONE, MOVE_IN_PROGRESS, MOVE_UNUSED, ON_BOARD, OVER, PHASE_NAMES, REPELLED,
+    SPENT, Activation, GameState, Pending,
 )
 from .stats import (
-    ARTILLERY_COST, DEV_COST, DEV_NAMES, FREIGHTER, IS_SHIP, LAND_TYPES, STARTING_SHIPS,
-    UNIT_COST, UNIT_MOVEMENT, UNIT_NAMES, UNIT_RANGE, WALL_COST,
+    ARTILLERY_COST, DEV_COST, DEV_NAMES, FREIGHTER, FREIGHTER_SPLITS, IS_SHIP, LAND_TYPES,
+    STARTING_SHIPS, UNIT_COST, UNIT_MOVEMENT, UNIT_NAMES, WALL_COST,
 )
 from .tokens import check_complex, check_wall_awards, end_awards
 
@@ -45,7 +52,8 @@ class IllegalActionError(ValueError):
 
 
 def new_game(gmap: Any, config: RulesConfig | None = None, seed: int = 0) -> GameState:
-    """Set up a game: starting units in reserve, freighters loaded, the winds flipped."""
+    """Set up a game: starting units in reserve, the winds flipped; each player then loads his
+    freighters (his first decision), unless the config fixes the loads."""
     config = config or RulesConfig()
     board = gmap.board
     state = GameState(gmap, config, board.n_cells, board.n_edges)
@@ -53,14 +61,32 @@ def new_game(gmap: Any, config: RulesConfig | None = None, seed: int = 0) -> Gam
     # "Determine the direction of prevailing [winds] by flipping the Prevailing Winds Token."
     state.wind = 1 if state.roll() <= 3 else -1
     for p in range(state.n_players):
-        loads = iter(config.freighter_loads)
         for t in STARTING_SHIPS:
-            u = state.add_unit(p, t)
-            if t == FREIGHTER:
-                for land in next(loads):
-                    state.add_unit(p, land, where=LOADED, carrier=u)
+            state.add_unit(p, t)
+        if config.freighter_loads is not None:
+            _load_freighters(state, p, config.freighter_loads)
+    if config.freighter_loads is None:
+        state.to_load = list(range(state.n_players))  # seat order, before the placement
     state.emit("setup", wind="clockwise" if state.wind > 0 else "counter-clockwise", seed=seed, player=-1)
     return state
+
+
+def _load_freighters(state: GameState, player: int, loads: tuple[tuple[int, ...], ...]) -> None:
+    freighters = [u for u in range(len(state.u_type))
+                  if state.u_owner[u] == player and state.u_type[u] == FREIGHTER]
+    for f, load in zip(freighters, loads):
+        for land in load:
+            state.add_unit(player, land, where=LOADED, carrier=f)
+
+
+def load_freighters(state: GameState, g: int) -> None:
+    """Setup: "Each player must load his 2 freighters with 3 land units each": the player
+    deciding chooses the split (``FREIGHTER_SPLITS[g - LOAD]``)."""
+    p = state.to_load.pop(0)
+    split = FREIGHTER_SPLITS[g - A.LOAD]
+    _load_freighters(state, p, split)
+    state.emit("load", player=p, loads=[[UNIT_NAMES[t] for t in load] for load in split])
+    state.turn_player = state.to_load[0] if state.to_load else 0
 
 
 def legal_actions(state: GameState) -> list[int]:
@@ -92,8 +118,15 @@ def apply_action(state: GameState, code: int, legal: Any = None) -> None:
         end_activation(state)
     elif g == A.END_TURN:
         end_turn(state)
+    elif g == A.NO_DEFENCE:
+        no_defence(state)
+    elif g >= A.LOAD:
+        load_freighters(state, g)
     else:
         HANDLERS[_handler_key(verb)](state, verb, cell)
+    if (state.pending is None and state.pending_retaliation and not state.stack
+            and state.retaliator < 0):
+        _next_retaliation(state)  # a loss with no unit active (a seizure): retaliation at once
 
 
 def _check(state: GameState, code: int, verb: int, cell: int, g: int) -> None:
@@ -161,14 +194,17 @@ def build_artillery(state: GameState, verb: int, cell: int) -> None:
     state.built_types[ARTILLERY_SLOT] += 1
     state.set_artillery(cell, me)
     state.emit("build", what="artillery", cell=cell)
+    check_surrender(state, me, [cell])
 
 
 def build_development(state: GameState, verb: int, cell: int) -> None:
     me, dev = state.current_player, verb - A.BUILD_DEV + 1
     state.gold[me] -= DEV_COST[dev]
     state.set_development(cell, dev, me)
+    state.dev_builder[cell] = me
     state.emit("build", what=DEV_NAMES[dev], cell=cell)
     check_complex(state, me)
+    check_surrender(state, me, [cell])
 
 
 def build_wall(state: GameState, verb: int, cell: int) -> None:
@@ -177,16 +213,21 @@ def build_wall(state: GameState, verb: int, cell: int) -> None:
         state.wall_in_hand = False  # the relocated wall goes up again at no cost
     else:
         state.gold[me] -= WALL_COST
-    edge = state.gmap.board.edge[cell][d]
+    board = state.gmap.board
+    edge = board.edge[cell][d]
     state.walls[edge] = me
+    state.wall_builder[edge] = me
     state.emit("build", what="wall", cell=cell, direction=d)
     check_wall_awards(state, me, edge)
+    # A wall can cut the last way out of the hexes on either side of it.
+    check_surrender(state, me, [c for c in (cell, board.neighbours[cell][d]) if c >= 0])
 
 
 def relocate_wall(state: GameState, verb: int, cell: int) -> None:
     """Once per a player's turn, he may deconstruct an existing wall and rebuild it"."""
     d = verb - A.RELOCATE_WALL
-    state.walls[state.gmap.board.edge[cell][d]] = -1
+    edge = state.gmap.board.edge[cell][d]
+    state.walls[edge] = state.wall_builder[edge] = -1
     state.wall_in_hand = state.wall_relocated = True
     state.emit("wall_taken_down", cell=cell, direction=d)
 
@@ -214,14 +255,19 @@ def move(state: GameState, verb: int, cell: int) -> None:
     """Move the active unit; moving into another player's hex in the battle phase is a battle."""
     top = state.active
     u = top.unit
-    r = reach(state, u, top.move_left, can_attack=may_battle_move(state, top))
+    r = reach(state, u, top.move_left, can_attack=may_battle_move(state, top), wind=not top.rode)
     if top.move == MOVE_UNUSED:
         top.origin = state.u_cell[u]
     if cell in r.battles:
-        _battle_move(state, top, r, cell)
+        sides = battle_sides(state, top, r, cell)
+        if len(sides) == 1:
+            _battle_move(state, top, cell, sides[0], r.cost[sides[0]] + 1)
+        else:  # Feint: the side it attacks from sets the front; the mover chooses it
+            state.pending = Pending(CHOOSE_SIDE, state.u_owner[u], u, cell)
         return
     cost = r.stops[cell]
     top.move_left -= cost
+    top.rode |= cell in r.windy
     start = state.u_cell[u]
     _relocate(state, u, cell)
     embarked = state.u_where[u] == LOADED
@@ -229,6 +275,15 @@ def move(state: GameState, verb: int, cell: int) -> None:
     top.move = MOVE_IN_PROGRESS if keeps_moving else MOVE_DONE
     state.emit("move", unit=u, frm=start, to=cell, cost=cost)
     check_surrender(state, state.u_owner[u], [cell])
+    _after_unit_action(state)
+
+
+def attack_from(state: GameState, verb: int, cell: int) -> None:
+    """The mover's answer to CHOOSE_SIDE: the hex its battle move enters the enemy hex from."""
+    top, pend = state.active, state.pending
+    state.pending = None
+    r = reach(state, top.unit, top.move_left, can_attack=True, wind=not top.rode)
+    _battle_move(state, top, pend.cell, cell, r.cost[cell] + 1)
 
 
 def _relocate(state: GameState, u: int, cell: int) -> None:
@@ -256,50 +311,33 @@ def move_with_artillery(state: GameState, verb: int, cell: int) -> None:
     top.move = MOVE_DONE
     state.emit("move", unit=u, frm=start, to=cell, cost=cost, artillery=True)
     check_surrender(state, me, [cell])
+    _after_unit_action(state)
 
 
-def _battle_move(state: GameState, top: Activation, r, cell: int) -> None:
-    """Movement into another player's hex: a close-combat battle entered from the best side."""
-    u = top.unit
-    me = state.u_owner[u]
-    board = state.gmap.board
-    best_dir, best_bonus = -1, -1
-    for d, n in enumerate(board.neighbours[cell]):
-        if n < 0 or n not in r.cost or n in r.battles or r.cost[n] > r.battles[cell] - 1:
-            continue
-        if IS_SHIP[state.u_type[u]] != bool(state.gmap.is_sea[n]) and n != state.u_cell[u]:
-            continue
-        w = state.walls[board.edge[n][(d + 3) % 6]]
-        if w >= 0 and w != me:
-            continue
-        front = state.front.get(cell, d)
-        bonus = min((d - front) % 6, (front - d) % 6)
-        if bonus > best_bonus:
-            best_dir, best_bonus = d, bonus
+def _battle_move(state: GameState, top: Activation, cell: int, side: int, cost: int) -> None:
+    """Movement into another player's hex: a close-combat battle entered from ``side``."""
     top.move, top.attacked = MOVE_DONE, True
-    top.move_left -= r.battles[cell]
-    won = _battle(state, u, cell, best_dir, ranged_range=0)
-    if won and hex_cleared(state, cell, me) and can_stand(state, u, cell):
-        start = state.u_cell[u]
-        _relocate(state, u, cell)
-        state.emit("move", unit=u, frm=start, to=cell, cost=r.battles[cell])
-        check_surrender(state, me, [cell])
-    else:
-        state.emit("retreat", unit=u, to=state.u_cell[u])
+    top.move_left -= cost
+    state.emit("battle_move", unit=top.unit, cell=cell, side=side, cost=cost)
+    _declare_battle(state, top.unit, cell, side, 0, False, battle_move=True)
 
 
 def attack(state: GameState, verb: int, cell: int) -> None:
-    """Attack a hex: close combat next door, or a ranged shot along a straight line."""
+    """Close combat: "Units can attack opponents in the same or adjacent hexes" (any unit)."""
     top = state.active
-    u = top.unit
-    me = state.u_owner[u]
-    origin = state.u_cell[u]
-    rng = ranged_targets(state, me, origin).get(cell, 0) if UNIT_RANGE[state.u_type[u]] else 0
     _end_movement(top)
     top.attacked = True
-    won = _battle(state, u, cell, direction_from(state, cell, origin), ranged_range=rng)
-    if won and not rng and state.u_where[u] == ON_BOARD and hex_cleared(state, cell, me) and can_stand(state, u, cell):
-        state.occupy_unit, state.occupy_cell = u, cell  # "Occupation" is offered next
+    _declare_battle(state, top.unit, cell, state.u_cell[top.unit], 0, False)
+
+
+def shoot(state: GameState, verb: int, cell: int) -> None:
+    """A ranged attack along a straight line (archers, galleons)."""
+    top = state.active
+    origin = state.u_cell[top.unit]
+    rng = ranged_targets(state, state.current_player, origin)[cell]
+    _end_movement(top)
+    top.attacked = True
+    _declare_battle(state, top.unit, cell, origin, rng, False)
 
 
 def fire_artillery(state: GameState, verb: int, cell: int) -> None:
@@ -309,7 +347,7 @@ def fire_artillery(state: GameState, verb: int, cell: int) -> None:
     rng = ranged_targets(state, state.current_player, origin)[cell]
     _end_movement(top)
     top.attacked = True
-    _battle(state, top.unit, cell, direction_from(state, cell, origin), ranged_range=rng, artillery=True)
+    _declare_battle(state, top.unit, cell, origin, rng, True)
 
 
 def _end_movement(top: Activation) -> None:
@@ -317,15 +355,50 @@ def _end_movement(top: Activation) -> None:
         top.move = MOVE_DONE
 
 
-def _battle(state: GameState, u: int, cell: int, from_dir: int, ranged_range: int, artillery: bool = False) -> bool:
-    """Resolve one battle by unit ``u`` on ``cell``; returns True if the attacker won."""
+def _declare_battle(state: GameState, u: int, cell: int, origin: int, rng: int, artillery: bool,
+                    battle_move: bool = False) -> None:
+    """An attack by ``u`` from ``origin`` on ``cell``: the defending player chooses which unit
+    defends (Defend), out of turn, when he has more than one that may; then the battle."""
+    options = defender_options(state, cell, origin)
+    if len(options) == 1:
+        _resolve_battle(state, u, cell, origin, rng, artillery, battle_move, options[0])
+        return
+    owner = state.cell_player[cell]
+    state.pending = Pending(CHOOSE_DEFENDER, owner, u, cell, origin, rng, 1 if battle_move else -1, artillery)
+    state.emit("defend_asked", unit=u, cell=cell, origin=origin, player=owner)
+
+
+def _resolve_battle(state: GameState, u: int, cell: int, origin: int, rng: int, artillery: bool,
+                    battle_move: bool, defender: int) -> None:
+    """The battle with the chosen defender, then what it leads to: the battle move stands on
+    the won hex or stays where its move began (Retreat); any other victor next to a hex with
+    no enemy units left may occupy it (Occupation)."""
     me = state.u_owner[u]
-    victim = defender_at(state, cell)
+    won = _battle(state, u, cell, direction_from(state, cell, origin), rng, artillery, defender)
+    if battle_move:
+        if won and can_occupy(state, u, cell):
+            start = state.u_cell[u]
+            freed = _take_pieces(state, me, cell)
+            _relocate(state, u, cell)
+            state.emit("move", unit=u, frm=start, to=cell, cost=0)
+            check_surrender(state, me, [cell] + freed)
+        else:
+            state.emit("retreat", unit=u, to=state.u_cell[u])
+    elif (won and state.u_where[u] in (ON_BOARD, LOADED)
+          and state.gmap.board.dist[state.u_cell[u]][cell] == 1 and can_occupy(state, u, cell)):
+        state.occupy_unit, state.occupy_cell = u, cell  # "Occupation" is offered next
+    _after_unit_action(state)
+
+
+def _battle(state: GameState, u: int, cell: int, from_dir: int, ranged_range: int, artillery: bool,
+            victim: int) -> bool:
+    """Resolve one battle by unit ``u`` on ``cell`` against ``victim``; True if the attacker won."""
+    me = state.u_owner[u]
     loser = state.u_owner[victim]
     base = ARTILLERY_COST if artillery else UNIT_COST[state.u_type[u]]
     dice = attack_dice(state, base, cell, from_dir, ranged=bool(ranged_range))
     info: dict[str, Any] = dict(unit=u, cell=cell, defender=victim, owner=loser, dice=dice,
-                                ranged=ranged_range, artillery=artillery)
+                                ranged=ranged_range, artillery=artillery, at=state.u_cell[victim])
     ranged_overwhelm = state.config.ranged_tactics or not ranged_range
     if dice >= state.config.overwhelm_dice and ranged_overwhelm:
         won, info["overwhelm"] = True, True
@@ -336,13 +409,29 @@ def _battle(state: GameState, u: int, cell: int, from_dir: int, ranged_range: in
     info["won"] = won
     state.emit("battle", **info)
     if won:
-        defeat(state, victim, me, cell)
+        defeat(state, victim, me, state.u_cell[victim])
         _lost_to_active(state, loser)
     return won
 
 
+def _after_unit_action(state: GameState) -> None:
+    """Retaliation timing: once the active unit "has expended all its actions" (both used, or
+    none possible) its activation ends at once, retaliation following; only the occupation its
+    attack won may still be decided (``Activation.done``). Nested activations (the freighter
+    exception) end one by one."""
+    while state.pending is None and state.stack:
+        top = state.stack[-1]
+        if not activation_spent(state, top):
+            return
+        if state.occupy_unit == top.unit and hexes_for(state, A.OCCUPY):
+            top.done = True
+            return
+        end_activation(state)
+
+
 def _lost_to_active(state: GameState, loser: int) -> None:
-    """Record a player who lost a battle or a development to the active player (Retaliation)."""
+    """Record a player who lost a battle or a development to the active player (Retaliation);
+    with no unit active the retaliation comes when the decision is over (``apply_action``)."""
     if state.retaliator >= 0:
         return  # "Battles won by a retaliating player do not trigger additional retaliations."
     if state.stack:
@@ -350,38 +439,133 @@ def _lost_to_active(state: GameState, loser: int) -> None:
             state.stack[0].losers.append(loser)
     elif loser not in state.pending_retaliation:
         state.pending_retaliation.append(loser)
-        _next_retaliation(state)
 
 
 def occupy(state: GameState, verb: int, cell: int) -> None:
-    """The attacker may move his victorious unit onto the hex that was attacked"."""
+    """The attacker may move his victorious unit onto the hex that was attacked if no enemy
+    units remain"; a development or artillery still there becomes his, as by a seizure."""
     u = state.occupy_unit
+    me = state.u_owner[u]
     start = state.u_cell[u]
-    state.move_unit(u, cell)
+    freed = _take_pieces(state, me, cell)
+    _relocate(state, u, cell)
     state.occupy_unit = state.occupy_cell = -1
     state.emit("occupy", unit=u, frm=start, to=cell)
-    check_surrender(state, state.u_owner[u], [cell])
+    check_surrender(state, me, [cell] + freed)
+    _after_unit_action(state)
 
 
-# ------------------------------------------------------------------ free actions
-def seize_hex(state: GameState, verb: int, cell: int) -> None:
-    me = state.current_player
-    options = seizers(state, me, cell)
-    top = state.active
-    unit = top.unit if top is not None and top.unit in options else options[0]
+def _take_pieces(state: GameState, me: int, cell: int) -> list[int]:
+    """Artillery: "If an opponent defeats all knights on the hex where an artillery is located,
+    he may occupy the hex and use the artillery for himself": occupying a hex takes what
+    stands on it, with the tokens and effects of a seizure. Returns the rescued prisoners'
+    hexes."""
+    if state.cell_player[cell] in (-1, me):
+        return []
     was_development = state.dev_type[cell] != 0
-    loser = seize(state, me, cell)
+    loser, freed = seize(state, me, cell)
     if state.retaliator < 0:
         state.seized_this_turn.add(cell)
     if was_development:
         _lost_to_active(state, loser)
-    if state.u_type[unit] in LAND_TYPES and can_stand(state, unit, cell) and state.phase != OVER:
-        state.occupy_unit, state.occupy_cell = unit, cell
+    return freed
+
+
+# ------------------------------------------------------------------ free actions
+def seize_hex(state: GameState, verb: int, cell: int) -> None:
+    """Seize: the player chooses which of his units seizes when several could."""
+    me = state.current_player
+    options = seizers(state, me, cell)
+    if len(options) == 1:
+        _seize_with(state, options[0], cell)
+    else:
+        state.pending = Pending(CHOOSE_SEIZER, me, -1, cell)
+
+
+def _seize_with(state: GameState, u: int, cell: int) -> None:
+    """The owner may defend the piece with a unit next to both (his choice, asked of him);
+    "If the development is defended, the attacking player must first defeat all defenders"."""
+    origin = state.u_cell[u]
+    if guard_options(state, cell, origin):
+        owner = state.cell_player[cell]
+        state.pending = Pending(CHOOSE_GUARD, owner, u, cell, origin)
+        state.emit("defend_asked", unit=u, cell=cell, origin=origin, player=owner, seize=True)
+    else:
+        _seize_now(state, u, cell)
+
+
+def _seize_now(state: GameState, u: int, cell: int) -> None:
+    me = state.u_owner[u]
+    was_development = state.dev_type[cell] != 0
+    loser, freed = seize(state, me, cell)
+    if state.retaliator < 0:
+        state.seized_this_turn.add(cell)
+    if was_development:
+        _lost_to_active(state, loser)
+    check_surrender(state, me, [cell] + freed)
+    if state.u_type[u] in LAND_TYPES and can_stand(state, u, cell) and state.phase != OVER:
+        state.occupy_unit, state.occupy_cell = u, cell
+
+
+def _guard_fights(state: GameState, u: int, cell: int, guard: int) -> None:
+    """A defended seizure: the seizing unit and the defender fight a close combat, each rolling
+    its cost. The seizer wins: the defender is defeated and the seizure goes on (against the
+    next defender, if the owner chooses one). The seizer loses: no seizure, and that unit
+    seizes no more this turn. A knight defends outright against a seizer whose player may not
+    capture (no development to hold prisoners)."""
+    me, owner = state.u_owner[u], state.u_owner[guard]
+    if state.u_type[guard] in LAND_TYPES and not can_capture(state, me):
+        state.u_flags[u] |= REPELLED
+        state.emit("seize_repelled", unit=u, cell=cell, defender=guard, player=owner)
+        return
+    won, rolls = close_combat(state, UNIT_COST[state.u_type[u]], UNIT_COST[state.u_type[guard]])
+    state.emit("battle", unit=u, cell=cell, defender=guard, owner=owner, at=state.u_cell[guard],
+               dice=UNIT_COST[state.u_type[u]], ranged=0, artillery=False, rolls=rolls, won=won,
+               seize=True, player=me)
+    if won:
+        defeat(state, guard, me, state.u_cell[guard])
+        _lost_to_active(state, owner)
+        _seize_with(state, u, cell)
+    else:
+        state.u_flags[u] |= REPELLED
+
+
+def no_defence(state: GameState) -> None:
+    """The owner lets the development or artillery go undefended: it is seized."""
+    pend = state.pending
+    state.pending = None
+    state.emit("no_defence", cell=pend.cell, player=pend.player)
+    _seize_now(state, pend.unit, pend.cell)
+
+
+def choose(state: GameState, verb: int, cell: int) -> None:
+    """The answer to a pending choice: the unit of this type on this hex defends (an attack or
+    a seizure), breaches or seizes."""
+    pend = state.pending
+    t = verb - A.CHOOSE
+    unit = next(u for u in pending_units(state) if state.u_cell[u] == cell and state.u_type[u] == t)
+    state.pending = None
+    if pend.kind == CHOOSE_DEFENDER:
+        state.emit("defend", unit=unit, cell=cell, player=pend.player)
+        _resolve_battle(state, pend.unit, pend.cell, pend.origin, pend.rng, pend.artillery,
+                        pend.extra >= 0, unit)
+    elif pend.kind == CHOOSE_GUARD:
+        state.emit("defend", unit=unit, cell=cell, player=pend.player, seize=True)
+        _guard_fights(state, pend.unit, pend.cell, unit)
+    elif pend.kind == CHOOSE_BREACHER:
+        breach(state, pend.player, unit, pend.extra)
+    else:  # CHOOSE_SEIZER
+        _seize_with(state, unit, pend.cell)
 
 
 def breach_wall(state: GameState, verb: int, cell: int) -> None:
     me, d = state.current_player, verb - A.BREACH
-    breach(state, me, breacher(state, me, cell), state.gmap.board.edge[cell][d])
+    edge = state.gmap.board.edge[cell][d]
+    options = breachers(state, me, cell)
+    if len(options) == 1:
+        breach(state, me, options[0], edge)
+    else:  # which unit breaches is the player's choice
+        state.pending = Pending(CHOOSE_BREACHER, me, -1, cell, extra=edge)
 
 
 def discharge(state: GameState, verb: int, cell: int) -> None:
@@ -434,7 +618,7 @@ def end_turn(state: GameState) -> None:
 
 def _next_retaliation(state: GameState) -> None:
     """Hand the decision to the next player owed a retaliation, or carry on with the turn."""
-    if state.stack:
+    if state.stack or state.pending is not None:
         return
     if state.pending_retaliation:
         p = state.pending_retaliation.pop(0)
@@ -520,7 +704,10 @@ def describe(state: GameState, code: int) -> str:
         return f"{who}: {A.GLOBAL_NAMES[g]}"
     where = board.coords[cell]
     top = state.active
-    if verb in (A.MOVE, A.MOVE_ARTILLERY, A.ATTACK, A.FIRE_ARTILLERY) and top is not None:
+    if verb >= A.CHOOSE and state.pending is not None:
+        what = _CHOICE_WORDS[state.pending.kind]
+        return f"{who}: {what} {UNIT_NAMES[verb - A.CHOOSE]} at {where}"
+    if verb in (A.MOVE, A.MOVE_ARTILLERY, A.ATTACK, A.SHOOT, A.FIRE_ARTILLERY) and top is not None:
         u = top.unit
         return f"{who}: {A.VERB_NAMES[verb]} {UNIT_NAMES[state.u_type[u]]} {board.coords[state.u_cell[u]]} -> {where}"
     return f"{who}: {A.VERB_NAMES[verb]} at {where}"
@@ -534,15 +721,18 @@ def explain(state: GameState, verb: int, cell: int) -> str:
         return f"no gold left ({state.gold[me]})"
     if A.ACTIVATE <= verb < A.MOVE and state.silver[me] < UNIT_COST[verb - A.ACTIVATE]:
         return f"activation costs {UNIT_COST[verb - A.ACTIVATE]} silver, {state.silver[me]} left"
-    if verb in (A.MOVE, A.MOVE_ARTILLERY, A.ATTACK, A.FIRE_ARTILLERY) and state.active is None:
+    if verb in (A.MOVE, A.MOVE_ARTILLERY, A.ATTACK, A.SHOOT, A.FIRE_ARTILLERY) and state.active is None:
         return "no unit is active"
     if not (gmap.is_land[cell] or gmap.is_sea[cell]):
         return "mountain hexes can not be occupied or built on"
     h = state.cell_player[cell]
-    if h >= 0 and h != me and verb not in (A.ATTACK, A.FIRE_ARTILLERY, A.SEIZE, A.MOVE):
+    if h >= 0 and h != me and verb not in (A.ATTACK, A.SHOOT, A.FIRE_ARTILLERY, A.SEIZE, A.MOVE):
         return f"the hex is held by player {h}"
     return f"not legal on hex {gmap.board.coords[cell]} now (range, occupancy, terrain or limits)"
 
+
+_CHOICE_WORDS = {CHOOSE_DEFENDER: "defend with", CHOOSE_GUARD: "defend with",
+                 CHOOSE_BREACHER: "breach with", CHOOSE_SEIZER: "seize with", CHOOSE_SIDE: "choose"}
 
 HANDLERS = {
     A.PLACE: place_ship, A.BUILD_UNIT: build_unit, A.BUILD_ARTILLERY: build_artillery,
@@ -550,5 +740,6 @@ HANDLERS = {
     A.BREACH: breach_wall, A.ACTIVATE: activate, A.MOVE: move,
     A.MOVE_ARTILLERY: move_with_artillery, A.ATTACK: attack, A.FIRE_ARTILLERY: fire_artillery,
     A.OCCUPY: occupy, A.SEIZE: seize_hex, A.DISCHARGE: discharge, A.RECRUIT: recruit,
+    A.SHOOT: shoot, A.ATTACK_FROM: attack_from, A.CHOOSE: choose,
 }
 _HANDLER_START = tuple(max(start for start in HANDLERS if start <= v) for v in range(A.N_HEX_VERBS))

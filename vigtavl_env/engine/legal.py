@@ -20,14 +20,17 @@ from .building import (
     ARTILLERY_SLOT, artillery_sites, can_afford_development, can_afford_unit, can_afford_wall,
     development_sites, may_build_now, placement_sites, reserve_ships,
 )
-from .combat import can_attack_from_here, can_stand, close_targets, ranged_targets
-from .free_actions import seize_sources
-from .movement import reach
+from .combat import (
+    can_attack_from_here, can_occupy, close_targets, coastal_or_sea, defender_options, ranged_targets,
+)
+from .free_actions import breachers, guard_options, seize_sources, seizer_cells, seizers
+from .movement import Reach, reach
 from .shared import Shared
 from .state import (
-    BATTLE, LOADED, MOVE_DONE, ON_BOARD, OVER, PLACEMENT, GameState,
+    BATTLE, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_SIDE, LOADED, MOVE_DONE,
+    ON_BOARD, OVER, PLACEMENT, Activation, GameState,
 )
-from .stats import FREIGHTER, LAND_TYPES, SHIP_TYPES, UNIT_COST, UNIT_RANGE
+from .stats import FREIGHTER, FREIGHTER_SPLITS, IS_SHIP, LAND_TYPES, SHIP_TYPES, UNIT_COST, UNIT_RANGE
 
 GLOBAL_OPEN = -100  # marker in open_verbs for the global verbs
 # Verbs that open_verbs opens together, in its order.
@@ -36,13 +39,27 @@ _RELOCATE_VERBS = tuple(range(A.RELOCATE_WALL, A.RELOCATE_WALL + 6))
 _DISCHARGE_VERBS = tuple(range(A.DISCHARGE, A.DISCHARGE + 3))
 _SEIZE_BREACH_VERBS = (A.SEIZE,) + tuple(range(A.BREACH, A.BREACH + 6))
 _ACTIVATE_VERBS = tuple(range(A.ACTIVATE, A.ACTIVATE + 6))
+_CHOOSE_VERBS = tuple(range(A.CHOOSE, A.CHOOSE + 6))
+_LOAD_GLOBALS = [A.LOAD + i for i in range(len(FREIGHTER_SPLITS))]
 
 
 def open_verbs(state: GameState) -> tuple[list[int], list[int], str]:
     """(hex verbs, global verbs, why) for the moment; ``why`` explains what is going on."""
     if state.phase == OVER:
         return [], [], "the game is over"
+    pend = state.pending
+    if pend is not None:
+        if pend.kind == CHOOSE_SIDE:
+            return [A.ATTACK_FROM], [], "choose the side your battle move attacks from"
+        if pend.kind == CHOOSE_DEFENDER:
+            return list(_CHOOSE_VERBS), [], "you are attacked: choose the unit that defends"
+        if pend.kind == CHOOSE_GUARD:
+            return list(_CHOOSE_VERBS), [A.NO_DEFENCE], "a seizure: choose a defender, or none"
+        what = "breaches" if pend.kind == CHOOSE_BREACHER else "seizes"
+        return list(_CHOOSE_VERBS), [], f"choose the unit that {what}"
     if state.phase == PLACEMENT:
+        if state.to_load:
+            return [], list(_LOAD_GLOBALS), "setup: load your two freighters with 3 land units each"
         return [A.PLACE, A.PLACE + 1, A.PLACE + 2], [], "placement: place one of your ships"
     if state.recruit_type >= 0:
         return [A.RECRUIT], [], "a discharged unit must be recruited first"
@@ -50,6 +67,8 @@ def open_verbs(state: GameState) -> tuple[list[int], list[int], str]:
     top = state.active
     if state.occupy_unit >= 0 and state.u_owner[state.occupy_unit] == state.current_player:
         verbs.append(A.OCCUPY)
+        if top is not None and top.done:
+            return verbs, [A.END_ACTIVATION], "occupy the hex your unit won, or end its activation"
     if state.retaliator >= 0:
         if top is None and not state.retaliation_used:
             verbs += _ACTIVATE_VERBS
@@ -80,7 +99,7 @@ def _unit_verbs(state: GameState) -> list[int]:
     if top.move != MOVE_DONE and top.move_left > 0:
         out += [A.MOVE, A.MOVE_ARTILLERY]
     if not top.attacked and state.phase == BATTLE:
-        out += [A.ATTACK, A.FIRE_ARTILLERY]
+        out += [A.ATTACK, A.FIRE_ARTILLERY, A.SHOOT]
     return out
 
 
@@ -176,9 +195,71 @@ def _h_unit_action(state: GameState, verb: int, sh: Shared) -> list[int]:
 def _h_occupy(state: GameState, verb: int, sh: Shared) -> list[int]:
     u = state.occupy_unit
     # Still possible after a retaliation in between (the unit may have been captured).
-    if u < 0 or state.u_where[u] != ON_BOARD or not can_stand(state, u, state.occupy_cell):
+    if u < 0 or state.u_where[u] not in (ON_BOARD, LOADED) or not can_occupy(state, u, state.occupy_cell):
         return []
     return [state.occupy_cell]
+
+
+def _h_attack_from(state: GameState, verb: int, sh: Shared) -> list[int]:
+    top, pend = state.active, state.pending
+    r = reach(state, top.unit, top.move_left, can_attack=True, wind=not top.rode)
+    return battle_sides(state, top, r, pend.cell)
+
+
+def _h_choose(state: GameState, verb: int, sh: Shared) -> list[int]:
+    return _all_choices(state, sh)[verb - A.CHOOSE]
+
+
+def _all_choices(state: GameState, sh: Shared) -> list[list[int]]:
+    out: list[list[int]] = [[] for _ in range(6)]
+    for u in pending_units(state):
+        out[state.u_type[u]].append(state.u_cell[u])
+    return [sorted(set(x)) for x in out]
+
+
+def pending_units(state: GameState) -> list[int]:
+    """The units the pending choice may name: defenders, breachers or seizers (one per hex and
+    type)."""
+    pend = state.pending
+    if pend.kind == CHOOSE_DEFENDER:
+        return defender_options(state, pend.cell, pend.origin)
+    if pend.kind == CHOOSE_GUARD:
+        return guard_options(state, pend.cell, pend.origin)
+    if pend.kind == CHOOSE_BREACHER:
+        return breachers(state, pend.player, pend.cell)
+    return seizers(state, pend.player, pend.cell)  # CHOOSE_SEIZER
+
+
+def battle_sides(state: GameState, top: Activation, r: Reach, cell: int) -> list[int]:
+    """Feint: the hexes next to ``cell`` a battle move may enter it from (the side sets the
+    front and the flanking dice): hexes the mover reaches with a movement point to spare, on its
+    own terrain (or the freighter a knight storms ashore from), not across an opponent wall."""
+    u = top.unit
+    me, start, ship = state.u_owner[u], state.u_cell[u], IS_SHIP[state.u_type[u]]
+    board, is_sea, walls = state.gmap.board, state.gmap.is_sea, state.walls
+    out = []
+    for d, n in enumerate(board.neighbours[cell]):
+        if n < 0 or n not in r.cost or n in r.battles or r.cost[n] + 1 > top.move_left:
+            continue
+        if n != start and ship != bool(is_sea[n]):
+            continue
+        w = walls[board.edge[cell][d]]
+        if w >= 0 and w != me:
+            continue
+        out.append(n)
+    return sorted(out)
+
+
+def activation_spent(state: GameState, top: Activation) -> bool:
+    """The active unit has no action left: its attack used or impossible, and its movement
+    used or impossible."""
+    if state.phase == BATTLE and not top.attacked:
+        for verb in (A.ATTACK, A.SHOOT, A.FIRE_ARTILLERY):
+            if _unit_action_hexes(state, verb):
+                return False
+    if top.move != MOVE_DONE and top.move_left > 0:
+        return not _unit_action_hexes(state, A.MOVE)
+    return True
 
 
 def _h_seize(state: GameState, verb: int, sh: Shared) -> list[int]:
@@ -231,6 +312,8 @@ _SPANS = (
     (A.MOVE, 2, _h_unit_action, None), (A.ATTACK, 2, _h_unit_action, None),
     (A.OCCUPY, 1, _h_occupy, None), (A.SEIZE, 1, _h_seize, None),
     (A.DISCHARGE, 3, _h_discharge, None), (A.RECRUIT, 1, _h_recruit, None),
+    (A.SHOOT, 1, _h_unit_action, None), (A.ATTACK_FROM, 1, _h_attack_from, None),
+    (A.CHOOSE, 6, _h_choose, _all_choices),
 )
 
 
@@ -323,18 +406,24 @@ def _unit_action_hexes(state: GameState, verb: int) -> list[int]:
     me = state.u_owner[u]
     cell = state.u_cell[u]
     if verb == A.MOVE:
-        r = reach(state, u, top.move_left, can_attack=may_battle_move(state, top))
+        r = reach(state, u, top.move_left, can_attack=may_battle_move(state, top), wind=not top.rode)
         return sorted(list(r.stops) + list(r.battles))
     if verb == A.MOVE_ARTILLERY:
         if state.u_where[u] != ON_BOARD or state.u_type[u] not in LAND_TYPES or state.art_owner[cell] != me:
             return []
         return sorted(reach(state, u, top.move_left, towing=True).stops)
-    if verb == A.ATTACK:
+    if verb in (A.ATTACK, A.SHOOT):
         if not can_attack_from_here(state, u):
             return []
-        if UNIT_RANGE[state.u_type[u]]:
-            return sorted(ranged_targets(state, me, cell))
-        return sorted(close_targets(state, u))
+        if verb == A.ATTACK:
+            targets = close_targets(state, u)
+        elif UNIT_RANGE[state.u_type[u]]:
+            targets = list(ranged_targets(state, me, cell))
+        else:
+            return []
+        if state.u_where[u] == LOADED:  # archers aboard: coastal hexes or enemy ships
+            targets = [c for c in targets if coastal_or_sea(state, c)]
+        return sorted(targets)
     # FIRE_ARTILLERY: a knight standing on its own artillery's hex
     if state.u_where[u] != ON_BOARD or state.u_type[u] not in LAND_TYPES or state.art_owner[cell] != me:
         return []
@@ -350,9 +439,10 @@ def _seizable(state: GameState, me: int, sh: Shared) -> list[int]:
             if n >= 0 and holder[n] not in (-1, me) and (dev_type[n] or art_owner[n] >= 0):
                 candidates.add(n)
     out = []
+    mine = seizer_cells(state, me) if candidates else set()
     for c in sorted(candidates):
         if state.retaliator >= 0 and c in state.seized_this_turn:
             continue
-        if seize_sources(state, me, c, sh.guards):
+        if seize_sources(state, me, c, sh.guards, mine):
             out.append(c)
     return out

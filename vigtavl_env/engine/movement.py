@@ -12,7 +12,8 @@ Rules implemented here (Units > Movement, Winds, Occupancy, Walls, Freighters):
 - Winds: a ship on a border sea hex may spend 1 movement to enter the prevailing winds and 1 to
   exit onto any border sea hex of the next side in the wind's direction; it never ends in the
   deep ocean, so riding the wind is one step of cost 2, taken at most once per move ("from one
-  edge of the map to the next adjacent edge").
+  edge of the map to the next adjacent edge"), also when the move is made in legs (a freighter
+  picking up knights): the activation remembers the ride.
 
 Every step costs 1 (the wind costs 2), so a bucketed breadth-first search finds the cheapest
 cost of every hex; ``reach`` returns the hexes where the unit may stop, and the hexes where it
@@ -28,12 +29,13 @@ from .stats import ARTILLERY_OCCUPANCY, FREIGHTER, FREIGHTER_CAPACITY, IS_SHIP, 
 class Reach:
     """Result of a movement search: cheapest cost per visited hex, stops and battle hexes."""
 
-    __slots__ = ("cost", "stops", "battles")
+    __slots__ = ("cost", "stops", "battles", "windy")
 
     def __init__(self) -> None:
         self.cost: dict[int, int] = {}
         self.stops: dict[int, int] = {}
         self.battles: dict[int, int] = {}
+        self.windy: set[int] = set()  # hexes whose cheapest way in rides the wind
 
 
 def freighter_with_room(state: GameState, cell: int, player: int) -> int:
@@ -45,12 +47,14 @@ def freighter_with_room(state: GameState, cell: int, player: int) -> int:
     return -1
 
 
-def reach(state: GameState, u: int, points: int, towing: bool = False, can_attack: bool = False) -> Reach:
+def reach(state: GameState, u: int, points: int, towing: bool = False, can_attack: bool = False,
+          wind: bool = True) -> Reach:
     """Hexes unit ``u`` can end a move on with ``points`` movement left.
 
     ``towing``: a knight moving artillery with it (the destination needs room for both, and the
     pair stays on land). ``can_attack``: the unit may still attack, so in the battle phase
     moving into another player's hex with units it can fight is a battle destination.
+    ``wind``: the ship may still ride the prevailing winds in this move.
     """
     gmap = state.gmap
     board = gmap.board
@@ -63,19 +67,26 @@ def reach(state: GameState, u: int, points: int, towing: bool = False, can_attac
     # The hexes this unit walks (knights) or sails (ships) on.
     own_terrain = gmap.is_sea if ship else is_land
     art_owner, neighbours, edges = state.art_owner, board.neighbours, board.edge
-    wind = gmap.wind_targets_cw if state.wind > 0 else gmap.wind_targets_ccw
+    wind_to = gmap.wind_targets_cw if state.wind > 0 else gmap.wind_targets_ccw
     res = Reach()
     costs, stops = res.cost, res.stops
     costs[start] = 0
     frontier = [start]
     later: list[int] = []  # hexes reached by the wind, one cost level further out
-    rode: set[int] = set()  # hexes whose cheapest way in used the wind: one ride per move
+    rode = res.windy  # hexes whose cheapest way in used the wind: one ride per move
     for cost in range(1, points + 1):
         nxt = later
         later = []
         for a in frontier:
             for b, e in zip(neighbours[a], edges[a]):
-                if b < 0 or b in costs:
+                if b < 0:
+                    continue
+                if b in costs:
+                    if b in rode and costs[b] == cost and a not in rode and own_terrain[b]:
+                        # as cheap without the wind: the ride is not needed to get here
+                        w = walls[e]
+                        if (w < 0 or w == me) and holder[b] in (-1, me):
+                            rode.discard(b)
                     continue
                 w = walls[e]
                 if w >= 0 and w != me:
@@ -92,12 +103,12 @@ def reach(state: GameState, u: int, points: int, towing: bool = False, can_attac
                 nxt.append(b)
                 if a in rode:
                     rode.add(b)
-        if ship and cost + 1 <= points:
+        if ship and wind and cost + 1 <= points:
             # Riding the wind arrives one level later, so ordinary steps of this level go first.
             for a in frontier:
                 if a in rode:
                     continue
-                for b in wind[a]:
+                for b in wind_to[a]:
                     if b not in res.cost and holder[b] in (-1, me):
                         res.cost[b] = cost + 1
                         if occ[b] + 1 <= MAX_OCCUPANCY:

@@ -1,8 +1,13 @@
-"""The whole game state to and from JSON (schema ``vigtavl-state``, version 1).
+"""The whole game state to and from JSON (schema ``vigtavl-state``, version 2).
 
-Schema, version 1 (all lists indexed by unit number, hex number or edge number)::
+Version history: 1 was the rules-v0 engine (``vigtavl_v0``); 2 is rules v1 (``vigtavl_v1``):
+pending choices, who built each development and wall, freighters loaded by their players.
+Files of another version are refused with a message naming both versions: a v0 game was played
+under other rules, so it is not migrated.
 
-    {"schema": "vigtavl-state", "version": 1,
+Schema, version 2 (all lists indexed by unit number, hex number or edge number)::
+
+    {"schema": "vigtavl-state", "version": 2,
      "map": {"name": str, "num_players": int, "terrain": [0 sea | 1 land | 2 mountain, ...]},
      "config": {RulesConfig fields},
      "phase": 0 placement | 1 build | 2 battle | 3 over, "round": int, "turn_player": int,
@@ -11,12 +16,15 @@ Schema, version 1 (all lists indexed by unit number, hex number or edge number):
      "units": {"owner": [...], "type": [0..5], "cell": [hex or -1],
                "where": [0 board | 1 loaded | 2 prisoner | 3 reserve | 4 gone],
                "carrier": [freighter unit or -1], "holder": [player or -1], "flags": [bits]},
-     "developments": {"type": [per hex 0..3], "owner": [per hex]},
+     "developments": {"type": [per hex 0..3], "owner": [per hex], "builder": [per hex]},
      "artillery": [owner per hex or -1], "walls": [owner per edge or -1],
+     "wall_builders": [player who built the wall on each edge, or -1],
+     "to_load": [players still to load their freighters, in order],
      "turn": {"built_units", "built_types", "wall_in_hand", "wall_relocated", "discharged",
               "recruit_type", "front": {hex: dir}, "attacks": {hex*6+dir: n},
               "breaches": {edge: n}, "seized_this_turn": [hexes]},
-     "interrupts": {"stack": [[unit, move, attacked, move_left, origin, [losers]]],
+     "interrupts": {"stack": [[unit, move, attacked, move_left, origin, [losers], rode, done]],
+                    "pending": null | [kind, player, unit, cell, origin, range, extra, artillery],
                     "pending_retaliation": [...], "retaliator": int,
                     "retaliation_used": bool, "ending_turn": bool,
                     "occupy_unit": int, "occupy_cell": int},
@@ -34,13 +42,14 @@ import json
 from typing import Any
 
 from .config import RulesConfig
-from .state import LOADED, ON_BOARD, PRISONER, RESERVE, Activation, GameState
+from .state import LOADED, ON_BOARD, PRISONER, RESERVE, Activation, GameState, Pending
 from .stats import (
     ARTILLERY_OCCUPANCY, DEV_OCCUPANCY, FREIGHTER, FREIGHTER_CAPACITY, IS_SHIP, MAX_OCCUPANCY, N_UNIT_TYPES,
 )
 
 SCHEMA = "vigtavl-state"
-VERSION = 1
+VERSION = 2
+RULES_OF_VERSION = {1: "rules v0 (vigtavl_v0)", 2: "rules v1 (vigtavl_v1)"}
 UNIT_FIELDS = ("owner", "type", "cell", "where", "carrier", "holder", "flags")
 
 
@@ -54,8 +63,9 @@ def to_dict(state: GameState) -> dict[str, Any]:
         "turns_played": s.turns_played, "decisions": s.decisions, "wind": s.wind,
         "gold": s.gold, "silver": s.silver, "tokens": s.tokens, "awards": s.awards, "sunk": s.sunk,
         "units": {f: getattr(s, "u_" + f) for f in UNIT_FIELDS},
-        "developments": {"type": s.dev_type, "owner": s.dev_owner},
-        "artillery": s.art_owner, "walls": s.walls,
+        "developments": {"type": s.dev_type, "owner": s.dev_owner, "builder": s.dev_builder},
+        "artillery": s.art_owner, "walls": s.walls, "wall_builders": s.wall_builder,
+        "to_load": s.to_load,
         "turn": {
             "built_units": s.built_units, "built_types": s.built_types,
             "wall_in_hand": s.wall_in_hand, "wall_relocated": s.wall_relocated,
@@ -70,6 +80,7 @@ def to_dict(state: GameState) -> dict[str, Any]:
             "pending_retaliation": s.pending_retaliation, "retaliator": s.retaliator,
             "retaliation_used": s.retaliation_used, "ending_turn": s.ending_turn,
             "occupy_unit": s.occupy_unit, "occupy_cell": s.occupy_cell,
+            "pending": s.pending.to_list() if s.pending is not None else None,
         },
         "dice": {"rng": format(s.rng, "x"), "forced": s.forced_dice},
         "events": s.events,
@@ -133,7 +144,10 @@ def from_dict(data: Any) -> GameState:
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         raise ValueError(f"not a Vigtavl state: field 'schema' must be {SCHEMA!r}")
     if data.get("version") != VERSION:
-        raise ValueError(f"state field 'version' is {data.get('version')!r}; this engine reads version {VERSION}")
+        v = data.get("version")
+        of = f" ({RULES_OF_VERSION[v]})" if v in RULES_OF_VERSION else ""
+        raise ValueError(f"state file is version {v!r}{of}; this engine reads version {VERSION} "
+                         f"({RULES_OF_VERSION[VERSION]}) only")
     try:
         gmap = GameMap(str(r.get("map.name", str)), r.get("map.num_players"), tuple(r.ints("map.terrain", None, 0, 2)))
     except ValueError as e:
@@ -162,11 +176,14 @@ def from_dict(data: Any) -> GameState:
     s.u_where = r.ints("units.where", nu, 0, 4)
     s.u_carrier = r.ints("units.carrier", nu, -1, nu - 1)
     s.u_holder = r.ints("units.holder", nu, -1, p - 1)
-    s.u_flags = r.ints("units.flags", nu, 0, 3)
+    s.u_flags = r.ints("units.flags", nu, 0, 7)
     s.dev_type = r.ints("developments.type", n, 0, 3)
     s.dev_owner = r.ints("developments.owner", n, -1, p - 1)
+    s.dev_builder = r.ints("developments.builder", n, -1, p - 1)
     s.art_owner = r.ints("artillery", n, -1, p - 1)
     s.walls = r.ints("walls", board.n_edges, -1, p - 1)
+    s.wall_builder = r.ints("wall_builders", board.n_edges, -1, p - 1)
+    s.to_load = r.ints("to_load", None, 0, p - 1)
     _load_turn(r, s, n)
     _load_interrupts(r, s, nu, p, n)
     try:
@@ -204,7 +221,8 @@ def _load_interrupts(r: _Reader, s: GameState, nu: int, p: int, n: int) -> None:
     try:
         s.stack = [Activation.from_list(x) for x in stack]
     except (TypeError, ValueError, IndexError):
-        raise ValueError("state field 'interrupts.stack' entries must be [unit, move, attacked, move_left, origin, [losers]]") from None
+        raise ValueError("state field 'interrupts.stack' entries must be "
+                         "[unit, move, attacked, move_left, origin, [losers], rode, done]") from None
     if any(not 0 <= a.unit < nu for a in s.stack):
         raise ValueError("state field 'interrupts.stack' names a unit that does not exist")
     s.pending_retaliation = r.ints("interrupts.pending_retaliation", None, 0, p - 1)
@@ -213,6 +231,15 @@ def _load_interrupts(r: _Reader, s: GameState, nu: int, p: int, n: int) -> None:
     s.ending_turn = r.get("interrupts.ending_turn", bool)
     s.occupy_unit = _ranged(r, "interrupts.occupy_unit", -1, nu - 1)
     s.occupy_cell = _ranged(r, "interrupts.occupy_cell", -1, n - 1)
+    pend = r.get("interrupts.pending", object)
+    if pend is not None:
+        if not isinstance(pend, list) or len(pend) != 8 or not all(
+                isinstance(x, int) and not isinstance(x, bool) for x in pend[:7]):
+            raise ValueError("state field 'interrupts.pending' must be null or "
+                             "[kind, player, unit, cell, origin, range, extra, artillery]")
+        s.pending = Pending.from_list(pend)
+        if not 0 <= s.pending.kind <= 4 or not 0 <= s.pending.player < p or not -1 <= s.pending.unit < nu:
+            raise ValueError("state field 'interrupts.pending' names a kind, player or unit out of range")
 
 
 def _rebuild_occupancy(s: GameState) -> None:

@@ -30,6 +30,11 @@ WHERE_NAMES = ("board", "loaded", "prisoner", "reserve", "gone")
 # Per-turn unit flags.
 SPENT = 1  # activated this turn (laid on its side)
 BREACHED = 2  # attempted a breach this turn
+REPELLED = 4  # lost a defended seizure this turn: it seizes no more this turn
+
+# Choices asked of a player in the middle of a decision (``GameState.pending``).
+CHOOSE_SIDE, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_BREACHER, CHOOSE_SEIZER = range(5)
+PENDING_NAMES = ("side", "defend", "defend", "breacher", "seizer")
 
 # Once-per-game awards (bit flags).
 CITADEL, COMPLEX, GREAT_WALL = 1, 2, 4
@@ -53,7 +58,7 @@ def positions(values: list[int], x: int) -> list[int]:
 class Activation:
     """An activated unit: its two unique actions and the movement it has left."""
 
-    __slots__ = ("unit", "move", "attacked", "move_left", "origin", "losers")
+    __slots__ = ("unit", "move", "attacked", "move_left", "origin", "losers", "rode", "done")
 
     def __init__(self, unit: int, move_left: int, origin: int) -> None:
         self.unit = unit
@@ -62,20 +67,55 @@ class Activation:
         self.move_left = move_left
         self.origin = origin  # where its movement began (retreat goes back here)
         self.losers: list[int] = []  # players who lost a battle or a development to it
+        self.rode = False  # rode the prevailing winds in this movement (once per move)
+        self.done = False  # no action left; only its occupation is still to decide
 
     def copy(self) -> "Activation":
         a = Activation(self.unit, self.move_left, self.origin)
         a.move, a.attacked, a.losers = self.move, self.attacked, list(self.losers)
+        a.rode, a.done = self.rode, self.done
         return a
 
     def to_list(self) -> list:
-        return [self.unit, self.move, int(self.attacked), self.move_left, self.origin, list(self.losers)]
+        return [self.unit, self.move, int(self.attacked), self.move_left, self.origin, list(self.losers),
+                int(self.rode), int(self.done)]
 
     @classmethod
     def from_list(cls, x: list) -> "Activation":
         a = cls(int(x[0]), int(x[3]), int(x[4]))
         a.move, a.attacked, a.losers = int(x[1]), bool(x[2]), [int(p) for p in x[5]]
+        a.rode, a.done = bool(x[6]), bool(x[7])
         return a
+
+
+class Pending:
+    """A choice a player must make before the decision that raised it can go on.
+
+    ``kind``: CHOOSE_SIDE (the mover picks the hex its battle move enters from), CHOOSE_DEFENDER
+    (the attacked player picks the unit that defends), CHOOSE_GUARD (the owner of a development
+    or artillery about to be seized picks a defender, or none), CHOOSE_BREACHER and
+    CHOOSE_SEIZER (the acting player picks which of several units breaches or seizes).
+    ``player`` decides. ``unit``: the attacker, mover or seizer (-1 for the last two kinds).
+    ``cell``: the attacked or seized hex (the breacher's hex for CHOOSE_BREACHER). ``origin``:
+    the hex the attack comes from. ``rng``: the range of a ranged attack (0: close combat).
+    ``extra``: the movement a battle move costs (-1: not a battle move), or the breached edge.
+    ``artillery``: the attack fires artillery.
+    """
+
+    __slots__ = ("kind", "player", "unit", "cell", "origin", "rng", "extra", "artillery")
+
+    def __init__(self, kind: int, player: int, unit: int = -1, cell: int = -1, origin: int = -1,
+                 rng: int = 0, extra: int = -1, artillery: bool = False) -> None:
+        self.kind, self.player, self.unit, self.cell = kind, player, unit, cell
+        self.origin, self.rng, self.extra, self.artillery = origin, rng, extra, artillery
+
+    def to_list(self) -> list:
+        return [self.kind, self.player, self.unit, self.cell, self.origin, self.rng, self.extra,
+                int(self.artillery)]
+
+    @classmethod
+    def from_list(cls, x: list) -> "Pending":
+        return cls(*(int(v) for v in x[:7]), artillery=bool(x[7]))
 
 
 class GameState:
@@ -86,6 +126,7 @@ class GameState:
         "gold", "silver", "tokens", "awards", "sunk", "u_owner", "u_type", "u_cell",
         "u_where", "u_carrier", "u_holder", "u_flags", "dev_type", "dev_owner", "art_owner",
         "occ", "cell_player", "walls", "built_types", "forced_dice", "pending_retaliation",
+        "dev_builder", "wall_builder", "to_load",
     )
     _DICTS = ("front", "attacks", "breaches")
 
@@ -118,6 +159,11 @@ class GameState:
         self.occ = [0] * n_cells  # occupancy: units + development + artillery
         self.cell_player = [-1] * n_cells  # who holds the hex (units, development or artillery)
         self.walls = [-1] * n_edges  # wall owner per edge
+        # Who built the piece standing there (Complex and Great Wall are for building, so a
+        # seized development or a wall that changed hands does not count for them).
+        self.dev_builder = [-1] * n_cells
+        self.wall_builder = [-1] * n_edges
+        self.to_load: list[int] = []  # players still to load their freighters (setup)
         # Per turn.
         self.built_units = 0
         self.built_types = [0] * 7  # per unit type, index 6 = artillery
@@ -137,6 +183,7 @@ class GameState:
         self.ending_turn = False
         self.occupy_unit = -1
         self.occupy_cell = -1
+        self.pending: Pending | None = None
         # Dice: a splitmix64 state, plus dice a caller forces (tests, search chance nodes).
         self.rng = 0
         self.forced_dice: list[int] = []
@@ -154,6 +201,9 @@ class GameState:
             d[k] = d[k].copy()
         d["seized_this_turn"] = set(self.seized_this_turn)
         d["stack"] = [a.copy() for a in self.stack]
+        if self.pending is not None:
+            p = self.pending
+            d["pending"] = Pending(p.kind, p.player, p.unit, p.cell, p.origin, p.rng, p.extra, p.artillery)
         d["events"] = self.events[:] if keep_events else []
         new.__dict__ = d
         return new
@@ -161,9 +211,12 @@ class GameState:
     # ----------------------------------------------------------------- queries
     @property
     def current_player(self) -> int:
-        """Who must decide now: the retaliating player during a retaliation, else the turn's."""
+        """Who must decide now: the player a pending choice is asked of (a defender, out of
+        turn), else the retaliating player during a retaliation, else the turn's player."""
         if self.phase == OVER:
             return -1
+        if self.pending is not None:
+            return self.pending.player
         return self.retaliator if self.retaliator >= 0 else self.turn_player
 
     @property

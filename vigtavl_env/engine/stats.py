@@ -92,6 +92,26 @@ DEV_OCCUPANCY = (0, 1, 2, 3)
 # 2 freighters, 1 galleon".
 STARTING_SHIPS = (CARAVEL, CARAVEL, CARAVEL, FREIGHTER, FREIGHTER, GALLEON)
 STARTING_LAND = (SOLDIER, SOLDIER, SOLDIER, ARCHER, ARCHER, CAVALRY)
+STARTING_FREIGHTERS = STARTING_SHIPS.count(FREIGHTER)
+
+
+def _freighter_splits() -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """Every way to load the starting knights onto the two starting freighters, 3 each ("Each
+    player must load his 2 freighters with 3 land units each"). The freighters are alike, so a
+    split and its mirror are one: SSS|AAC, SSA|SAC, SSC|SAA for the standard forces."""
+    from itertools import combinations
+    out = []
+    for first in sorted(set(combinations(STARTING_LAND, FREIGHTER_CAPACITY))):
+        rest = list(STARTING_LAND)
+        for t in first:
+            rest.remove(t)
+        pair = tuple(sorted((first, tuple(rest))))
+        if pair not in out:
+            out.append(pair)
+    return tuple(out)
+
+
+FREIGHTER_SPLITS = _freighter_splits()
 
 # Aliases a reader of the rules may type: Knight/Infantry/Soldier and Galley/Galleon.
 UNIT_ALIASES = {

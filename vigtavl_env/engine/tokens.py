@@ -3,8 +3,9 @@
 - Citadel: "1 token per hex for completely enclosing one or more hexes with walls. Note that you
   do not have to build walls on edges bordering mountain hexes." (once per game)
 - Complex: "3 tokens for building a Military Complex ... a Castle, Fort, and Encampment on
-  adjacent hexes." (once per game)
-- Great Wall: "1 token for building a wall of length 5 or more" (once per game)
+  adjacent hexes." (once per game; the three must be built by the player, not seized)
+- Great Wall: "1 token for building a wall of length 5 or more" (once per game; one continuous
+  run of walls the player built)
 - General, Admiral, Builder: 3 tokens each at the end for the most prisoners, sunken ships and
   developments ("if a tie exists both players receive tokens").
 
@@ -64,37 +65,37 @@ def enclosed_hexes(state: GameState, player: int) -> int:
 
 
 def longest_wall(state: GameState, player: int) -> int:
-    """Edges in the player's largest group of walls joined end to end (sharing a corner)."""
+    """The longest continuous wall the player built: one run of walls joined end to end (a
+    trail through the corners, never branching), counting only walls he built and still owns
+    (Great Wall is "for building a wall": walls that came to him by a seizure do not count)."""
     verts = state.gmap.board.edge_vertices
-    mine = positions(state.walls, player)
-    parent = {e: e for e in mine}
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    by_corner: dict[int, int] = {}
+    mine = [e for e in positions(state.walls, player) if state.wall_builder[e] == player]
+    at: dict[int, list[int]] = {}
     for e in mine:
         for v in verts[e]:
-            if v in by_corner:
-                parent[find(e)] = find(by_corner[v])
-            else:
-                by_corner[v] = e
-    sizes: dict[int, int] = {}
-    for e in mine:
-        r = find(e)
-        sizes[r] = sizes.get(r, 0) + 1
-    return max(sizes.values(), default=0)
+            at.setdefault(v, []).append(e)
+    used: set[int] = set()
+
+    def run(v: int) -> int:
+        best = 0
+        for e in at[v]:
+            if e not in used:
+                used.add(e)
+                a, b = verts[e]
+                best = max(best, 1 + run(b if a == v else a))
+                used.discard(e)
+        return best
+
+    return max((run(v) for v in at), default=0)
 
 
 def has_complex(state: GameState, player: int) -> bool:
-    """A castle, a fort and a camp of the player on connected adjacent hexes."""
+    """A castle, a fort and a camp the player built and owns, on connected adjacent hexes
+    (Complex is "for building" them: a seized piece does not complete it)."""
     board = state.gmap.board
     by_type = {CASTLE: [], FORT: [], CAMP: []}
     for c in positions(state.dev_owner, player):
-        if state.dev_type[c] in by_type:
+        if state.dev_type[c] in by_type and state.dev_builder[c] == player:
             by_type[state.dev_type[c]].append(c)
     for a in by_type[CASTLE]:
         for b in by_type[FORT]:
@@ -125,9 +126,11 @@ def check_wall_awards(state: GameState, player: int, new_edge: int = -1) -> None
     """After the player's walls change: Great Wall and Citadel, once per game each.
 
     ``new_edge``: the one wall just built, which lets the Citadel check skip walls that cannot
-    close anything; -1 when several walls changed at once (seizure).
+    close anything; -1 when several walls changed hands at once (seizure), which can close a
+    Citadel but never earns the Great Wall (it is for building a wall).
     """
-    if (not state.awards[player] & GREAT_WALL and state.walls.count(player) >= GREAT_WALL_LENGTH  # cheap test first
+    if (new_edge >= 0 and not state.awards[player] & GREAT_WALL
+            and state.walls.count(player) >= GREAT_WALL_LENGTH  # cheap test first
             and longest_wall(state, player) >= GREAT_WALL_LENGTH):
         _award(state, player, GREAT_WALL, GREAT_WALL_TOKENS, "great_wall")
     if not state.awards[player] & CITADEL:
