@@ -1,6 +1,6 @@
 """Scenario tests for battles: close and ranged combat, defenders, results of an attack.
 
-Rows O3, OC3, U2, U5 and U17-U28 of docs/rules.md. Dice are forced (``state.forced_dice``):
+Rows O3, OC3, U2, U5, U17-U28 and F1 (Defend) of docs/rules.md. Dice are forced (``state.forced_dice``):
 close combat rolls the attacker's dice, then the defender's, again on a tie; a ranged attack
 rolls only the attacker's. Unless a test is about rule U28, the attacker owns a camp so that he
 may capture knights.
@@ -46,7 +46,7 @@ def test_battle_tokens_equal_unit_cost():
     state = sc.build()
     act(state, "activate galleon", (5, -3))
     state.forced_dice[:] = [2, 6, 6]   # range 2: a 2 hits
-    act(state, "attack", (5, -1))
+    act(state, "shoot", (5, -1))
     assert state.u_where[f] == GONE and all(state.u_where[k] == GONE for k in cargo)
     assert state.tokens == [2, 0]
     assert battles(state)[-1]["dice"] == 3
@@ -135,16 +135,18 @@ def test_freighter_defends_only_itself():
     state = camp_with_ship("freighter")
     assert (4, 0) in hexes(state, "seize")
     act(state, "seize", (4, 0))
+    assert state.pending is None                # nobody is asked to defend
     assert state.dev_owner[hx(state, (4, 0))] == 0
-    # ...where a caravel in its place does.
+    # ...where a caravel in its place may: its owner is asked.
     state = camp_with_ship("caravel")
-    assert (4, 0) not in hexes(state, "seize")
-    refused(state, "seize", (4, 0))
+    act(state, "seize", (4, 0))
+    assert state.current_player == 1 and hexes(state, "choose caravel") == {(5, -1)}
+    assert "choose freighter" not in verbs(state)
 
 
 def test_archer_fires_from_freighter():
-    """U5: an archer aboard a freighter attacks coastal hexes and ships; other knights aboard
-    do not attack (they may land, which can be a battle move)."""
+    """U5: an archer aboard a freighter attacks coastal hexes and ships (close combat next to it,
+    or a shot); other knights aboard do not attack (they may land, which can be a battle move)."""
     sc = Scenario(make_map(), phase="battle")
     sc.development(0, "camp", (-4, 0))
     f = sc.unit(0, "freighter", (5, -2))
@@ -155,9 +157,10 @@ def test_archer_fires_from_freighter():
     sc.unit(1, "soldier", (4, -1))
     state = sc.build()
     act(state, "activate archer", (5, -2))
-    assert {(4, -2), (5, 0), (4, -1)} <= hexes(state, "attack")
+    assert {(4, -2), (5, 0), (4, -1)} <= hexes(state, "shoot")
+    assert {(4, -2), (4, -1)} == hexes(state, "attack")
     state.forced_dice[:] = [3, 6]
-    act(state, "attack", (4, -2))
+    act(state, "shoot", (4, -2))
     b = battles(state)[-1]
     assert b["won"] and b["ranged"] == 1 and b["dice"] == 2
     assert state.u_where[v] == PRISONER
@@ -167,6 +170,31 @@ def test_archer_fires_from_freighter():
     assert hexes(state, "attack") == set()
     refused(state, "attack", (4, -1))
     assert (4, -1) in hexes(state, "move")   # storming ashore is a battle move
+
+
+def test_archer_aboard_targets_only_coast_and_ships():
+    """U5: "Archers loaded onto a freighter can attack coastal hexes or enemy ships": not a land
+    hex away from the sea, though it lies on the archer's line within range."""
+    sc = Scenario(make_map(), phase="battle")
+    sc.development(0, "camp", (-4, 0))
+    f = sc.unit(0, "freighter", (5, -2))
+    sc.unit(0, "archer", None, aboard=f)
+    sc.unit(1, "soldier", (3, -2))         # W, range 2, inland (no sea next to it)
+    sc.unit(1, "soldier", (4, -1))         # SW, range 1, on the coast
+    sc.unit(1, "caravel", (5, 0))          # SE, range 2, a ship
+    state = sc.build()
+    assert not state.gmap.coastal[hx(state, (3, -2))]
+    act(state, "activate archer", (5, -2))
+    assert hexes(state, "shoot") == {(4, -1), (5, 0)}
+    refused(state, "shoot", (3, -2))
+    # On land, an archer shoots an inland hex two away.
+    sc = Scenario(make_map(), phase="battle")
+    sc.development(0, "camp", (-4, 0))
+    sc.unit(0, "archer", (4, -2))
+    sc.unit(1, "soldier", (2, -2))         # W, range 2, inland
+    state = sc.build()
+    act(state, "activate archer", (4, -2))
+    assert (2, -2) in hexes(state, "shoot")
 
 
 # ----------------------------------------------------------------------------- U17, U18
@@ -186,18 +214,21 @@ def test_move_into_enemy_hex_is_battle():
     assert (2, 0) in hexes(state, "move")
     state.forced_dice[:] = [6, 6, 6, 1]
     act(state, "move", (2, 0))
+    act(state, "attack from", (1, 0))        # the side it enters from (T2)
     b = battles(state)[-1]
     assert b["unit"] == c and b["defender"] == v and b["won"] and b["dice"] == 3
     assert at(state, c) == (2, 0) and state.u_where[v] == PRISONER
-    assert "move" not in verbs(state) and "attack" not in verbs(state)
+    # Move and attack are both spent: the activation is over and the loser retaliates (R2).
+    assert state.active is None and state.retaliator == 1
 
     state, c, (v,) = battle_move_scenario()
     act(state, "activate cavalry", (0, 0))
     state.forced_dice[:] = [1, 1, 1, 6]
     act(state, "move", (2, 0))
+    act(state, "attack from", (1, 0))
     assert not battles(state)[-1]["won"]
     assert at(state, c) == (0, 0) and at(state, v) == (2, 0)
-    assert "move" not in verbs(state) and "attack" not in verbs(state)
+    assert state.active is None and state.current_player == 0  # spent; nobody lost: no retaliation
 
 
 def test_close_combat_highest_die_wins_ties_reroll():
@@ -270,11 +301,11 @@ def test_ranged_only_straight_lines():
     sc.unit(1, "soldier", (0, 4))            # SE, range 4
     state = sc.build()
     act(state, "activate archer", (0, 0))
-    assert hexes(state, "attack") == {(1, 0), (2, 0), (0, -3), (-2, 2)}
-    refused(state, "attack", (2, -1))
-    refused(state, "attack", (0, 4))
+    assert hexes(state, "shoot") == {(1, 0), (2, 0), (0, -3), (-2, 2)}
+    refused(state, "shoot", (2, -1))
+    refused(state, "shoot", (0, 4))
     state.forced_dice[:] = [4, 4, 6, 6]
-    act(state, "attack", (1, 0))
+    act(state, "shoot", (1, 0))
     b = battles(state)[-1]
     assert b["ranged"] == 1 and b["rolls"] == [4, 4] and not b["won"]
     assert state.forced_dice == [6, 6]       # the target did not roll
@@ -296,9 +327,9 @@ def test_ranged_blocked_by_mountain_and_wall():
     sc.wall(1, (0, 0), "SE")
     state = sc.build()
     act(state, "activate archer", (0, 0))
-    assert hexes(state, "attack") == {(1, -1), (-2, 0)}
+    assert hexes(state, "shoot") == {(1, -1), (-2, 0)}
     for blocked in ((2, 0), (2, -2), (0, 1)):
-        refused(state, "attack", blocked)
+        refused(state, "shoot", blocked)
 
 
 @pytest.mark.parametrize("rng, rolls, hit", [
@@ -316,7 +347,7 @@ def test_ranged_hit_thresholds_by_range(rng, rolls, hit):
     state = sc.build()
     act(state, "activate archer", (0, 0))
     state.forced_dice[:] = rolls + [6, 6]
-    act(state, "attack", (rng, 0))
+    act(state, "shoot", (rng, 0))
     b = battles(state)[-1]
     assert b["ranged"] == rng and b["dice"] == 2 and b["won"] is hit
     assert state.forced_dice == [6, 6]
@@ -335,31 +366,137 @@ def test_galleon_rolls_three_dice_at_range(last, hit):
     state = sc.build()
     act(state, "activate galleon", (5, -5))
     state.forced_dice[:] = [6, 6, last, 6]
-    act(state, "attack", (5, -2))
+    act(state, "shoot", (5, -2))
     b = battles(state)[-1]
     assert b["ranged"] == 3 and b["rolls"] == [6, 6, last] and b["won"] is hit
     assert (state.u_where[c] == GONE) is hit
     assert state.forced_dice == [6]
 
 
-# ----------------------------------------------------------------------------- U22, U23
-def test_strongest_unit_defends():
-    """U22: the strongest unit on the attacked hex defends it (most dice)."""
+# ----------------------------------------------------------------------------- U22, F1, U23
+def test_defender_chooses_which_unit_defends():
+    """U22: when several units stand on the attacked hex, their owner chooses which defends (out
+    of turn); the chosen unit rolls its dice and is the one captured."""
     sc = Scenario(make_map(), phase="battle")
     sc.development(0, "camp", (-4, 0))
     s = sc.unit(0, "soldier", (0, 0))
-    weak = [sc.unit(1, "soldier", (1, 0)), sc.unit(1, "archer", (1, 0))]
+    sol, arc = sc.unit(1, "soldier", (1, 0)), sc.unit(1, "archer", (1, 0))
     cav = sc.unit(1, "cavalry", (1, 0))
     state = sc.build()
     act(state, "activate soldier", (0, 0))
+    act(state, "attack", (1, 0))
+    # Player 1 is asked, out of turn, with exactly his three units as the choices.
+    assert state.current_player == 1 and state.turn_player == 0
+    assert verbs(state) == {"choose soldier", "choose archer", "choose cavalry"}
+    assert all(hexes(state, f"choose {k}") == {(1, 0)} for k in ("soldier", "archer", "cavalry"))
+    refused(state, "end turn")
+    state.forced_dice[:] = [6, 1]
+    act(state, "choose soldier", (1, 0))
+    b = battles(state)[-1]
+    assert b["defender"] == sol and b["rolls"] == [[[6], [1]]] and b["won"]
+    assert state.u_where[sol] == PRISONER and state.tokens == [1, 0]
+    assert at(state, arc) == (1, 0) and at(state, cav) == (1, 0)
+    assert at(state, s) == (0, 0) and state.current_player == 0
+    assert "occupy" not in verbs(state)  # enemy units remain on the hex
+
+
+def test_weaker_unit_next_to_both_defends():
+    """F1 Defend: "Weaker units may defend stronger units ... if they are located on a hex
+    adjacent to both the attacker and the unit they are defending": the owner may send a cheaper
+    unit from a hex next to both; it fights and is captured in the target's place. Units that
+    are not next to both, or not weaker, are not offered; with one possible defender nobody is
+    asked."""
+    def attacked(extra):
+        sc = Scenario(make_map(), phase="battle")
+        sc.development(0, "camp", (-4, 0))
+        sc.unit(0, "soldier", (0, 0))
+        cav = sc.unit(1, "cavalry", (1, 0))
+        units = {h: sc.unit(1, k, h) for k, h in extra}
+        state = sc.build()
+        act(state, "activate soldier", (0, 0))
+        return state, cav, units
+
+    # (1,-1) and (0,1) are next to both (0,0) and (1,0); (2,-1) is next to the target only.
+    state, cav, units = attacked([("soldier", (1, -1)), ("cavalry", (0, 1)), ("soldier", (2, -1))])
+    act(state, "attack", (1, 0))
+    assert state.current_player == 1
+    assert hexes(state, "choose soldier") == {(1, -1)}
+    assert hexes(state, "choose cavalry") == {(1, 0)}   # the cavalry at (0,1) is not weaker
+    state.forced_dice[:] = [6, 1]
+    act(state, "choose soldier", (1, -1))
+    b = battles(state)[-1]
+    assert b["defender"] == units[(1, -1)] and b["won"] and b["at"] == hx(state, (1, -1))
+    assert state.u_where[units[(1, -1)]] == PRISONER and state.tokens == [1, 0]
+    assert at(state, cav) == (1, 0) and state.u_where[cav] == ON_BOARD
+    assert "occupy" not in verbs(state)
+
+    # The target defends itself: 3 dice for the cavalry.
+    state, cav, units = attacked([("soldier", (1, -1))])
+    act(state, "attack", (1, 0))
     state.forced_dice[:] = [6, 1, 1, 1]
+    act(state, "choose cavalry", (1, 0))
+    assert battles(state)[-1]["rolls"] == [[[6], [1, 1, 1]]] and state.u_where[cav] == PRISONER
+
+    # Nobody else may defend: the battle is fought at once.
+    state, cav, units = attacked([("soldier", (2, -1))])
+    state.forced_dice[:] = [1, 6, 1, 1]
+    act(state, "attack", (1, 0))
+    assert state.pending is None and battles(state)[-1]["defender"] == cav
+
+
+def test_ranged_attack_defended_from_the_middle_hex():
+    """F1 with a ranged attack at range 2: the hex between attacker and target is next to both;
+    a cheaper unit there may take the shot."""
+    sc = Scenario(make_map(), phase="battle")
+    sc.development(0, "camp", (-4, 0))
+    sc.unit(0, "archer", (0, 0))
+    cav = sc.unit(1, "cavalry", (2, 0))
+    guard = sc.unit(1, "soldier", (1, 0))
+    state = sc.build()
+    act(state, "activate archer", (0, 0))
+    act(state, "shoot", (2, 0))
+    assert state.current_player == 1
+    assert hexes(state, "choose soldier") == {(1, 0)} and hexes(state, "choose cavalry") == {(2, 0)}
+    state.forced_dice[:] = [2, 6]                  # range 2: a 2 hits
+    act(state, "choose soldier", (1, 0))
+    assert state.u_where[guard] == PRISONER and state.u_where[cav] == ON_BOARD
+
+
+def test_ranged_units_may_fight_close_combat():
+    """U18: "Units can attack opponents in the same or adjacent hexes": an archer or galleon
+    next to its target chooses close combat (both roll, highest die wins) or a shot (only the
+    attacker rolls, hits on 1-3)."""
+    def archer_next_to_soldier():
+        sc = Scenario(make_map(), phase="battle")
+        sc.development(0, "camp", (-4, 0))
+        sc.unit(0, "archer", (0, 0))
+        v = sc.unit(1, "soldier", (1, 0))
+        sc.unit(1, "soldier", (2, 0))              # 2 away: a shot only
+        state = sc.build()
+        act(state, "activate archer", (0, 0))
+        return state, v
+
+    state, v = archer_next_to_soldier()
+    assert hexes(state, "attack") == {(1, 0)} and hexes(state, "shoot") == {(1, 0), (2, 0)}
+    state.forced_dice[:] = [6, 6, 5]               # close combat: 6 beats the defender's 5
     act(state, "attack", (1, 0))
     b = battles(state)[-1]
-    assert b["defender"] == cav and b["rolls"] == [[[6], [1, 1, 1]]] and b["won"]
-    assert state.u_where[cav] == PRISONER
-    assert all(state.u_where[w] == ON_BOARD and at(state, w) == (1, 0) for w in weak)
-    assert at(state, s) == (0, 0)
-    assert "occupy" not in verbs(state)  # enemy units remain on the hex
+    assert b["ranged"] == 0 and b["rolls"] == [[[6, 6], [5]]] and b["won"]
+    assert state.u_where[v] == PRISONER
+
+    state, v = archer_next_to_soldier()
+    state.forced_dice[:] = [6, 6, 5]               # a shot: no 1-3 among the archer's dice
+    act(state, "shoot", (1, 0))
+    b = battles(state)[-1]
+    assert b["ranged"] == 1 and b["rolls"] == [6, 6] and not b["won"]
+    assert state.forced_dice == [5]                # the defender never rolled
+
+    sc = Scenario(make_map(), phase="battle")
+    sc.unit(0, "galleon", (5, -3))
+    sc.unit(1, "caravel", (5, -2))
+    state = sc.build()
+    act(state, "activate galleon", (5, -3))
+    assert (5, -2) in hexes(state, "attack") and (5, -2) in hexes(state, "shoot")
 
 
 def test_artillery_fired_by_knight():
@@ -396,6 +533,7 @@ def test_retreat_after_lost_battle_move():
     act(state, "activate cavalry", (0, 0))
     state.forced_dice[:] = [1, 1, 1, 6]
     act(state, "move", (2, 0))
+    act(state, "attack from", (1, 0))
     assert at(state, c) == (0, 0)
     assert any(e["event"] == "retreat" and e["unit"] == c for e in state.events)
 
@@ -404,6 +542,7 @@ def test_retreat_after_lost_battle_move():
     act(state, "activate cavalry", (0, 0))
     state.forced_dice[:] = [6, 6, 6, 1]
     act(state, "move", (2, 0))
+    act(state, "attack from", (1, 0))
     assert battles(state)[-1]["won"]
     assert at(state, c) == (0, 0)
     assert [state.u_where[v1], state.u_where[v2]].count(PRISONER) == 1
@@ -475,8 +614,9 @@ def test_sea_victory_sinks_into_graveyard():
 
 
 def test_occupation_after_victory():
-    """U27: after a won close combat that clears the hex, the next decision may be "occupy"
-    (free: no movement spent); any other decision lets it pass; ranged attackers never occupy."""
+    """U27: after a won attack that clears the hex, the next decision may be "occupy" (free: no
+    movement spent); any other decision lets it pass; a ranged winner occupies only a hex next
+    to it."""
     def won_close():
         sc = Scenario(make_map(), phase="battle")
         sc.development(0, "camp", (-4, 0))
@@ -502,17 +642,64 @@ def test_occupation_after_victory():
     refused(state, "occupy", (1, 0))
     assert at(state, s) == (0, 0)
 
-    # A ranged win: no occupation.
+    # A ranged win next door: the archer may occupy; two hexes away: it may not.
+    for rng in (1, 2):
+        sc = Scenario(make_map(), phase="battle")
+        sc.development(0, "camp", (-4, 0))
+        a = sc.unit(0, "archer", (0, 0))
+        sc.unit(1, "soldier", (rng, 0))
+        state = sc.build()
+        act(state, "activate archer", (0, 0))
+        state.forced_dice[:] = [1, 6]
+        act(state, "shoot", (rng, 0))
+        assert battles(state)[-1]["won"]
+        if rng == 1:
+            assert hexes(state, "occupy") == {(1, 0)}
+            act(state, "occupy", (1, 0))
+            assert at(state, a) == (1, 0)
+        else:
+            assert "occupy" not in verbs(state)
+
+
+def test_occupying_takes_the_development_and_artillery():
+    """Artillery section: "If an opponent defeats all knights on the hex where an artillery is
+    located, he may occupy the hex and use the artillery for himself": occupying a hex whose
+    units are all beaten takes the development and artillery standing there, with the tokens of
+    a seizure; a battle move that clears such a hex takes them too."""
+    def beaten_on_camp():
+        sc = Scenario(make_map(), phase="battle")
+        sc.development(0, "camp", (-4, 0))
+        sc.development(1, "fort", (1, 0))
+        sc.development(1, "camp", (4, 0))
+        s = sc.unit(0, "soldier", (0, 0))
+        sc.unit(1, "soldier", (1, 0))
+        return sc, s
+
+    sc, s = beaten_on_camp()
+    state = sc.build()
+    act(state, "activate soldier", (0, 0))
+    state.forced_dice[:] = [6, 1]
+    act(state, "attack", (1, 0))
+    assert hexes(state, "occupy") == {(1, 0)}     # the fort does not stop the occupation
+    act(state, "occupy", (1, 0))
+    fort = hx(state, (1, 0))
+    assert state.dev_owner[fort] == 0 and at(state, s) == (1, 0)
+    assert state.tokens == [1 + 2, 0]            # the battle (soldier) and Conquer (fort)
+    assert any(e["event"] == "seized" and e["cell"] == fort for e in state.events)
+
+    # Artillery: the knight on it beaten by a battle move, the mover stands there and owns it.
     sc = Scenario(make_map(), phase="battle")
     sc.development(0, "camp", (-4, 0))
-    sc.unit(0, "archer", (0, 0))
+    c = sc.unit(0, "cavalry", (0, 0))
+    sc.artillery(1, (1, 0))
     sc.unit(1, "soldier", (1, 0))
     state = sc.build()
-    act(state, "activate archer", (0, 0))
-    state.forced_dice[:] = [1, 6]
-    act(state, "attack", (1, 0))
-    assert battles(state)[-1]["won"]
-    assert "occupy" not in verbs(state)
+    act(state, "activate cavalry", (0, 0))
+    state.forced_dice[:] = [6, 6, 6, 1]
+    act(state, "move", (1, 0))
+    act(state, "attack from", (0, 0))
+    assert at(state, c) == (1, 0) and state.art_owner[hx(state, (1, 0))] == 0
+    assert state.tokens == [1, 0]                # artillery is no development: no Conquer
 
 
 def test_no_capture_without_development():

@@ -89,31 +89,33 @@ def test_rescued_prisoners_overflow_to_nearest_free_hex():
 
 
 # ----------------------------------------------------------------------------- F1, F5, F6
-@pytest.mark.parametrize("guard, seizable", [
-    ((1, -1), False),   # next to both the camp and the seizing soldier: defends
-    ((0, 1), False),    # the other hex next to both
-    ((-1, 0), True),    # next to the camp only
-    ((2, -1), True),    # next to the soldier only
+@pytest.mark.parametrize("guard, asked", [
+    ((1, -1), True),    # next to both the camp and the seizing soldier: may defend
+    ((0, 1), True),     # the other hex next to both
+    ((-1, 0), False),   # next to the camp only
+    ((2, -1), False),   # next to the soldier only
 ])
-def test_defender_adjacent_to_both_blocks_seize(guard, seizable):
-    """F1: a development is defended by its owner's units on a hex adjacent to both it and the
-    seizing unit."""
+def test_defender_adjacent_to_both_may_defend_seizure(guard, asked):
+    """F1 Defend: the owner's units on a hex adjacent to both the development and the seizing
+    unit may defend it: the owner is asked, out of turn, to choose a defender or none."""
     sc = Scenario(make_map(), phase="battle")
     sc.development(1, "camp", (0, 0))
     sc.development(1, "camp", (-4, 0))
     sc.unit(1, "soldier", guard)
     sc.unit(0, "soldier", (1, 0))
     state = sc.build()
-    assert ((0, 0) in hexes(state, "seize")) is seizable
-    if seizable:
-        act(state, "seize", (0, 0))
-        assert state.dev_owner[hx(state, (0, 0))] == 0
-    else:
-        refused(state, "seize", (0, 0))
+    assert (0, 0) in hexes(state, "seize")
+    act(state, "seize", (0, 0))
+    if asked:
+        assert state.current_player == 1 and state.pending is not None
+        assert verbs(state) == {"choose soldier", "no defence"}
+        assert hexes(state, "choose soldier") == {guard}
+        act(state, "no defence")                 # he lets it go
+    assert state.dev_owner[hx(state, (0, 0))] == 0
 
 
 def test_artillery_defended_only_by_knights():
-    """F1: artillery is defended only by knights: a ship next to both does not defend it."""
+    """F1: artillery is defended only by knights: a ship next to both is not asked to."""
     def artillery_with(kind, where):
         sc = Scenario(make_map(), phase="battle")
         sc.artillery(1, (4, -2))
@@ -123,12 +125,11 @@ def test_artillery_defended_only_by_knights():
         return sc.build()
 
     state = artillery_with("caravel", (5, -2))   # next to (4,-2) and (4,-1)
-    assert (4, -2) in hexes(state, "seize")
     act(state, "seize", (4, -2))
-    assert state.art_owner[hx(state, (4, -2))] == 0
+    assert state.pending is None and state.art_owner[hx(state, (4, -2))] == 0
     state = artillery_with("soldier", (3, -1))   # the other hex next to both
-    assert (4, -2) not in hexes(state, "seize")
-    refused(state, "seize", (4, -2))
+    act(state, "seize", (4, -2))
+    assert state.current_player == 1 and hexes(state, "choose soldier") == {(3, -1)}
 
 
 def test_seize_undefended_development():
@@ -188,32 +189,67 @@ def test_seize_undefended_artillery():
 
 
 def test_defended_development_cannot_be_seized():
-    """F6: a defended development is seized only once all its defenders are defeated."""
+    """F6: "If the development is defended, the attacking player must first defeat all
+    defenders": units on its hex must be beaten first (it cannot be seized while they stand);
+    a defender the owner sends from next to both fights the seizing unit (close combat, each its
+    cost in dice): beaten, the seizure goes on; victorious, it stops the seizure and that unit
+    seizes nothing more this turn."""
+    def position():
+        sc = Scenario(make_map(), phase="battle")
+        sc.development(0, "camp", (4, 0))
+        sc.development(1, "camp", (0, 0))
+        sc.development(1, "camp", (-4, 0))
+        on = sc.unit(1, "soldier", (0, 0))
+        beside = sc.unit(1, "soldier", (0, 1))   # next to the camp and to (1,0)
+        cav = sc.unit(0, "cavalry", (1, 0))
+        state = sc.build()
+        assert "seize" not in verbs(state)       # the soldier on the camp holds it
+        refused(state, "seize", (0, 0))
+        act(state, "activate cavalry", (1, 0))
+        state.forced_dice[:] = [6, 6, 6, 1]
+        act(state, "attack", (0, 0))             # (0,1) is no weaker: the soldier on it fights
+        assert state.u_where[on] == PRISONER
+        assert (0, 0) in hexes(state, "seize")
+        act(state, "seize", (0, 0))
+        assert state.current_player == 1 and hexes(state, "choose soldier") == {(0, 1)}
+        return state, beside, cav
+
+    state, beside, cav = position()
+    state.forced_dice[:] = [6, 1, 1, 1]          # cavalry 3 dice, soldier 1
+    act(state, "choose soldier", (0, 1))
+    b = [e for e in state.events if e["event"] == "battle"][-1]
+    assert b["seize"] and b["defender"] == beside and b["won"] and b["rolls"] == [[[6, 1, 1], [1]]]
+    assert state.u_where[beside] == PRISONER
+    assert state.dev_owner[hx(state, (0, 0))] == 0
+    assert state.tokens == [1 + 1 + 1, 0]        # two soldiers and the camp
+
+    state, beside, cav = position()
+    state.forced_dice[:] = [1, 1, 1, 6]          # the defender wins
+    act(state, "choose soldier", (0, 1))
+    assert state.u_where[beside] == ON_BOARD and state.dev_owner[hx(state, (0, 0))] == 1
+    assert state.current_player == 0
+    assert (0, 0) not in hexes(state, "seize")   # the cavalry was repelled: no second try
+    refused(state, "seize", (0, 0))
+
+
+def test_player_chooses_which_unit_seizes():
+    """F5/F7: with several of his units able to seize, the player chooses which one (it is the
+    one that may then occupy the hex)."""
     sc = Scenario(make_map(), phase="battle")
-    sc.development(0, "camp", (4, 0))
     sc.development(1, "camp", (0, 0))
     sc.development(1, "camp", (-4, 0))
-    on = sc.unit(1, "soldier", (0, 0))
-    beside = sc.unit(1, "soldier", (0, 1))       # next to the camp and to (1,0)
-    sc.unit(0, "cavalry", (1, 0))
-    sc.unit(0, "archer", (0, 4))                 # (0,1) is 3 hexes up its line
+    sc.unit(0, "soldier", (1, 0))
+    c = sc.unit(0, "cavalry", (-1, 0))
     state = sc.build()
-    assert "seize" not in verbs(state)
-    act(state, "activate cavalry", (1, 0))
-    state.forced_dice[:] = [6, 6, 6, 1]
-    act(state, "attack", (0, 0))
-    assert state.u_where[on] == PRISONER
-    assert (0, 0) not in hexes(state, "seize")   # (0,1) still defends it
-    refused(state, "seize", (0, 0))
-    act(state, "end activation")
-    decline_retaliation(state)
-    act(state, "activate archer", (0, 4))
-    state.forced_dice[:] = [1, 6]
-    act(state, "attack", (0, 1))
-    assert state.u_where[beside] == PRISONER
-    assert (0, 0) in hexes(state, "seize")
     act(state, "seize", (0, 0))
+    assert state.current_player == 0
+    assert verbs(state) == {"choose soldier", "choose cavalry"}
+    assert hexes(state, "choose cavalry") == {(-1, 0)}
+    act(state, "choose cavalry", (-1, 0))
     assert state.dev_owner[hx(state, (0, 0))] == 0
+    decline_retaliation(state)
+    act(state, "occupy", (0, 0))
+    assert at(state, c) == (0, 0)
 
 
 # ----------------------------------------------------------------------------- F7, F8, F10

@@ -29,7 +29,8 @@ def battle_scenario():
 
 def test_loser_retaliates_after_activation():
     """R1, R2: a player who lost a battle to the active player (a ranged hit too) retaliates
-    once the active unit's activation ends; control then comes back to the active player."""
+    as soon as the active unit has no action left, or its activation is ended; control then
+    comes back to the active player."""
     state, v, w = battle_scenario()
     act(state, "activate cavalry", (0, 0))
     state.forced_dice[:] = [6, 6, 6, 1]
@@ -37,8 +38,8 @@ def test_loser_retaliates_after_activation():
     assert state.u_where[v] == PRISONER
     # The cavalry still has its move: no retaliation yet.
     assert state.current_player == 0 and state.retaliator == -1
-    act(state, "move", (-1, 0))
-    act(state, "end activation")
+    act(state, "move", (-1, 0))                   # its last action: retaliation at once
+    assert state.active is None
     assert state.current_player == 1 and state.retaliator == 1
     assert state.silver == [3, 1]
     act(state, "end turn")                       # he declines
@@ -48,8 +49,9 @@ def test_loser_retaliates_after_activation():
     # A ranged hit is a lost battle too.
     act(state, "activate archer", (0, 3))
     state.forced_dice[:] = [1, 6]
-    act(state, "attack", (2, 1))                  # range 2 to the NE
+    act(state, "shoot", (2, 1))                   # range 2 to the NE
     assert state.u_where[w] == PRISONER
+    assert state.retaliator == -1                 # it may still move
     act(state, "end activation")
     assert state.current_player == 1 and state.retaliator == 1
     assert len(retaliations(state)) == 2
@@ -75,7 +77,7 @@ def test_no_retaliation_when_attacker_loses_or_by_surrender():
     act(state, "activate soldier", (0, 2))
     act(state, "move", (0, 1))                    # closes the ring: surrender
     assert state.u_where[t] == PRISONER
-    act(state, "end activation")
+    assert state.active is None                   # nothing left to attack: the activation is over
     assert state.current_player == 0 and state.retaliator == -1
     assert retaliations(state) == []
 
@@ -143,8 +145,7 @@ def test_retaliation_gets_one_silver_one_unit():
     act(state, "activate soldier", (-3, 3))
     assert state.silver[1] == 0
     assert not any(v.startswith("activate") for v in verbs(state))   # one unit only
-    act(state, "move", (-3, 2))
-    act(state, "end activation")
+    act(state, "move", (-3, 2))                   # its last possible action
     # The retaliation is over: the other soldier stays put and player 0 decides again.
     assert state.current_player == 0 and state.retaliator == -1 and state.turn_player == 0
     assert state.silver == [3, 0]
@@ -225,3 +226,41 @@ def test_retaliation_wins_trigger_no_retaliation():
     assert state.current_player == 0 and state.retaliator == -1
     assert state.silver == [3, 0]
     assert len(retaliations(state)) == 1
+
+
+def test_retaliation_comes_when_the_unit_is_spent():
+    """R2: "Retaliation occurs immediately after the active player's activated unit has
+    expended all its actions": once the attack was its last action the loser retaliates at
+    once; the active player cannot build or seize in between. Only the occupation the attack won
+    may still be decided first."""
+    sc = Scenario(make_map(), phase="battle")
+    sc.development(0, "camp", (-4, 0))
+    sc.development(1, "camp", (3, -1))
+    sc.unit(0, "soldier", (-1, 0))
+    sc.unit(0, "soldier", (3, -2))                # next to player 1's camp
+    sc.unit(1, "soldier", (1, 0))
+    state = sc.build()
+    act(state, "activate soldier", (-1, 0))
+    act(state, "move", (0, 0))
+    assert state.retaliator == -1 and "build wall 0" in verbs(state)
+    state.forced_dice[:] = [6, 1]
+    act(state, "attack", (1, 0))                  # move and attack used; (1,0) is cleared
+    assert state.current_player == 0
+    assert verbs(state) == {"occupy", "end activation"}   # no wall, no seizure in between
+    refused(state, "seize", (3, -1))
+    refused(state, "build wall 0", (0, 0))
+    act(state, "occupy", (1, 0))
+    assert state.active is None and state.retaliator == 1 and state.current_player == 1
+
+    # Declining the occupation ends the activation: retaliation at once as well.
+    sc = Scenario(make_map(), phase="battle")
+    sc.development(0, "camp", (-4, 0))
+    sc.unit(0, "soldier", (-1, 0))
+    sc.unit(1, "soldier", (1, 0))
+    state = sc.build()
+    act(state, "activate soldier", (-1, 0))
+    act(state, "move", (0, 0))
+    state.forced_dice[:] = [6, 1]
+    act(state, "attack", (1, 0))
+    act(state, "end activation")
+    assert state.retaliator == 1

@@ -7,7 +7,7 @@ W (-1,0), SW (-1,1) and SE (0,1). Attackers that must lose roll 1s against 6s.
 
 from __future__ import annotations
 
-from conftest import at, battles, hexes, make_map
+from conftest import at, battles, hexes, hx, make_map, refused, verbs
 
 from vigtavl_env.engine.scenario import Scenario, act
 from vigtavl_env.engine.state import BATTLE, GONE, ON_BOARD, PRISONER
@@ -20,7 +20,7 @@ def losing_attack(state, kind, frm, expect, target=(0, 0)):
     ranged = kind == "archer"
     state.forced_dice[:] = [6] * expect if ranged else [1] * expect + [6, 6, 6]
     n_before = len(battles(state))
-    act(state, "attack", target)
+    act(state, "shoot" if ranged else "attack", target)
     b = battles(state)[-1]
     assert len(battles(state)) == n_before + 1 and not b["won"]
     assert state.forced_dice == []          # exactly the dice expected were rolled
@@ -191,19 +191,50 @@ def test_overwhelm_at_six_dice():
     assert at(state, c) == (0, 0)
 
 
-def test_battle_move_enters_from_best_flank():
-    """U17/T1: a battle move enters from the reachable neighbour that gives the most flanking
-    dice (here the rear: 3 + 3 = 6, an overwhelm)."""
-    sc = Scenario(make_map(), phase="battle")
-    sc.development(0, "camp", (-4, 1))
-    v = sc.unit(1, "cavalry", (0, 0))
-    sc.unit(0, "soldier", (1, 0))
-    c = sc.unit(0, "cavalry", (-3, 0))
-    state = sc.build()
-    assert losing_attack(state, "soldier", (1, 0), 1) == 1       # front E
-    act(state, "activate cavalry", (-3, 0))
+def test_battle_move_side_is_the_movers_choice():
+    """U17/T1/T2 Feint: "The 'front' of a hex is determined by the direction of the first
+    attack": a battle move that could enter the enemy hex from several sides asks its player
+    which; the side sets the front or earns the flanking dice (here the rear: 3 + 3 = 6, an
+    overwhelm; the rear flank: 5 dice and a roll)."""
+    def setup():
+        sc = Scenario(make_map(), phase="battle")
+        sc.development(0, "camp", (-4, 1))
+        v = sc.unit(1, "cavalry", (0, 0))
+        sc.unit(0, "soldier", (1, 0))
+        c = sc.unit(0, "cavalry", (-3, 0))
+        state = sc.build()
+        assert losing_attack(state, "soldier", (1, 0), 1) == 1       # front E
+        act(state, "activate cavalry", (-3, 0))
+        act(state, "move", (0, 0))
+        return state, v, c
+
+    state, v, c = setup()
+    assert state.pending is not None and state.current_player == 0
+    assert verbs(state) == {"attack from"}
+    sides = hexes(state, "attack from")
+    assert {(-1, 0), (-1, 1), (0, -1)} <= sides        # reachable with a movement point to spare
+    assert (1, 0) not in sides                          # 4 steps round: no point left to attack
+    refused(state, "attack from", (2, 0))               # not next to the target
     state.forced_dice[:] = [1, 1, 1, 6, 6, 6]
-    act(state, "move", (0, 0))
+    act(state, "attack from", (-1, 0))                  # the rear
     b = battles(state)[-1]
     assert b["dice"] == 6 and b.get("overwhelm")
     assert state.u_where[v] == PRISONER and at(state, c) == (0, 0)
+
+    state, v, c = setup()
+    state.forced_dice[:] = [1, 1, 1, 1, 1, 6, 6, 6]
+    act(state, "attack from", (-1, 1))                  # SW: a rear flank of the E front
+    b = battles(state)[-1]
+    assert b["dice"] == 5 and not b["won"] and at(state, c) == (-3, 0)
+
+    # On a hex not attacked yet, the side chosen becomes its front.
+    sc = Scenario(make_map(), phase="battle")
+    sc.development(0, "camp", (-4, 1))
+    sc.unit(1, "soldier", (0, 0))
+    sc.unit(0, "cavalry", (-3, 0))
+    state = sc.build()
+    act(state, "activate cavalry", (-3, 0))
+    act(state, "move", (0, 0))
+    state.forced_dice[:] = [1, 1, 1, 6]
+    act(state, "attack from", (0, -1))                  # NW
+    assert state.front == {hx(state, (0, 0)): 2}

@@ -463,7 +463,9 @@ def _take_pieces(state: GameState, me: int, cell: int) -> list[int]:
     if state.cell_player[cell] in (-1, me):
         return []
     was_development = state.dev_type[cell] != 0
+    state.occ[cell] += 1  # the occupier's room: rescued prisoners stand elsewhere if it is full
     loser, freed = seize(state, me, cell)
+    state.occ[cell] -= 1
     if state.retaliator < 0:
         state.seized_this_turn.add(cell)
     if was_development:

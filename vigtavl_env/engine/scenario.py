@@ -50,6 +50,7 @@ class Scenario:
         s.u_owner.clear(), s.u_type.clear(), s.u_cell.clear(), s.u_where.clear()
         s.u_carrier.clear(), s.u_holder.clear(), s.u_flags.clear()
         s.events.clear()
+        s.to_load.clear()  # the position's pieces are placed by hand, freighters' cargo too
         s.phase = PHASES[phase]
         s.turn_player = turn_player
         s.wind = wind
@@ -82,17 +83,23 @@ class Scenario:
         s.u_holder[u] = held_by
         return u
 
-    def development(self, owner: int, kind: str, at: tuple[int, int]) -> None:
-        self.state.set_development(self.cell(at), _lookup(kind, DEV_ALIASES, "development"), owner)
+    def development(self, owner: int, kind: str, at: tuple[int, int], built_by: int | None = None) -> None:
+        """A development of ``owner``; ``built_by``: who built it (default the owner; another
+        player for a development that ``owner`` seized)."""
+        c = self.cell(at)
+        self.state.set_development(c, _lookup(kind, DEV_ALIASES, "development"), owner)
+        self.state.dev_builder[c] = owner if built_by is None else built_by
 
     def artillery(self, owner: int, at: tuple[int, int]) -> None:
         self.state.set_artillery(self.cell(at), owner)
 
-    def wall(self, owner: int, at: tuple[int, int], direction: int | str) -> int:
-        """A wall on the edge of ``at`` in ``direction`` (0-5 or E, NE, NW, W, SW, SE)."""
+    def wall(self, owner: int, at: tuple[int, int], direction: int | str, built_by: int | None = None) -> int:
+        """A wall on the edge of ``at`` in ``direction`` (0-5 or E, NE, NW, W, SW, SE);
+        ``built_by`` as for :meth:`development`."""
         d = DIRECTION_NAMES.index(direction) if isinstance(direction, str) else direction
         e = self.state.gmap.board.edge[self.cell(at)][d]
         self.state.walls[e] = owner
+        self.state.wall_builder[e] = owner if built_by is None else built_by
         return e
 
     def build(self) -> GameState:
