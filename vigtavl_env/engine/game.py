@@ -709,6 +709,8 @@ def describe(state: GameState, code: int) -> str:
     if verb >= A.CHOOSE and state.pending is not None:
         what = _CHOICE_WORDS[state.pending.kind]
         return f"{who}: {what} {UNIT_NAMES[verb - A.CHOOSE]} at {where}"
+    if verb == A.ATTACK_FROM and state.pending is not None:
+        return f"{who}: attack {board.coords[state.pending.cell]} from {where}"
     if verb in (A.MOVE, A.MOVE_ARTILLERY, A.ATTACK, A.SHOOT, A.FIRE_ARTILLERY) and top is not None:
         u = top.unit
         return f"{who}: {A.VERB_NAMES[verb]} {UNIT_NAMES[state.u_type[u]]} {board.coords[state.u_cell[u]]} -> {where}"
