@@ -11,6 +11,11 @@ agent's ``infos`` entry plus one documented hook added by whoever runs the game
 :class:`~vigtavl_env.engine.GameState`. Agents must treat it as read-only and ``clone()`` it
 before simulating. The action returned is an env action index whose mask entry is 1.
 
+An agent is asked for every decision of its seat, also out of turn: ``info["interrupt"]`` is
+``"retaliation"`` or ``"defend"`` then (who defends its attacked hex or its development about to
+be seized: the mask holds only the ``choose <type>`` verbs, and "no defence" for a seizure), and
+``None`` for its own turn's decisions (``vigtavl_env/env.py``).
+
 Bots that think in the rules' terms subclass :class:`EngineAgent` and implement
 ``decide(state, legal_codes) -> engine code``; the env/engine translation is done here, once.
 """

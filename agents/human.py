@@ -13,6 +13,14 @@ caravel``, ``build wall``, ``move`` ...) with their number ranges; typing a kind
 The commands are in ``HELP`` (shown by ``?``): a number, a command such as ``move 3,-1``,
 ``end``, a kind to list, ``list``, ``map``, ``quit``. Anything else gets a message saying what
 went wrong, and the game goes on.
+
+Choices in the middle of a decision are said in words before the menu (the env's
+``render.pending_text``): the setup split of the six knights over the two freighters (``load
+1``-``load 3``); who defends a hex of yours that is attacked, or a development or artillery about
+to be seized, asked out of turn with the attacker, the hex it attacks from and its dice (``choose
+<type> q,r``, or ``no defence`` for a seizure); the side a battle move enters the enemy hex from
+(``attack from q,r``); which of several units breaches or seizes (``choose <type> q,r``). Next to
+an enemy, ``attack q,r`` is close combat (any unit) and ``shoot q,r`` the ranged attack.
 """
 
 from __future__ import annotations
@@ -52,6 +60,12 @@ HELP = """commands:
     activate 2,-1         words may be shortened or left out when one decision still fits
     act cav 2,-1            (the unit type here); several fits are listed
     end                   end the turn (or the activation, whichever is legal)
+    attack 1,0            close combat on a next hex (any unit); shoot 2,0: the ranged attack
+                            (archers, galleons) along a straight line
+    choose sol 1,0        answer a choice: the soldier on 1,0 defends (or breaches, seizes)
+    no defence            let a development or artillery be seized undefended
+    attack from 0,0       the side a battle move attacks from
+    load 2                setup: the second split of the knights over your two freighters
     build wall            a kind or any start of a command: lists the decisions that fit
     list [text]           every decision (or those fitting text)
     map                   the map and the purses again
@@ -113,6 +127,8 @@ def describe_choice(state: Any, code: int, action: int, number: int) -> Choice:
     board = state.gmap.board
     verb, cell, g = A.decode(code, board.n_cells)
     text = re.sub(r"^P\d+:\s*", "", describe(state, code))
+    if g >= A.LOAD:  # "load 1".."load 3": the split itself is in the description
+        return Choice(number, action, "load", f"load {g - A.LOAD + 1}", None, text)
     if g >= 0:
         name = A.GLOBAL_NAMES[g]
         return Choice(number, action, name, name, None, text)
@@ -235,6 +251,9 @@ class HumanAgent(Agent):
                    f"tokens {state.tokens[me]}.  {PHASE_NAMES[state.phase]} phase, round {state.round + 1}.")
         if info.get("interrupt") == "retaliation":
             self.print("RETALIATION: you may activate one unit with your retaliation silver, or end.")
+        asked = _asked(state, info)
+        if asked:
+            self.print(asked)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, info: dict[str, Any]) -> int:
         state = info.get("state")
@@ -297,6 +316,25 @@ class HumanAgent(Agent):
         if self.show_map:
             self.print(text_map(state))
         self.print(result_line(state, self.seat))
+
+
+def _asked(state: Any, info: dict[str, Any]) -> str:
+    """What the pending choice asks of the person, with how to answer; "" for a plain decision."""
+    from vigtavl_env.engine.state import CHOOSE_GUARD, CHOOSE_SIDE, PLACEMENT
+    from vigtavl_env.render import pending_text
+    pend = state.pending
+    if pend is None:
+        if state.phase == PLACEMENT and state.to_load:
+            return ("SETUP: load your two freighters with your six knights (3 soldiers, 2 archers, 1 "
+                    "cavalry), 3 on each: choose a split (load 1, load 2 or load 3).")
+        return ""
+    text = re.sub(r"\bplayer_(\d)\b", r"P\1", pending_text(state)) + "."
+    if info.get("interrupt") == "defend":
+        none = ", or 'no defence' to let it go" if pend.kind == CHOOSE_GUARD else ""
+        return f"DEFEND (out of turn): {text} Choose the unit that defends ('choose <type> q,r'){none}."
+    if pend.kind == CHOOSE_SIDE:
+        return f"BATTLE MOVE: {text} The side sets the front and the flanking dice ('attack from q,r')."
+    return f"CHOOSE: {text} ('choose <type> q,r')."
 
 
 def result_line(state: Any, seat: int) -> str:

@@ -56,7 +56,11 @@ MAX_CHUNK = 16  # games per task sent to a worker (progress granularity vs. over
 CHUNKS_PER_WORKER = 4
 Z_95 = 1.959963984540054
 RESULTS_SCHEMA = "vigtavl-results"
-RESULTS_VERSION = 1
+# Results files: version 1 was written by the rules-v0 engine (vigtavl_v0, its decisions are v0
+# action codes); version 2 by rules v1, each game record naming its engine (``state_version``).
+RESULTS_VERSION = 2
+RULES_OF_RESULTS = {1: "rules v0 (vigtavl_v0)", 2: "rules v1 (vigtavl_v1)"}  # the engine that wrote them
+V0_RECORD_STATE_VERSION = 1  # what a record without ``state_version`` was made with (rules v0)
 SCORING = "a win shared by w players counts 1/w to each; truncated games have no winner"
 MP_CONTEXT = "spawn"  # safe with torch and threads; workers import the project afresh
 
@@ -92,6 +96,9 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
             raise KeyError(spec)
         return registry.make_agent(spec, seed=seed)
     except (KeyError, ValueError) as e:
+        if isinstance(e, getattr(registry, "AgentUnavailableError", ())):
+            raise  # a good spec whose agent cannot be made here (a missing package, a model of
+            # another env version): its own one-line reason, not the list of known agents
         if spec in BUILTIN_AGENTS:
             return BUILTIN_AGENTS[spec](seed)
         raise ValueError(f"bad agent {spec!r}: {e}. Known agents: {', '.join(known_agents())}") from None
@@ -167,6 +174,9 @@ class GameRecord:
         decisions: engine action codes in order; ``n_decisions`` their number.
         tokens: victory tokens per seat at the end; ``winners``: winning seats (empty if truncated).
         truncated: the game hit ``max_steps``; ``final_digest``: hash of the final state.
+        state_version: the engine's state schema version (``engine.serialize.VERSION``), which
+            names its rules: 1 rules v0 (records written before the field existed), 2 rules v1.
+            A replay needs the same engine (``agents.replay`` refuses another).
     """
 
     game: int
@@ -184,16 +194,24 @@ class GameRecord:
     n_decisions: int
     truncated: bool
     final_digest: str
+    state_version: int = field(default_factory=lambda: engine_version())
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "GameRecord":
-        return cls(**d)
+        """A record from its dict; one without ``state_version`` was made by the rules-v0 engine."""
+        return cls(**{"state_version": V0_RECORD_STATE_VERSION, **d})
 
     def win_share(self, seat: int) -> float:
         return 1.0 / len(self.winners) if seat in self.winners else 0.0
+
+
+def engine_version() -> int:
+    """This engine's state schema version (``engine.serialize.VERSION``), which names its rules."""
+    from vigtavl_env.engine.serialize import VERSION
+    return VERSION
 
 
 def state_digest(state: Any) -> str:

@@ -4,7 +4,12 @@ A game record (``agents.match.GameRecord``, one entry of ``results.json["games"]
 engine seed, the map, the rules and every decision as an engine code. Replaying is the engine
 alone: ``new_game(map, rules, seed=game_seed)`` and ``apply_action`` for each decision -- no
 agent runs again -- and the result must match the record's tokens and final-state digest
-(:func:`rebuild` raises :class:`ReplayError` otherwise)::
+(:func:`rebuild` raises :class:`ReplayError` otherwise).
+
+Only games of this engine replay: a record names the engine that made it (``state_version``,
+``engine.serialize.VERSION``: 1 rules v0, 2 rules v1), and a results file written by the
+rules-v0 engine (results version 1, ``vigtavl_v0``: other rules, other action codes) is refused
+with a :class:`ReplayError` saying so, before any decision is applied::
 
     from agents.replay import load_record, print_replay
     print_replay(load_record("results.json", game=17), png_dir="frames")
@@ -22,7 +27,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from agents.match import GameRecord, load_results, state_digest
+from agents.match import (
+    RESULTS_VERSION, RULES_OF_RESULTS, GameRecord, engine_version, load_results, state_digest,
+)
 
 PrintFn = Callable[[str], Any]
 INDENT = "      "
@@ -33,8 +40,15 @@ class ReplayError(ValueError):
 
 
 def load_record(path: str | Path, game: int) -> GameRecord:
-    """Game number ``game`` of a match or tournament results file."""
-    games = load_results(path)["games"]
+    """Game number ``game`` of a match or tournament results file (of this engine's rules)."""
+    results = load_results(path)
+    version = results.get("version")
+    if version != RESULTS_VERSION:
+        made_by = RULES_OF_RESULTS.get(version, "an unknown engine")
+        raise ReplayError(f"{path} is a results file of version {version!r}, written by {made_by}; this "
+                          f"engine ({RULES_OF_RESULTS[RESULTS_VERSION]}) replays version {RESULTS_VERSION} "
+                          "only (other rules, other action codes): play the games again to replay them")
+    games = results["games"]
     for g in games:
         if g["game"] == game:
             return GameRecord.from_dict(g)
@@ -50,9 +64,24 @@ def record_map(record: GameRecord) -> Any:
     return load_map(record.map, record.num_players)
 
 
+def _rules_of(state_version: int | None) -> str:
+    """"rules v0 (vigtavl_v0)" for a state schema version; "an unknown engine" otherwise."""
+    from vigtavl_env.engine.serialize import RULES_OF_VERSION
+    return RULES_OF_VERSION.get(state_version, "an unknown engine")
+
+
+def check_engine(record: GameRecord) -> None:
+    """Raise ReplayError unless ``record`` was made by this engine (same rules, same codes)."""
+    if record.state_version != engine_version():
+        raise ReplayError(f"game {record.game} was played by {_rules_of(record.state_version)}; this "
+                          f"engine ({_rules_of(engine_version())}) cannot replay it (other rules, other "
+                          "action codes): play the game again to replay it")
+
+
 def initial_state(record: GameRecord) -> Any:
-    """The game's state before its first decision."""
+    """The game's state before its first decision (ReplayError for another engine's record)."""
     from vigtavl_env.engine import RulesConfig, new_game
+    check_engine(record)
     return new_game(record_map(record), RulesConfig.from_dict(record.rules), seed=record.game_seed)
 
 

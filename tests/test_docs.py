@@ -1,4 +1,5 @@
-"""docs/rules.md stays honest: every rule row names tests, and every named test exists."""
+"""The docs stay honest: every docs/rules.md row names tests that exist, and docs/observation.md
+lists the observation channels the encoder makes."""
 
 from __future__ import annotations
 
@@ -49,3 +50,45 @@ def test_every_named_test_exists() -> None:
 def test_rule_ids_are_unique() -> None:
     ids = [rid for rid, _ in _rule_rows()]
     assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+
+
+# ---------------------------------------------------------------------- docs/observation.md
+OBSERVATION = ROOT / "docs" / "observation.md"
+LISTED = re.compile(r"(\d+) ([a-z][A-Za-z0-9_]*)")
+TABLE_COUNT = re.compile(r"^(\d*)(P?)$")
+
+
+def _observation_doc() -> str:
+    return OBSERVATION.read_text()
+
+
+def test_observation_doc_lists_every_channel_in_order() -> None:
+    """The 2-player channel listing of docs/observation.md is ``channel_names``, name by name."""
+    from vigtavl_env.observation import ChannelLayout
+    names = ChannelLayout(2).names
+    text = _observation_doc()
+    head = f"All {len(names)} channels of a 2-player game, in order"
+    assert head in text, f"the listing's heading should say {head!r}"
+    block = text.split(head, 1)[1].split("```")[1]
+    listed = [(int(i), n) for i, n in LISTED.findall(block)]
+    assert listed == list(enumerate(names))
+
+
+def test_observation_doc_table_counts_add_up() -> None:
+    """The channel table's counts (``1``, ``6P`` ...) add up to the encoder's channels for 2, 3 and
+    4 players, its name patterns follow the code's order, and the stated formula is the code's."""
+    from vigtavl_env.observation import SCALAR_GROUPS, SPATIAL_GROUPS, ChannelLayout
+    section = _observation_doc().split("## Observation", 1)[1].split("\n## ", 1)[0]
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")]
+            for line in section.splitlines() if line.startswith("| ") and "`" in line]
+    counts = [TABLE_COUNT.match(r[0]) for r in rows]
+    assert all(counts), [r[0] for r, m in zip(rows, counts) if not m]
+    for p in (2, 3, 4):
+        total = sum(int(m.group(1) or 1) * (p if m.group(2) else 1) for m in counts)
+        assert total == ChannelLayout(p).n_channels, (p, total)
+    patterns = [r[1].strip("`").split("_{")[0] for r in rows]
+    keys = [key for key, _, _ in SPATIAL_GROUPS + SCALAR_GROUPS]
+    assert [k for k in patterns if k in keys] == keys  # every group, in the code's order
+    base = ChannelLayout(2).n_channels - 2 * (ChannelLayout(3).n_channels - ChannelLayout(2).n_channels)
+    per = ChannelLayout(3).n_channels - ChannelLayout(2).n_channels
+    assert f"`C = {base} + {per} P`" in _observation_doc()

@@ -1,5 +1,6 @@
 """The PettingZoo environment's API: PettingZoo's own tests, spaces, arguments, rewards,
-truncation, determinism, starting from a position, and the retaliation interrupt."""
+truncation, determinism, starting from a position, the out-of-turn decisions (the retaliation
+and defend interrupts) and the observation of a pending choice."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 import vigtavl_env
 from vigtavl_env import env, raw_env
 from vigtavl_env.engine import IllegalActionError, to_json
+from vigtavl_env.engine import actions as A
 from vigtavl_env.engine.hexgrid import Board
 from vigtavl_env.engine.maps import SIDE_FOR_PLAYERS, GameMap
 from vigtavl_env.engine.scenario import Scenario
@@ -22,8 +24,8 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
 ]
 PLAYERS = (2, 3, 4)
-ACTIONS = {2: 5689, 3: 7945, 4: 10577}
-CHANNELS = {2: 101, 3: 131, 4: 161}
+ACTIONS = {2: 6661, 3: 9301, 4: 12381}  # 55 * HW + 6
+CHANNELS = {2: 112, 3: 142, 4: 172}  # 52 + 30 P
 WIDTH = {2: 11, 3: 13, 4: 15}
 
 
@@ -44,6 +46,39 @@ def retaliation_position(forced_dice: tuple[int, ...] = ()) -> Scenario:
     sc.unit(1, "archer", (3, -1))
     sc.state.forced_dice[:] = list(forced_dice)
     return sc
+
+
+def defend_position(forced_dice: tuple[int, ...] = ()) -> Scenario:
+    """Battle phase: player 0's cavalry at (0, 0) may attack (1, 0), where player 1 has a soldier
+    and an archer; his soldier at (1, -1), next to both, is cheaper than the archer: three
+    possible defenders, so player 1 is asked (out of turn) which one defends."""
+    sc = Scenario(ring_map(), phase="battle")
+    sc.development(0, "camp", (-4, 0))
+    sc.unit(0, "cavalry", (0, 0))
+    sc.unit(1, "soldier", (1, 0))
+    sc.unit(1, "archer", (1, 0))
+    sc.unit(1, "soldier", (1, -1))
+    sc.state.forced_dice[:] = list(forced_dice)
+    return sc
+
+
+def guard_position() -> Scenario:
+    """Player 0's soldier at (1, 0) may seize player 1's camp at (0, 0); player 1's soldier at
+    (1, -1) is next to both, so player 1 is asked to defend the camp, or not."""
+    sc = Scenario(ring_map(), phase="battle")
+    sc.development(1, "camp", (0, 0))
+    sc.development(1, "camp", (-4, 0))
+    sc.unit(1, "soldier", (1, -1))
+    sc.unit(0, "soldier", (1, 0))
+    return sc
+
+
+def defend_env(forced_dice: tuple[int, ...] = ()):
+    """``raw_env`` at the defend position, player 0's cavalry having attacked (1, 0)."""
+    e = raw_env.from_state(defend_position(forced_dice).build())
+    e.step(e.encode_action("activate cavalry", (0, 0)))
+    e.step(e.encode_action("attack", (1, 0)))
+    return e
 
 
 def random_action(e, rng: np.random.Generator) -> int:
@@ -89,7 +124,7 @@ def test_pettingzoo_render_test(n):
 # ---------------------------------------------------------------------- spaces and arguments
 def test_metadata():
     md = raw_env.metadata
-    assert md["name"] == "vigtavl_v0" and md["is_parallelizable"] is False
+    assert md["name"] == "vigtavl_v1" and md["is_parallelizable"] is False
     assert md["render_modes"] == ["human", "ansi", "rgb_array"] and md["render_fps"] > 0
 
 
@@ -275,7 +310,7 @@ def test_worked_decode_example():
     e.step(e.encode_action("activate cavalry", (2, -1)))
     assert e.encode_action("move", (3, -1)) == 4529 == 37 * 121 + 52
     assert e.decode_action(4529) == "player_0: move cavalry (2, -1) -> (3, -1)"
-    assert e.decode_action(5688) == "player_0: end turn" and e.encode_action("end turn") == 5688
+    assert e.decode_action(6656) == "player_0: end turn" and e.encode_action("end turn") == 6656 == 55 * 121 + 1
     assert e.encode_action(37 * 91 + 37) == 4529  # from the engine code
     assert "off the hexagon" in e.decode_action(0)  # tensor cell (0, 0) is a corner
 
@@ -360,7 +395,7 @@ def test_from_state_and_reset_option_clone_the_position():
     e3.reset(seed=0, options={"state": state})
     assert e3.state.gmap.name == "ring"
     e3.reset(seed=0)  # a plain reset plays on the env's own map again
-    assert e3.state.gmap.name == "duel" and e3.observe("player_0")["observation"].shape == (101, 11, 11)
+    assert e3.state.gmap.name == "duel" and e3.observe("player_0")["observation"].shape == (112, 11, 11)
     with pytest.raises(ValueError, match="2-player game; this env has 3 players"):
         raw_env(num_players=3).reset(options={"state": state})
 
@@ -385,3 +420,170 @@ def test_retaliation_selects_the_loser_and_returns_control():
 def test_package_exports():
     assert vigtavl_env.env is env and vigtavl_env.raw_env is raw_env
     assert callable(vigtavl_env.SingleSeatEnv)
+
+
+# ---------------------------------------------------------------------- out-of-turn decisions: defend
+def plane_hexes(e, obs: np.ndarray, name: str) -> set[tuple[int, int]]:
+    """Axial hexes where an observation plane is non-zero."""
+    R = e.gmap.board.radius
+    return {(int(col) - R, int(row) - R) for row, col in np.argwhere(obs[e.channel_names.index(name)])}
+
+
+def scalar(e, obs: np.ndarray, name: str) -> float:
+    """A broadcast scalar channel's value (read on the centre hex)."""
+    R = e.gmap.board.radius
+    return float(obs[e.channel_names.index(name)][R, R])
+
+
+def hex_verbs(e, mask: np.ndarray) -> set[int]:
+    """The hex verbs of the masked-in actions (global verbs as -1 - g)."""
+    hw, glob0 = e.codec.hw, A.N_HEX_VERBS * e.codec.hw
+    return {int(i) // hw if i < glob0 else -1 - (int(i) - glob0) for i in np.flatnonzero(mask)}
+
+
+CHOOSE_VERBS = set(range(A.CHOOSE, A.CHOOSE + 6))
+PENDING_KINDS = ("side", "defend", "guard", "breacher", "seizer", "load")
+
+
+def test_defend_selects_the_defending_players_agent_out_of_turn():
+    e = defend_env(forced_dice=(6, 6, 6, 1))
+    assert e.agent_selection == "player_1" and e.state.turn_player == 0
+    info = e.infos["player_1"]
+    assert info["interrupt"] == "defend"
+    assert hex_verbs(e, info["action_mask"]) <= CHOOSE_VERBS  # exactly the choose verbs: no end turn
+    assert {e.decode_action(i) for i in np.flatnonzero(info["action_mask"])} == {
+        "player_1: defend with soldier at (1, 0)", "player_1: defend with archer at (1, 0)",
+        "player_1: defend with soldier at (1, -1)"}
+    assert np.array_equal(e.observe("player_1")["action_mask"], info["action_mask"])
+    assert e.infos["player_0"]["interrupt"] is None and e.infos["player_0"]["action_mask"].sum() == 0
+    e.step(e.encode_action("choose soldier", (1, -1)))  # the weaker unit next to both defends
+    battle = [ev for ev in e.state.events if ev["event"] == "battle"][-1]
+    assert battle["won"] and battle["at"] == e.gmap.board.index[(1, -1)]
+    assert e.agent_selection == "player_0" and e.infos["player_0"]["interrupt"] is None
+    assert e.state.pending is None and e.state.active is not None  # the cavalry may still move
+
+
+def test_the_wrapped_env_hands_the_defender_its_decision():
+    e = env(map=ring_map(), num_players=2)
+    e.reset(options={"state": defend_position().build()})
+    e.step(e.unwrapped.encode_action("activate cavalry", (0, 0)))
+    e.step(e.unwrapped.encode_action("attack", (1, 0)))
+    agent = next(iter(e.agent_iter()))
+    obs, _, term, trunc, info = e.last()
+    assert agent == "player_1" and not (term or trunc) and info["interrupt"] == "defend"
+    assert hex_verbs(e.unwrapped, obs["action_mask"]) <= CHOOSE_VERBS
+    e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert e.agent_selection == "player_0"
+
+
+def test_defending_a_seizure_may_also_be_declined():
+    e = raw_env.from_state(guard_position().build())
+    e.step(e.encode_action("seize", (0, 0)))
+    assert e.agent_selection == "player_1" and e.infos["player_1"]["interrupt"] == "defend"
+    mask = e.infos["player_1"]["action_mask"]
+    assert {e.decode_action(i) for i in np.flatnonzero(mask)} == {
+        "player_1: defend with soldier at (1, -1)", "player_1: no defence"}
+    assert hex_verbs(e, mask) == {A.CHOOSE, -1 - A.NO_DEFENCE}
+    obs = e.observe("player_1")["observation"]
+    assert [scalar(e, obs, f"pending_{k}") for k in PENDING_KINDS] == [0, 0, 1, 0, 0, 0]
+    assert plane_hexes(e, obs, "pending_cell") == {(0, 0)}
+    assert plane_hexes(e, obs, "pending_origin") == plane_hexes(e, obs, "pending_attacker") == {(1, 0)}
+    assert scalar(e, obs, "pending_dice") == pytest.approx(1 / 6)  # the seizing soldier's own die
+    e.step(e.encode_action("no defence"))
+    assert e.state.dev_owner[e.gmap.board.index[(0, 0)]] == 0
+    # Losing the camp, player 1 retaliates at once (no unit of player 0 is active), then the
+    # decision goes back to player 0.
+    assert e.agent_selection == "player_1" and e.infos["player_1"]["interrupt"] == "retaliation"
+    e.step(e.encode_action("end turn"))
+    assert e.agent_selection == "player_0" and e.infos["player_0"]["interrupt"] is None
+
+
+def test_observation_shows_the_defender_what_he_is_deciding_about():
+    e = defend_env()
+    views = [e.observe(a)["observation"] for a in e.possible_agents]
+    for obs in views:  # every seat sees the same question; the asked one has the mask
+        assert [scalar(e, obs, f"pending_{k}") for k in PENDING_KINDS] == [0, 1, 0, 0, 0, 0]
+        assert plane_hexes(e, obs, "pending_cell") == {(1, 0)}  # the attacked hex
+        assert plane_hexes(e, obs, "pending_origin") == {(0, 0)}  # where the attack comes from
+        assert plane_hexes(e, obs, "pending_attacker") == {(0, 0)}  # the cavalry's hex
+        assert scalar(e, obs, "pending_dice") == pytest.approx(3 / 6)  # a cavalry rolls 3
+        assert scalar(e, obs, "pending_range") == 0  # close combat
+    e.step(e.encode_action("choose archer", (1, 0)))
+    obs = e.observe(e.agent_selection)["observation"]
+    pending = [i for i, n in enumerate(e.channel_names) if n.startswith("pending_")]
+    assert len(pending) == 11 and not obs[pending].any()  # answered: nothing pending
+
+
+def test_observation_of_a_shot_shows_its_range_and_origin():
+    sc = Scenario(ring_map(), phase="battle")
+    sc.development(0, "camp", (-4, 0))
+    sc.unit(0, "archer", (0, 0))
+    sc.unit(1, "cavalry", (2, 0))
+    sc.unit(1, "soldier", (1, 0))  # between them: next to both, it may take the shot
+    e = raw_env.from_state(sc.build())
+    e.step(e.encode_action("activate archer", (0, 0)))
+    e.step(e.encode_action("shoot", (2, 0)))
+    assert e.agent_selection == "player_1" and e.infos["player_1"]["interrupt"] == "defend"
+    obs = e.observe("player_1")["observation"]
+    assert plane_hexes(e, obs, "pending_cell") == {(2, 0)}
+    assert plane_hexes(e, obs, "pending_origin") == plane_hexes(e, obs, "pending_attacker") == {(0, 0)}
+    assert scalar(e, obs, "pending_range") == pytest.approx(2 / 3)
+    assert scalar(e, obs, "pending_dice") == pytest.approx(2 / 6)
+
+
+def test_pending_dice_count_the_flank_as_the_battle_will():
+    """The second attack on a hex comes from its rear: the defender sees the +3 flanking dice
+    before he chooses, and the battle rolls exactly that many."""
+    sc = Scenario(ring_map(), phase="battle")
+    sc.development(0, "camp", (-4, 0))
+    sc.unit(0, "soldier", (0, 0))  # west of the target
+    sc.unit(0, "archer", (2, 0))  # east of it: the rear once the front faces west
+    sc.unit(1, "soldier", (1, 0))
+    sc.unit(1, "cavalry", (1, 0))
+    e = raw_env.from_state(sc.build())
+    e.state.forced_dice[:] = [1, 6, 6, 6]  # the soldier's attack fails: both defenders stay
+    seen = []
+    for attacker, at in (("soldier", (0, 0)), ("archer", (2, 0))):
+        e.step(e.encode_action(f"activate {attacker}", at))
+        e.step(e.encode_action("attack", (1, 0)))
+        assert e.infos["player_1"]["interrupt"] == "defend"
+        seen.append(round(scalar(e, e.observe("player_1")["observation"], "pending_dice") * 6))
+        e.step(e.encode_action("choose cavalry", (1, 0)))
+        seen.append([ev for ev in e.state.events if ev["event"] == "battle"][-1]["dice"])
+        if e.state.active is not None:
+            e.step(e.encode_action("end activation"))
+    assert seen == [1, 1, 5, 5]  # soldier 1; archer 2 + 3 from the rear
+
+
+def test_battle_move_side_is_an_in_turn_choice():
+    sc = Scenario(ring_map(), phase="battle")
+    sc.development(0, "camp", (-4, 0))
+    sc.unit(0, "cavalry", (0, 0))
+    sc.unit(1, "soldier", (2, 0))
+    e = raw_env.from_state(sc.build())
+    e.step(e.encode_action("activate cavalry", (0, 0)))
+    e.step(e.encode_action("move", (2, 0)))
+    assert e.agent_selection == "player_0" and e.infos["player_0"]["interrupt"] is None
+    assert hex_verbs(e, e.action_mask()) == {A.ATTACK_FROM}
+    obs = e.observe("player_0")["observation"]
+    assert [scalar(e, obs, f"pending_{k}") for k in PENDING_KINDS] == [1, 0, 0, 0, 0, 0]
+    assert plane_hexes(e, obs, "pending_cell") == {(2, 0)} and plane_hexes(e, obs, "pending_attacker") == {(0, 0)}
+    assert not plane_hexes(e, obs, "pending_origin")  # the side is what is being chosen
+    e.step(e.encode_action("attack from", (1, 0)))
+    assert e.state.pending is None
+
+
+@pytest.mark.parametrize("n", PLAYERS)
+def test_each_player_loads_his_freighters_first(n):
+    e = raw_env(num_players=n)
+    e.reset(seed=n)
+    loads = {-1 - (A.LOAD + i) for i in range(3)}
+    for seat in range(n):
+        agent = f"player_{seat}"
+        assert e.agent_selection == agent and e.infos[agent]["interrupt"] is None
+        assert hex_verbs(e, e.action_mask()) == loads
+        assert scalar(e, e.observe(agent)["observation"], "pending_load") == 1
+        e.step(e.encode_action(A.encode_global(A.LOAD + seat % 3, e.gmap.board.n_cells)))
+    assert scalar(e, e.observe(e.agent_selection)["observation"], "pending_load") == 0
+    assert hex_verbs(e, e.action_mask()) <= {A.PLACE, A.PLACE + 1, A.PLACE + 2}
+    assert [ev["event"] for ev in e.state.events].count("load") == n

@@ -130,3 +130,25 @@ def test_from_verb_agrees_with_the_engine_names():
     with pytest.raises(ValueError, match="needs a hex on the board"):
         e.encode_action("move", (9, 9))
     assert board.n_cells == 91
+
+
+def test_mask_is_exact_for_an_out_of_turn_choice():
+    """Asked who defends, the defender may name exactly the units the rules allow: every other
+    choose verb, hex or unit type, and every other decision, is refused with the game unchanged."""
+    from test_env_api import defend_env
+    e = defend_env()
+    agent, mask = e.agent_selection, e.action_mask()
+    legal = np.flatnonzero(mask)
+    for index in legal:
+        apply_action(e.state.clone(keep_events=False), e.codec.to_engine(int(index)))
+    hw, before = e.codec.hw, to_json(e.state)
+    board = e.gmap.board
+    choose_everywhere = [v * hw + board.tensor_index[c] for v in range(A.CHOOSE, A.CHOOSE + 6)
+                         for c in range(board.n_cells)]
+    others = [i for i in choose_everywhere if not mask[i]]
+    others += [A.N_HEX_VERBS * hw + g for g in range(A.N_GLOBAL_VERBS)]  # no end turn, no "no defence"
+    assert len(legal) == 3 and len(others) == 6 * board.n_cells - 3 + A.N_GLOBAL_VERBS
+    for index in others:
+        with pytest.raises(IllegalActionError, match=f"{agent} chose action {index}"):
+            e.step(index)
+    assert to_json(e.state) == before and e.agent_selection == agent

@@ -28,8 +28,11 @@ def scripted(lines: Iterable[str], then: str | None = None):
     return answer
 
 
-def _menu_at(decisions: int = 0, seed: int = 1) -> tuple[Menu, object]:
-    """The menu of a duel after ``decisions`` first-legal decisions."""
+LOADS = 2  # the duel's first decisions: each player loads his freighters
+
+
+def _menu_at(decisions: int = LOADS, seed: int = 1) -> tuple[Menu, object]:
+    """The menu of a duel after ``decisions`` first-legal decisions (default: the placement's first)."""
     env = raw_env(num_players=2)
     env.reset(seed=seed)
     for _ in range(decisions):
@@ -86,11 +89,15 @@ def _end_turn_code(state) -> int:
 
 def test_wrong_input_gets_a_message_and_the_game_goes_on():
     out: list[str] = []
-    lines = ["?", "xyzzy", "0", "999", "place caravel", "", "map", "list place gal", "place caravel 0 -5", "quit"]
+    lines = ["?", "xyzzy", "0", "999", "load", "load 2", "place caravel", "", "map", "list place gal",
+             "place caravel 0 -5", "quit"]
     assert play("random", seat=0, seed=5, input_fn=scripted(lines), print_fn=out.append, show_map=False) is None
     text = "\n".join(out)
     assert "commands:" in text  # help
     assert "'xyzzy' fits no legal decision" in text
+    assert "SETUP: load your two freighters" in text and "decisions fit 'load'" in text
+    assert "you: load soldier+soldier+archer | soldier+archer+cavalry" in text
+    assert "P1 loads his freighters" in text  # the opponent's load, narrated
     assert "there is no decision 0" in text and "there is no decision 999" in text
     assert "decisions fit 'place caravel'" in text
     assert "you: place caravel at (0, -5)" in text
@@ -115,7 +122,7 @@ def test_a_whole_game_by_number_and_command_replays():
 
 
 def test_human_agent_shows_retaliation_and_purse():
-    menu, env = _menu_at(decisions=12)  # the build phase begins
+    menu, env = _menu_at(decisions=LOADS + 12)  # the build phase begins
     out: list[str] = []
     human = HumanAgent(scripted(["end turn"]), out.append, show_map=False)
     human.reset(0, 0)
@@ -144,3 +151,31 @@ def test_cli_play_and_watch(monkeypatch, tmp_path, capsys):
                  "--out", str(out)]) == 0
     assert main(["replay", str(out), "--game", "0", "--no-maps"]) == 0
     assert "replay check" in capsys.readouterr().out
+
+
+def test_human_defends_out_of_turn_with_the_attack_in_words():
+    from vigtavl_env.engine.hexgrid import Board
+    from vigtavl_env.engine.maps import GameMap
+    from vigtavl_env.engine.scenario import Scenario
+    board = Board(6)
+    terrain = tuple(0 if max(abs(q), abs(r), abs(q + r)) == board.radius else 1 for q, r in board.coords)
+    sc = Scenario(GameMap("ring", 2, terrain), phase="battle")
+    sc.development(0, "camp", (-4, 0))
+    sc.unit(0, "cavalry", (0, 0))
+    sc.unit(1, "soldier", (1, 0))
+    sc.unit(1, "archer", (1, 0))
+    env = raw_env.from_state(sc.build())
+    env.step(env.encode_action("activate cavalry", (0, 0)))
+    env.step(env.encode_action("attack", (1, 0)))
+    out: list[str] = []
+    human = HumanAgent(scripted(["end", "no defence", "ch sol 1,0"]), out.append, show_map=False)
+    human.reset(1, 0)
+    info = {"state": env.state, **env.infos["player_1"]}
+    action = human.act(None, env.action_mask(), info)
+    assert env.decode_action(action) == "player_1: defend with soldier at (1, 0)"
+    text = "\n".join(out)
+    assert ("DEFEND (out of turn): P1 chooses who defends (1, 0) against P0's cavalry from (0, 0) "
+            "(in close combat, 3 dice)") in text
+    assert "P1 is asked who defends (1,0) against P0's cavalry from (0,0)" in text  # narrated news
+    assert "'end' fits no legal decision" in text and "'no defence' fits no legal decision" in text
+    assert "choose soldier 1,0   (defend with soldier at (1, 0))" in text

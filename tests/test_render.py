@@ -92,3 +92,26 @@ def test_render_without_a_mode_returns_none():
     e.reset(seed=0)
     with pytest.warns(UserWarning):
         assert e.render() is None
+
+
+def test_pending_choices_are_said_and_drawn():
+    from vigtavl_env.render import PENDING_COLOUR, pending_text
+    sc = Scenario(ring_map(), phase="battle")
+    sc.development(0, "camp", (-4, 0))
+    sc.unit(0, "cavalry", (0, 0))
+    sc.unit(1, "soldier", (1, 0))
+    sc.unit(1, "archer", (1, 0))
+    e = raw_env.from_state(sc.build(), render_mode="ansi")
+    e.step(e.encode_action("activate cavalry", (0, 0)))
+    before = render_rgb(e.state)
+    e.step(e.encode_action("attack", (1, 0)))
+    text = e.render()
+    assert ("player_1 chooses who defends (1, 0) against player_0's cavalry from (0, 0) "
+            "(in close combat, 3 dice)") in text
+    frame = render_rgb(e.state)
+    magenta = (frame == np.array(PENDING_COLOUR, dtype=np.uint8)).all(axis=-1)
+    assert magenta.any() and not (before == np.array(PENDING_COLOUR, dtype=np.uint8)).all(axis=-1).any()
+    fresh = raw_env(num_players=2, render_mode="ansi")
+    fresh.reset(seed=0)
+    assert pending_text(fresh.state) == "player_0 loads his two freighters (setup)"
+    assert "player_0 loads his two freighters" in fresh.render()

@@ -1,12 +1,14 @@
-"""Replays: a recorded game rebuilds exactly, is checked, prints turn by turn, draws pictures."""
+"""Replays: a recorded game rebuilds exactly, is checked, prints turn by turn, draws pictures;
+games of the rules-v0 engine are refused."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pytest
 
-from agents.match import GameJob, play_game, run_match
+from agents.match import GameJob, GameRecord, play_game, run_match
 from agents.replay import ReplayError, load_record, print_replay, rebuild
 from vigtavl_env import raw_env
 from vigtavl_env.cli import main
@@ -89,3 +91,31 @@ def test_cli_replay(match, tmp_path, capsys):
     assert status == 0 and "replay check" in out and "wrote" in out
     assert main(["replay", str(match[1]), "--game", "9"]) == 2
     assert "no game 9" in capsys.readouterr().err
+
+
+def test_results_of_the_v0_engine_are_refused_in_one_line(match, tmp_path, capsys):
+    """A results file written by the rules-v0 engine (results version 1, records without
+    ``state_version``) is refused before any decision is applied: other rules, other codes."""
+    old = json.loads(match[1].read_text())
+    old["version"] = 1
+    for g in old["games"]:
+        del g["state_version"]
+    path = tmp_path / "v0.json"
+    path.write_text(json.dumps(old))
+    with pytest.raises(ReplayError, match=r"written by rules v0 \(vigtavl_v0\).*replays version 2 only"):
+        load_record(path, 0)
+    assert main(["replay", str(path), "--game", "0", "--no-maps"]) == 2
+    err = capsys.readouterr().err
+    assert "rules v0 (vigtavl_v0)" in err and len(err.strip().splitlines()) == 1
+    record = GameRecord.from_dict(old["games"][0])  # a v0 record met on its own
+    assert record.state_version == 1
+    with pytest.raises(ReplayError, match=r"played by rules v0 \(vigtavl_v0\).*cannot replay it"):
+        rebuild(record)
+
+
+def test_records_name_their_engine(match):
+    from vigtavl_env.engine.serialize import VERSION
+    result, path = match
+    saved = json.loads(path.read_text())
+    assert saved["version"] == 2 and all(g["state_version"] == VERSION for g in saved["games"])
+    assert all(r.state_version == VERSION for r in result.records)

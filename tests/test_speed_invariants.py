@@ -3,7 +3,7 @@
 - Results the engine remembers between calls (build sites near developments, own walls) are
   dropped when the lists they come from change, whichever state or map asks next.
 - The observation encoder redraws only what changed since the last state it encoded: its output
-  equals a fresh encoder's, bit for bit, whatever order states come in.
+  equals a fresh encoder's, bit for bit, whatever order states come in (pending choices too).
 - ``env()``'s wrappers read attributes straight from the environment but behave like
   PettingZoo's: the same errors before reset, the same ``str``, the same values.
 """
@@ -20,7 +20,8 @@ from conftest import hexes, make_map
 from vigtavl_env import env as make_env
 from vigtavl_env import raw_env
 from vigtavl_env.engine import apply_action, legal_actions, load_map, new_game
-from vigtavl_env.engine.scenario import Scenario
+from vigtavl_env.engine.scenario import Scenario, act
+from vigtavl_env.engine.state import CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_SIDE
 from vigtavl_env.env import ILLEGAL_REWARD
 from vigtavl_env.observation import ObservationEncoder
 
@@ -125,3 +126,40 @@ def test_out_of_bounds_actions_are_refused_as_pettingzoo_refuses_them(action) ->
     for e in (ours, theirs):
         e.step(np.int64(legal))
         assert e.unwrapped.state.decisions == 1
+
+
+def test_incremental_encoder_matches_a_fresh_one_through_pending_choices() -> None:
+    """The pending choice's marks and scalars (defend, guard, side, load) are redrawn and cleared
+    like the rest, whatever order the states come in."""
+    from test_env_api import defend_position, guard_position, ring_map
+
+    states = []
+    for build, moves in ((defend_position, [("activate cavalry", (0, 0)), ("attack", (1, 0)),
+                                            ("choose archer", (1, 0))]),
+                         (guard_position, [("seize", (0, 0)), ("no defence", None)])):
+        state = build().build()
+        states.append(state.clone())
+        for verb, at in moves:
+            act(state, verb, at)
+            states.append(state.clone())
+    side = Scenario(ring_map(), phase="battle")
+    side.development(0, "camp", (-4, 0))
+    side.unit(0, "cavalry", (0, 0))
+    side.unit(1, "soldier", (2, 0))
+    state = side.build()
+    act(state, "activate cavalry", (0, 0))
+    act(state, "move", (2, 0))
+    states.append(state.clone())
+    assert {s.pending.kind for s in states if s.pending is not None} == {CHOOSE_SIDE, CHOOSE_DEFENDER, CHOOSE_GUARD}
+    rng = random.Random(2)
+    kept = ObservationEncoder(states[0].gmap, states[0].config.rounds_per_phase)
+    for s in states + rng.sample(states, len(states)):
+        seat = rng.randrange(s.n_players)
+        fresh = ObservationEncoder(s.gmap, s.config.rounds_per_phase).encode(s, seat)
+        assert kept.encode(s, seat).tobytes() == fresh.tobytes()
+    load = new_game(load_map("duel"), seed=1)  # the setup's load decisions
+    encoder = ObservationEncoder(load.gmap, load.config.rounds_per_phase)
+    while load.to_load or load.decisions < 6:
+        fresh = ObservationEncoder(load.gmap, load.config.rounds_per_phase).encode(load, 0)
+        assert encoder.encode(load, 0).tobytes() == fresh.tobytes()
+        apply_action(load, legal_actions(load)[0])

@@ -22,7 +22,7 @@ from training.policy import (HexActionHead, HexCnnPolicy, HexConv2d, HexConvExtr
                              load_model, load_ppo_agent, policy_spec)
 from vigtavl_env import raw_env
 from vigtavl_env.cli import main as cli_main
-from vigtavl_env.engine.actions import GLOBAL_NAMES, N_HEX_VERBS, VERB_NAMES
+from vigtavl_env.engine.actions import GLOBAL_NAMES, N_GLOBAL_VERBS, N_HEX_VERBS, VERB_NAMES
 from vigtavl_env.wrappers import SingleSeatEnv
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -239,11 +239,13 @@ def test_convolutional_head_lands_on_the_env_action_index(players: int) -> None:
             latent = th.zeros(1, channels, h, w)
             latent[0, 1, r + radius, q + radius] = 5.0  # row r + R, column q + R
             logits = head(latent.flatten(1))
-            assert logits.shape == (1, N_HEX_VERBS * h * w + 2)
+            assert logits.shape == (1, N_HEX_VERBS * h * w + N_GLOBAL_VERBS)
             assert int(logits.argmax()) == env.encode_action(VERB_NAMES[verb], (q, r))
         head.verbs.weight[:] = 0
-        head.globals.bias[:] = th.tensor([0.0, 9.0])
-        assert int(head(th.zeros(1, channels * h * w)).argmax()) == env.encode_action(GLOBAL_NAMES[1])
+        for g in range(N_GLOBAL_VERBS):  # end activation, end turn, no defence, the three loads
+            head.globals.bias[:] = 0.0
+            head.globals.bias[g] = 9.0
+            assert int(head(th.zeros(1, channels * h * w)).argmax()) == env.encode_action(GLOBAL_NAMES[g])
 
 
 def test_hex_convolution_sees_a_hex_and_its_six_neighbours() -> None:
@@ -345,26 +347,38 @@ def test_demo_trains_evaluates_and_draws(tmp_path: Path, capsys: pytest.CaptureF
     assert "random" in out and "greedy" in out and "95% CI" in out
 
 
-def test_the_shipped_agent_loads_by_name_and_plays_legal_games() -> None:
-    """``ppo:pretrained`` (agents/pretrained/) plays a whole 2-player game through the match runner."""
-    from agents.match import run_match
-    from training.policy import PRETRAINED_PATH
-    assert PRETRAINED_PATH.is_file(), "the trained agent ships with the project"
-    assert PRETRAINED_PATH.stat().st_size < 8 * 2**20  # a few MB
-    assert (PRETRAINED_PATH.parent / "README.md").is_file()  # its command, config, hardware, time
-    result = run_match(["ppo:pretrained", "random"], 2, seed=5, workers=1, num_players=2, progress=False)
-    assert len(result.records) == 2 and not any(r.truncated for r in result.records)
+def test_the_shipped_v0_agent_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """``agents/pretrained`` holds a vigtavl_v0 network (47 * HW + 2 actions): every way of loading
+    it against the v1 environment stops with one line naming v0 and saying to retrain."""
+    from agents.match import make_agent as match_agent
+    from agents.registry import make_agent
+    from training.policy import PRETRAINED_PATH, ModelMismatchError, saved_spaces
+    assert PRETRAINED_PATH.is_file(), "the v0 network still ships, as the record of its run"
+    assert saved_spaces(PRETRAINED_PATH)[1].n == 47 * 121 + 2
+    assert "vigtavl_v0" in (PRETRAINED_PATH.parent / "README.md").read_text()
+    words = r"ppo:pretrained .* was trained on vigtavl_v0 \(rules v0.*retrain for vigtavl_v1"
+    for load in (lambda: make_agent("ppo:pretrained"), lambda: make_agent("ppo-search:pretrained:4"),
+                 lambda: match_agent("ppo:pretrained"), lambda: load_ppo_agent("pretrained"),
+                 lambda: evaluate_model("pretrained", ["random"], games=1, progress=False)):
+        with pytest.raises(ModelMismatchError, match=words) as info:
+            load()
+        assert isinstance(info.value, ValueError) and "\n" not in str(info.value)
+    capsys.readouterr()
+    assert cli_main(["match", "--agents", "ppo:pretrained,random", "--games", "1", "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "was trained on vigtavl_v0" in err[0] and "Traceback" not in err[0]
 
 
-def test_ppo_search_proposes_the_networks_favourites(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``ppo-search:pretrained``: the network's most likely legal actions reach the search as
-    proposals (as engine codes), and whole games through the match runner stay legal."""
+def test_ppo_search_proposes_the_networks_favourites(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ppo-search:MODEL`` (a fresh v1 network): the network's most likely legal actions reach the
+    search as proposals (as engine codes), and whole games through the match runner stay legal."""
     from agents.base import agent_info
     from agents.registry import make_agent
     from training.policy import PPOSearchAgent
-    bot = make_agent("ppo-search:pretrained:4", seed=1)
+    model = _tiny_model(tmp_path / "net.zip")
+    bot = make_agent(f"ppo-search:{model}:4", seed=1)
     assert isinstance(bot, PPOSearchAgent) and bot.iterations == 4
-    assert make_agent("ppo-search:pretrained:30ms").ms == 30
+    assert make_agent(f"ppo-search:{model}:30ms").ms == 30
     for bad in ("ppo-search", "ppo-search::4"):
         with pytest.raises(ValueError, match="needs a model"):
             make_agent(bad)
@@ -377,7 +391,7 @@ def test_ppo_search_proposes_the_networks_favourites(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(PPOSearchAgent, "choose", spy)
     env = raw_env(num_players=2, seed=3)
     env.reset(seed=3)
-    network = load_ppo_agent("pretrained")
+    network = load_ppo_agent(model)
     for _ in range(60):
         agent = env.agent_selection
         obs = env.observe(agent)
@@ -390,7 +404,7 @@ def test_ppo_search_proposes_the_networks_favourites(monkeypatch: pytest.MonkeyP
             assert proposed[0] == favourite and set(proposed) <= set(legal)
         env.step(action)
     assert len(seen) > 10
-    (r,) = evaluate_model("pretrained", ["greedy"], games=1, seed=5, progress=False, search=2)  # --search 2
+    (r,) = evaluate_model(model, ["greedy"], games=1, seed=5, progress=False, search=2)  # --search 2
     assert r.match.agents[0].startswith("ppo-search:") and r.model.games == 1 and not r.model.truncated
     with pytest.raises(ValueError, match="at least 1 simulation"):
-        evaluate_model("pretrained", ["greedy"], games=1, search=0)
+        evaluate_model(model, ["greedy"], games=1, search=0)

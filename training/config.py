@@ -113,7 +113,7 @@ class TrainConfig:
     """How n_envs > 1 run: 'subproc' (a process each) or 'dummy' (in the learner process: faster when
     cores are few, as the env is cheap next to the network; see training/bench_train.py)."""
     n_steps: int = 512
-    """Steps per environment per rollout (the buffer keeps n_steps * n_envs masks of ~5,700 floats)."""
+    """Steps per environment per rollout (the buffer keeps n_steps * n_envs masks of ~6,700 floats)."""
     batch_size: int = 256
     """Minibatch size of the PPO update."""
     n_epochs: int = 4

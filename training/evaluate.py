@@ -20,9 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.match import DEFAULT_MAX_STEPS, AgentStats, MatchResult, run_match
-from training.policy import load_model, resolve_model_path
-
-BASE_CHANNELS, CHANNELS_PER_PLAYER = 41, 30  # observation channels: 41 + 30 P
+from training.policy import load_model, model_players, resolve_model_path
 
 
 @dataclass
@@ -41,12 +39,6 @@ class OpponentResult:
                 f"{self.model.mean_tokens:>7.2f} {self.other.mean_tokens:>7.2f} {self.model.mean_length:>7.1f}")
 
 
-def model_players(model_path: str | Path) -> int:
-    """The player count a model was trained for (from its observation channels)."""
-    channels = load_model(model_path).observation_space.shape[0]
-    return (channels - BASE_CHANNELS) // CHANNELS_PER_PLAYER
-
-
 def evaluate_model(model_path: str | Path, opponents: Sequence[str], games: int, players: int | None = None,
                    seed: int = 0, workers: int = 1, map: str | None = None,
                    max_steps: int = DEFAULT_MAX_STEPS, progress: bool = True,
@@ -57,7 +49,7 @@ def evaluate_model(model_path: str | Path, opponents: Sequence[str], games: int,
     if search is not None and search < 1:
         raise ValueError(f"search needs at least 1 simulation per decision, got {search}")
     spec = f"ppo:{path}" if search is None else f"ppo-search:{path}:{search}"
-    trained_for = model_players(path)
+    trained_for = model_players(load_model(path))  # refuses a model of another env version
     if players is not None and players != trained_for:
         raise ValueError(f"model {model_path} plays {trained_for}-player games, not {players}")
     players = players or trained_for

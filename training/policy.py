@@ -14,12 +14,16 @@ six neighbours.
 - ``policy: mlp`` -- sb3-contrib's ``MaskableActorCriticPolicy`` with that extractor: trunk,
   flatten, MLP, one logit per action.
 - ``policy: cnn`` -- :class:`HexCnnPolicy`, fully convolutional: a 1x1 convolution turns the trunk
-  into 47 planes, one per hex verb, flattened plane by plane, which is exactly the env's layout
-  ``index = verb * HW + tensor_cell`` (``codec.py``); two more logits for the global verbs (end
-  activation, end turn) and the value come from the trunk pooled over the hexagon (mean and max).
+  into 55 planes, one per hex verb (``N_HEX_VERBS``), flattened plane by plane, which is exactly
+  the env's layout ``index = verb * HW + tensor_cell`` (``codec.py``); the six logits of the
+  global verbs (end activation, end turn, no defence, the three setup loads: ``N_GLOBAL_VERBS``)
+  and the value come from the trunk pooled over the hexagon (mean and max).
 
 :func:`load_ppo_agent` turns a saved model (``ppo:path.zip`` / ``ppo:pretrained``) into an
-:class:`agents.base.Agent` that plays greedily with the action mask.
+:class:`agents.base.Agent` that plays greedily with the action mask. Every model loaded here is
+checked against this environment (``vigtavl_v1``): a model trained on ``vigtavl_v0`` (47 hex
+verbs and 2 global verbs, 41 + 30 P channels), such as the shipped ``agents/pretrained`` one, is
+refused with one line (:class:`ModelMismatchError`) saying to retrain.
 """
 
 from __future__ import annotations
@@ -37,14 +41,28 @@ from torch import nn
 from torch.nn import functional as F
 
 from agents.base import Agent
+from agents.registry import AgentUnavailableError
 from agents.search import DEFAULT_ITERATIONS, SearchAgent
 from vigtavl_env.engine import GameState, legal_actions
 from vigtavl_env.engine.actions import N_GLOBAL_VERBS, N_HEX_VERBS
+from vigtavl_env.observation import ChannelLayout
 
 PRETRAINED = "pretrained"
 PRETRAINED_PATH = Path(__file__).resolve().parent.parent / "agents" / "pretrained" / "vigtavl_ppo.zip"
 MODEL_CACHE_SIZE = 16
 BOARD_CHANNEL = 0
+PLAYER_COUNTS = (2, 3, 4)
+ENV_NAME = "vigtavl_v1"
+# The v0 environment (rules v0): its action space and channels, to name old models as such.
+V0_NAME, V0_HEX_VERBS, V0_GLOBAL_VERBS = "vigtavl_v0", 47, 2
+V0_CHANNELS = {41 + 30 * p: p for p in PLAYER_COUNTS}
+CHANNELS = {ChannelLayout(p).n_channels: p for p in PLAYER_COUNTS}  # this env's, by player count
+RETRAIN = "`vigtavl train --config configs/ppo_vs_bots.yaml`"
+
+
+class ModelMismatchError(AgentUnavailableError):
+    """A saved model whose spaces are not this environment's (another env version): the spec is
+    well formed, but no agent can be made from that file here (a ValueError, one line)."""
 
 
 # ------------------------------------------------------------------ the trunk
@@ -101,7 +119,7 @@ def hex_pool(x: th.Tensor) -> th.Tensor:
 
 # ------------------------------------------------------------------ the fully convolutional head
 class HexActionHead(nn.Module):
-    """Trunk -> logits in the env's action order: 47 verb planes (verb * HW + cell), then globals."""
+    """Trunk -> logits in the env's action order: 55 verb planes (verb * HW + cell), then globals."""
 
     def __init__(self, channels: int, height: int, width: int) -> None:
         super().__init__()
@@ -111,7 +129,7 @@ class HexActionHead(nn.Module):
 
     def forward(self, latent: th.Tensor) -> th.Tensor:
         x = latent.view(-1, self.channels, self.height, self.width)
-        hex_logits = self.verbs(x).flatten(1)  # (B, 47 * H * W): plane v, row, col -> v * HW + row * W + col
+        hex_logits = self.verbs(x).flatten(1)  # (B, 55 * H * W): plane v, row, col -> v * HW + row * W + col
         return th.cat([hex_logits, self.globals(hex_pool(x))], dim=1)
 
 
@@ -218,18 +236,66 @@ def resolve_model_path(spec: str | Path) -> Path:
 @functools.lru_cache(maxsize=MODEL_CACHE_SIZE)
 def _load_model(path: str, mtime_ns: int, size: int) -> Any:
     """One MaskablePPO per file version in this process: the match runner builds an agent per game,
-    so without this cache every game would reload the model (a deliberate per-process cache)."""
+    so without this cache every game would reload the model (a deliberate per-process cache).
+    The saved spaces are checked first: a policy of another env version cannot even be rebuilt."""
     from sb3_contrib import MaskablePPO
+    check_spaces(*saved_spaces(path), name=_model_label(path))
     model = MaskablePPO.load(path, device="cpu")
     model.policy.set_training_mode(False)
     return model
 
 
 def load_model(spec: str | Path) -> Any:
-    """The MaskablePPO saved at ``spec`` (or the pretrained one), cached until the file changes."""
+    """The MaskablePPO saved at ``spec`` (or the pretrained one), cached until the file changes;
+    :class:`ModelMismatchError` if it was trained for another environment version."""
     path = resolve_model_path(spec).resolve()
     st = path.stat()
     return _load_model(str(path), st.st_mtime_ns, st.st_size)
+
+
+def saved_spaces(path: str | Path) -> tuple[gymnasium.spaces.Space, gymnasium.spaces.Space]:
+    """(observation space, action space) of a model file, read without building its policy."""
+    import json
+    import zipfile
+
+    from stable_baselines3.common.save_util import json_to_data
+    with zipfile.ZipFile(path) as z:
+        data = json.loads(z.read("data").decode())
+    spaces = json_to_data(json.dumps({k: data[k] for k in ("observation_space", "action_space")}))
+    return spaces["observation_space"], spaces["action_space"]
+
+
+def _model_label(path: str | Path) -> str:
+    if Path(path).resolve() == PRETRAINED_PATH.resolve():
+        return f"the shipped model ppo:{PRETRAINED} ({PRETRAINED_PATH.relative_to(PRETRAINED_PATH.parents[2])})"
+    return f"model {path}"
+
+
+def check_spaces(observation_space: gymnasium.spaces.Space, action_space: gymnasium.spaces.Space,
+                 name: str = "the model") -> None:
+    """Raise :class:`ModelMismatchError` (one line) unless the spaces are this environment's
+    (``vigtavl_v1``) for some player count; a ``vigtavl_v0`` model is named as such."""
+    shape = tuple(getattr(observation_space, "shape", None) or ())
+    n = int(getattr(action_space, "n", -1))
+    if len(shape) != 3:
+        raise ModelMismatchError(f"{name} has observations {shape}, not (C, H, W) planes: not a vigtavl model")
+    c, h, w = shape
+    actions = N_HEX_VERBS * h * w + N_GLOBAL_VERBS
+    if c in CHANNELS and n == actions:
+        return
+    if c in V0_CHANNELS and n == V0_HEX_VERBS * h * w + V0_GLOBAL_VERBS:
+        raise ModelMismatchError(
+            f"{name} was trained on {V0_NAME} (rules v0: {n} actions, {c} channels) and cannot play "
+            f"{ENV_NAME} (rules v1: {actions} actions, {ChannelLayout(V0_CHANNELS[c]).n_channels} "
+            f"channels); retrain for {ENV_NAME} with {RETRAIN}")
+    raise ModelMismatchError(f"{name} has {n} actions and {c} channels, not a {ENV_NAME} model "
+                             f"({N_HEX_VERBS} * HW + {N_GLOBAL_VERBS} actions, {sorted(CHANNELS)} "
+                             f"channels); retrain for {ENV_NAME} with {RETRAIN}")
+
+
+def model_players(model: Any) -> int:
+    """The player count a (checked) model was trained for, from its observation channels."""
+    return CHANNELS[int(model.observation_space.shape[0])]
 
 
 class PPOAgent(Agent):

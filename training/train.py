@@ -49,7 +49,7 @@ from tqdm import tqdm
 
 from training.config import TrainConfig, save_config
 from training.league import LeagueEnv, OpponentPool
-from training.policy import policy_spec
+from training.policy import check_spaces, policy_spec, saved_spaces
 
 EVAL_SEED_OFFSET = 1_000_000  # evaluation games use seeds far from the training games'
 GAME_STATS_WINDOW = 100  # finished training games averaged in game/*
@@ -66,6 +66,8 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
     check_agents([o.name for o in cfg.opponents] + list(cfg.eval_opponents)
                  + ([cfg.pretrain.teacher] if cfg.pretrain.teacher else []))
     run_dir = run_folder(cfg, resume, config_name)
+    if resume is not None:  # a model of another env version (v0): one clear line, nothing written
+        check_spaces(*saved_spaces(resume), name=f"model {resume}")
     save_config(cfg, run_dir / CONFIG_FILE)
 
     # --- seeding: Python, NumPy, torch; the environments get seed + i below

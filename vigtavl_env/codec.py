@@ -3,9 +3,10 @@
 The environment's action space is one ``Discrete(N)`` laid over the axial square tensor that the
 observation uses (``H = W = 2R + 1`` for a board of radius ``R``, ``HW = H * W``)::
 
-    index = verb * HW + tensor_cell          for the 47 hex verbs (verb 0..46)
-    index = 47 * HW + g                      for the global verbs (g 0 end activation, 1 end turn)
-    N     = 47 * HW + 2
+    index = verb * HW + tensor_cell          for the 55 hex verbs (verb 0..54)
+    index = 55 * HW + g                      for the 6 global verbs (g 0 end activation, 1 end
+                                             turn, 2 no defence, 3-5 load the freighters)
+    N     = 55 * HW + 6
 
 ``tensor_cell = (r + R) * W + (q + R)`` for the hex at axial ``(q, r)`` (``Board.tensor_index``).
 Tensor cells off the hexagon (the corners of the square) never hold a legal action.
@@ -15,11 +16,12 @@ The engine numbers the same decisions ``verb * n_cells + cell`` (see
 the two numberings, so ``encode``/``decode`` are a single lookup and a whole legal list becomes a
 mask with one fancy-indexing assignment.
 
-Worked example, 2-player board (R = 5, W = 11, HW = 121, 91 hexes, N = 47 * 121 + 2 = 5689):
+Worked example, 2-player board (R = 5, W = 11, HW = 121, 91 hexes, N = 55 * 121 + 6 = 6661):
 moving the active unit (verb 37) to the hex at axial ``(3, -1)`` -- engine cell 37, tensor cell
 ``(-1 + 5) * 11 + (3 + 5) = 52`` -- is env index ``37 * 121 + 52 = 4529`` and engine code
-``37 * 91 + 37 = 3404``; ending the turn is env index ``47 * 121 + 1 = 5688`` (engine code
-``47 * 91 + 1 = 4278``).
+``37 * 91 + 37 = 3404``; ending the turn is env index ``55 * 121 + 1 = 6656`` (engine code
+``55 * 91 + 1 = 5006``); choosing the soldier on that hex (verb 49, e.g. to defend) is env
+index ``49 * 121 + 52 = 5981``.
 """
 
 from __future__ import annotations

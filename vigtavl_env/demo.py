@@ -11,7 +11,9 @@ The bots live here for now (a real bot ladder comes later); both have the signat
 - ``random_bot`` picks uniformly among the legal decisions.
 - ``eager_bot`` first picks a *verb* with a weight that prefers attacking, seizing, occupying,
   building and activating over ending the turn, then a uniform hex for that verb. Choosing the
-  verb first keeps verbs with many hexes (moves) from drowning the rest.
+  verb first keeps verbs with many hexes (moves) from drowning the rest. The answers to choices
+  (the setup loads, who defends, the battle side, which unit breaches or seizes) weigh 1: when
+  one is asked nothing else is legal, so the pick among them is uniform ("no defence" too).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ Bot = Callable[[GameState, list[int], random.Random], int]
 
 # Verb weights of the eager bot (unlisted verbs weigh 1).
 EAGER_WEIGHTS = {
-    A.OCCUPY: 30.0, A.SEIZE: 30.0, A.ATTACK: 20.0, A.FIRE_ARTILLERY: 20.0, A.MOVE: 6.0,
+    A.OCCUPY: 30.0, A.SEIZE: 30.0, A.ATTACK: 20.0, A.SHOOT: 20.0, A.FIRE_ARTILLERY: 20.0, A.MOVE: 6.0,
     A.MOVE_ARTILLERY: 2.0, A.BUILD_ARTILLERY: 3.0, A.RECRUIT: 1.0,
     **{A.BUILD_DEV + i: 6.0 for i in range(3)},
     **{A.BUILD_UNIT + i: 4.0 for i in range(6)},
@@ -80,7 +82,7 @@ def play(state: GameState, bots: list[Bot], rng: random.Random, out: Callable[[s
     seen = 0
     in_end = False
     out(f"Map {state.gmap.name!r}, {state.n_players} players; {narrate(state.events[0], state)}")
-    out("\n=== Placement: each player in turn places one ship on a sea hex ===")
+    out("\n=== Setup: each player loads his two freighters, then in turn places one ship on a sea hex ===")
     seen = 1
     while not state.is_over:
         p = state.current_player

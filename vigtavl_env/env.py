@@ -1,8 +1,8 @@
-"""Vigtavl as a PettingZoo AEC environment (``vigtavl_v0``): the specification.
+"""Vigtavl as a PettingZoo AEC environment (``vigtavl_v1``): the specification.
 
-Vigtavl is a hex-map medieval strategy board game for 2-4 players (rules v0.93, engine in
-``vigtavl_env.engine``). ``env()`` is :class:`raw_env` inside PettingZoo's standard wrappers, as
-in PettingZoo's classic environments::
+Vigtavl is a hex-map medieval strategy board game for 2-4 players (rules v0.93 as the engine's
+"rules v1" reads them, engine in ``vigtavl_env.engine``). ``env()`` is :class:`raw_env` inside
+PettingZoo's standard wrappers, as in PettingZoo's classic environments::
 
     from vigtavl_env import env
     e = env(num_players=2, seed=7)
@@ -29,23 +29,61 @@ Arguments (both ``env`` and ``raw_env``; a bad value raises ValueError listing w
   TerminateIllegalWrapper ends the game, -1 to the offender) or ``"raise"``; ``raw_env``
   always raises :class:`~vigtavl_env.engine.IllegalActionError` (a ValueError) naming the
   decision and the rule's reason, with the game unchanged.
-- ``rules``: a dict of rule options for :class:`~vigtavl_env.engine.RulesConfig`.
+- ``rules``: a dict of rule options for :class:`~vigtavl_env.engine.RulesConfig` (e.g.
+  ``{"freighter_loads": [[0, 0, 0], [1, 1, 2]]}`` fixes the starting loads and skips the load
+  decisions).
 
 Agents are ``player_0`` ... ``player_{n-1}`` (seat order, ``possible_agents`` fixed).
-``agent_selection`` is always the agent of the engine's ``current_player``: the turn player,
-or -- during a retaliation (Retaliation section) -- the retaliating player's own agent, selected
-out of turn with ``infos[agent]["interrupt"] == "retaliation"`` (``None`` otherwise). When the
-retaliation ends the engine hands the decision back and the selection follows. When the game
-ends all agents are terminated; each is then stepped with ``None`` and removed, as in chess.
+``agent_selection`` is always the agent of the engine's ``current_player``: the player who must
+decide now. Most decisions are the turn player's; two kinds come **out of turn**, and the
+deciding player's own agent is then selected out of order (as in PettingZoo's card games):
+
+- ``infos[agent]["interrupt"] == "retaliation"``: a player who lost a battle or a development
+  to the active player retaliates (Retaliation section): he may activate one unit with 1 silver
+  (and answer its own choices), or decline with "end turn".
+- ``infos[agent]["interrupt"] == "defend"``: the owner of an attacked hex chooses which unit
+  defends it (Defend: a unit on the hex, or a weaker one on a hex next to both the attacker and
+  the hex), or the owner of a development or artillery about to be seized chooses a defender
+  next to both, or "no defence" (the engine's ``Pending`` kinds CHOOSE_DEFENDER and
+  CHOOSE_GUARD). The mask then holds only the ``choose <type>`` verbs (and "no defence" for a
+  seizure). With a single possible defender nobody is asked.
+
+``interrupt`` is ``None`` for every in-turn decision, including the acting player's own
+follow-up choices (the side a battle move attacks from, which unit breaches or seizes, the
+setup load). When the interrupt is answered the engine hands the decision back and the
+selection follows. When the game ends all agents are terminated; each is then stepped with
+``None`` and removed, as in chess.
 
 Spaces (the same objects on every call):
 
-- action: ``Discrete(47 * HW + 2)`` over the axial tensor, ``HW = (2R + 1) ** 2``:
-  5689 / 7945 / 10577 actions for 2 / 3 / 4 players (layout in ``codec.py``).
+- action: ``Discrete(55 * HW + 6)`` over the axial tensor, ``HW = (2R + 1) ** 2``:
+  6661 / 9301 / 12381 actions for 2 / 3 / 4 players (layout in ``codec.py``).
 - observation: ``Dict(observation=Box(-1, 16, (C, H, W), float32),
-  action_mask=Box(0, 1, (N,), int8))``; ``C = 41 + 30 P`` = 101 / 131 / 161 channels,
+  action_mask=Box(0, 1, (N,), int8))``; ``C = 52 + 30 P`` = 112 / 142 / 172 channels,
   ``H = W`` = 11 / 13 / 15. The mask (1 = legal) is exact and also in
   ``infos[agent]["action_mask"]``; it is all zeros for agents not to act.
+
+Hex verbs (``index = verb * HW + tensor_cell``; ``engine/actions.py`` has the full table)::
+
+     0- 2  place caravel / freighter / galleon (placement)   31-36  activate <type> on the hex
+     3- 8  build soldier ... galleon                         37     move the active unit there
+     9     build artillery                                   38     move towing the artillery
+    10-12  build camp / fort / castle                        39     attack: close combat, any
+    13-18  build wall on edge E NE NW W SW SE                       unit, on an adjacent hex
+    19-24  take down own wall on that edge (relocation)      40     fire the artillery there
+    25-30  breach the opponent wall on that edge             41     occupy the hex won / seized
+    43-45  discharge soldier / archer / cavalry              42     seize the development /
+    46     recruit the discharged unit's replacement                artillery on the hex
+    47     shoot: the ranged attack (archer, galleon)
+    48     attack from: the hex a battle move enters the enemy hex from (asked of the mover
+           when several sides are possible)
+    49-54  choose the soldier / archer / cavalry / caravel / freighter / galleon on the hex:
+           the answer to a pending choice (who defends, who breaches, who seizes)
+
+Global verbs (``index = 55 * HW + g``): 0 end activation, 1 end turn, 2 no defence (let the
+development or artillery be seized), 3-5 load the two freighters with one of the three splits
+of the six starting knights (``engine.stats.FREIGHTER_SPLITS``; in seat order, the first
+decisions of the game, unless the rule option ``freighter_loads`` fixes them).
 
 Observation channels, from the observer's side (``[P]``: one per player in relative seat
 order ``self, opp1, ...``; scales and details in ``observation.py`` and ``docs/observation.md``;
@@ -57,18 +95,25 @@ order ``self, opp1, ...``; scales and details in ``observation.py`` and ``docs/o
     spent [P], prisoner [P], dev_{camp,fort,castle} [P], artillery [P]
     wall_{E,NE,NW,W,SW,SE} [P]                                          walls by edge
     front_{E..SE}, attacks_{E..SE}, active, occupy, seized              this turn's marks
+    pending_cell, pending_origin, pending_attacker                      the pending choice's hexes
     wind, phase_{placement,build,battle,over}, round, builds_left,      broadcast scalars
     recruit_{soldier,archer,cavalry},
     flag_{wall_in_hand,wall_relocated,discharged,retaliation_used},
     active_move_left, active_can_attack, active_type_{6 types},
+    pending_{side,defend,guard,breacher,seizer,load}, pending_dice, pending_range,
     turn [P], retaliator [P], gold [P], silver [P], tokens [P], sunk [P],
     reserve_{caravel,freighter,galleon} [P]
+
+A player asked to defend sees the attacked (or seized) hex, the hex the attack comes from, the
+attacker's hex, the attack dice he faces (flanking and attrition included) and the range.
 
 Worked decode (2 players, R = 5, W = 11, HW = 121): action 4529 = 37 * 121 + 52 is verb 37
 (move) on tensor cell 52 = row 4, column 8, i.e. axial (q, r) = (8 - 5, 4 - 5) = (3, -1); with a
 cavalry active on (2, -1), ``env.unwrapped.decode_action(4529)`` reads
-``"player_0: move cavalry (2, -1) -> (3, -1)"``. Action 5688 = 47 * 121 + 1 is "end turn".
-``encode_action("move", (3, -1))`` and ``encode_action(engine_code)`` go the other way.
+``"player_0: move cavalry (2, -1) -> (3, -1)"``. Action 6656 = 55 * 121 + 1 is "end turn";
+6655 + 3 = 6658 is the first load split. ``encode_action("move", (3, -1))``,
+``encode_action("choose soldier", (1, 0))``, ``encode_action("no defence")`` and
+``encode_action(engine_code)`` go the other way.
 
 Starting from a given position: ``raw_env.from_state(state, **kwargs)`` or
 ``reset(options={"state": state})`` (the state is cloned; its map and rules config apply).
@@ -77,7 +122,14 @@ Starting from a given position: ``raw_env.from_state(state, **kwargs)`` or
 
 Version history:
 
-- v0: first release (rules v0.93 engine, 41 + 30 P observation channels).
+- v0: first release (rules v0.93 engine, 47 hex verbs + 2 global verbs, 41 + 30 P
+  observation channels, one interrupt: retaliation).
+- v1: rules v1: close combat (ATTACK, any unit) apart from the ranged attack (SHOOT, new verb
+  47); the battle move's side (ATTACK_FROM, 48); answers to pending choices (CHOOSE + type,
+  49-54); global verbs NO_DEFENCE (2) and the setup loads LOAD + split (3-5); the "defend"
+  interrupt (who defends an attacked hex or a development about to be seized, out of turn);
+  11 new observation channels for the pending choice (``pending_*``): 52 + 30 P channels,
+  ``Discrete(55 * HW + 6)`` actions.
 """
 
 from __future__ import annotations
@@ -96,7 +148,7 @@ from . import aec_wrappers as wrappers
 from .codec import ActionCodec
 from .engine import IllegalActionError, RulesConfig, apply_action, describe, legal_actions, new_game, returns
 from .engine.maps import DEFAULT_PRESET, RANDOM_SPEC, GameMap, load_map
-from .engine.state import GameState
+from .engine.state import CHOOSE_DEFENDER, CHOOSE_GUARD, GameState
 from .observation import OBS_HIGH, OBS_LOW, ObservationEncoder
 
 PLAYER_COUNTS = (2, 3, 4)
@@ -106,6 +158,8 @@ DEFAULT_MAX_STEPS = 5000
 MARGIN_SCALE = 10.0
 ILLEGAL_REWARD = -1
 RETALIATION = "retaliation"
+DEFEND = "defend"
+DEFEND_KINDS = (CHOOSE_DEFENDER, CHOOSE_GUARD)  # pending choices asked of the defending player
 SEED_BITS = 63
 
 
@@ -125,7 +179,7 @@ class raw_env(AECEnv, EzPickle):
     """The unwrapped Vigtavl AEC environment (see the module docstring)."""
 
     metadata = {
-        "name": "vigtavl_v0",
+        "name": "vigtavl_v1",
         "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 2,
@@ -278,8 +332,7 @@ class raw_env(AECEnv, EzPickle):
         self.infos = {a: {"interrupt": None, "action_mask": self._no_mask} for a in self.agents}
         sel = self.agent_selection
         if sel in self.infos and not self._done(sel):
-            self.infos[sel] = {"interrupt": RETALIATION if s.retaliator >= 0 else None,
-                               "action_mask": self._mask}
+            self.infos[sel] = {"interrupt": interrupt_kind(s), "action_mask": self._mask}
 
     # ------------------------------------------------------------------ observe
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -380,6 +433,16 @@ class raw_env(AECEnv, EzPickle):
     def close(self) -> None:
         if self._viewer is not None:
             self._viewer.close()
+
+
+def interrupt_kind(state: GameState) -> str | None:
+    """The kind of out-of-turn decision ``state`` asks for: ``"defend"`` (who defends an
+    attacked hex or a development about to be seized), ``"retaliation"`` (the retaliating
+    player's decisions, his own follow-up choices included), or None (an in-turn decision)."""
+    pend = state.pending
+    if pend is not None and pend.kind in DEFEND_KINDS:
+        return DEFEND
+    return RETALIATION if state.retaliator >= 0 else None
 
 
 def _agent_names(text: str) -> str:

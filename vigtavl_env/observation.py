@@ -7,7 +7,7 @@ channel; the ``board`` channel marks the hexagon. Scalars are broadcast over the
 
 It is seen from one player's side: per-player channels come in relative seat order, ``self``
 first, then ``opp1`` (the next seat), ``opp2`` ... (seat = (observer + k) % n). With ``P``
-players there are ``41 + 30 P`` channels (101, 131, 161 for 2, 3, 4 players), in this order
+players there are ``52 + 30 P`` channels (112, 142, 172 for 2, 3, 4 players), in this order
 (``[P]`` marks a per-player group: one channel per item and relative player, items outer)::
 
     board                           1 on the hexagon
@@ -29,6 +29,12 @@ players there are ``41 + 30 P`` channels (101, 131, 161 for 2, 3, 4 players), in
     active                          the active unit's hex
     occupy                          the hex offered for occupation (after a won attack/seize)
     seized                          hexes seized this turn (a retaliator may not seize them)
+    pending_cell                    the hex a pending choice is about: the attacked hex, the
+                                    development or artillery about to be seized, the enemy hex
+                                    a battle move enters, the breachers' hex
+    pending_origin                  the hex the pending attack or seizure comes from (for a
+                                    battle move: the side it enters from)
+    pending_attacker                the hex of the pending attacker, mover or seizer
     --- broadcast scalars ---
     wind                            +1 clockwise, -1 counter-clockwise
     phase_{placement,build,battle,over}   phase one-hot
@@ -39,6 +45,14 @@ players there are ``41 + 30 P`` channels (101, 131, 161 for 2, 3, 4 players), in
     active_move_left                movement the active unit has left / 6 (0 once its move is done)
     active_can_attack               1 if the active unit's attack is still available
     active_type_{type}              the active unit's type one-hot
+    pending_{side,defend,guard,breacher,seizer,load}  what the player deciding now is asked:
+                                    the side a battle move attacks from, who defends an
+                                    attacked hex (out of turn), who defends a development or
+                                    artillery about to be seized (out of turn), which unit
+                                    breaches, which unit seizes, how to load the freighters
+    pending_dice                    the attack dice the defender faces / 6 (tactics included;
+                                    a defended seizure: the seizer's own dice)
+    pending_range                   the range of the pending attack / 3 (0: close combat)
     turn_{rel}               [P]    whose turn it is (turn_self: my turn)
     retaliator_{rel}         [P]    who is retaliating (retaliator_self: I am retaliating)
     gold_{rel}, silver_{rel} [P]    gold / 6, silver / 6
@@ -65,11 +79,16 @@ from typing import Any
 
 import numpy as np
 
-from .engine.hexgrid import DIRECTION_NAMES
+from .engine.combat import direction_from
+from .engine.hexgrid import DIRECTION_NAMES, angular_gap
 from .engine.state import (
-    BATTLE, BUILD, LOADED, MOVE_DONE, ON_BOARD, PRISONER, RESERVE, SPENT, GameState, positions,
+    BATTLE, BUILD, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_SEIZER, CHOOSE_SIDE,
+    LOADED, MOVE_DONE, ON_BOARD, PLACEMENT, PRISONER, RESERVE, SPENT, GameState, positions,
 )
-from .engine.stats import CASTLE, UNITS, UNITS_PER_TURN, UNITS_PER_TURN_WITH_CASTLE, UNIT_NAMES
+from .engine.stats import (
+    ARTILLERY_COST, ARTILLERY_RANGE, CASTLE, UNITS, UNITS_PER_TURN, UNITS_PER_TURN_WITH_CASTLE,
+    UNIT_COST, UNIT_NAMES,
+)
 
 OBS_LOW, OBS_HIGH = -1.0, 16.0  # the largest count: 3 units + 9 aboard spent on one hex
 GOLD_SCALE = SILVER_SCALE = 6.0
@@ -79,6 +98,8 @@ MOVE_SCALE = 6.0
 RESERVE_SCALE = 3.0
 BUILD_SCALE = 3.0
 ATTACK_SCALE = 3.0
+DICE_SCALE = 6.0
+RANGE_SCALE = float(ARTILLERY_RANGE)  # the longest range
 FEW_ROWS = 3  # scalar rows rewritten one by one; more than this, all at once
 LAND_NAMES = UNIT_NAMES[:3]
 SHIP_NAMES = UNIT_NAMES[3:]
@@ -87,6 +108,12 @@ FLAGS = ("wall_in_hand", "wall_relocated", "discharged", "retaliation_used")
 N_WHERE = 5  # board, loaded, prisoner, reserve, gone
 N_TYPES = len(UNIT_NAMES)
 N_LAND = len(LAND_NAMES)
+# What the deciding player is asked: one item per engine ``Pending`` kind (by kind), then the
+# setup's freighter loads (no Pending: the placement phase with players still to load).
+PENDING_ITEMS = ("side", "defend", "guard", "breacher", "seizer", "load")
+LOAD_ITEM = PENDING_ITEMS.index("load")
+assert [PENDING_ITEMS.index(k) for k in ("side", "defend", "guard", "breacher", "seizer")] == [
+    CHOOSE_SIDE, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_BREACHER, CHOOSE_SEIZER]
 
 # (key, items, per_player): the channel layout; spatial groups first, then broadcast scalars.
 SPATIAL_GROUPS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
@@ -104,6 +131,9 @@ SPATIAL_GROUPS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("active", ("",), False),
     ("occupy", ("",), False),
     ("seized", ("",), False),
+    ("pending_cell", ("",), False),
+    ("pending_origin", ("",), False),
+    ("pending_attacker", ("",), False),
 )
 SCALAR_GROUPS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("wind", ("",), False),
@@ -115,6 +145,9 @@ SCALAR_GROUPS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("active_move_left", ("",), False),
     ("active_can_attack", ("",), False),
     ("active_type", UNIT_NAMES, False),
+    ("pending", PENDING_ITEMS, False),
+    ("pending_dice", ("",), False),
+    ("pending_range", ("",), False),
     ("turn", ("",), True),
     ("retaliator", ("",), True),
     ("gold", ("",), True),
@@ -377,6 +410,13 @@ class ObservationEncoder:
             marks.append((L.channel("occupy") * hw + tc[state.occupy_cell], 1.0))
         seized0 = L.channel("seized") * hw
         marks += [(seized0 + tc[cell], 1.0) for cell in state.seized_this_turn]
+        pend = state.pending
+        if pend is not None:
+            attacker = state.u_cell[pend.unit] if pend.unit >= 0 else -1
+            for key, c in (("pending_cell", pend.cell), ("pending_origin", pend.origin),
+                           ("pending_attacker", attacker)):
+                if c >= 0:
+                    marks.append((L.channel(key) * hw + tc[c], 1.0))
         return marks
 
     def _scalars(self, state: GameState, reserve: list[int]) -> list[float]:
@@ -397,6 +437,13 @@ class ObservationEncoder:
                          float(state.discharged), float(state.retaliation_used))
         if state.stack:
             self._active_scalars(state, vals)
+        if state.pending is not None:
+            pend = state.pending
+            vals[o["pending"] + pend.kind] = 1.0
+            vals[o["pending_dice"]] = pending_dice(state) / DICE_SCALE
+            vals[o["pending_range"]] = pend.rng / RANGE_SCALE
+        elif state.phase == PLACEMENT and state.to_load:
+            vals[o["pending"] + LOAD_ITEM] = 1.0
         if not state.is_over:
             vals[o["turn"] + tp] = 1.0
         if state.retaliator >= 0:
@@ -416,6 +463,30 @@ class ObservationEncoder:
         can = not top.attacked and state.phase == BATTLE and UNITS[t].can_attack
         vals[o["active_can_attack"]] = float(can)
         vals[o["active_type"] + t] = 1.0
+
+
+def pending_dice(state: GameState) -> int:
+    """The attack dice the defender of the pending choice faces, recording nothing (0 when the
+    choice is not who defends). An attack: the engine's ``combat.attack_dice`` (the unit's dice,
+    or the artillery's, plus flanking and attrition against this turn's front and attacks) read
+    without its bookkeeping; a defended seizure: the seizer's own dice (no tactics)."""
+    pend = state.pending
+    if pend is None or pend.unit < 0:
+        return 0
+    if pend.kind == CHOOSE_GUARD:
+        return UNIT_COST[state.u_type[pend.unit]]
+    if pend.kind != CHOOSE_DEFENDER:
+        return 0
+    base = ARTILLERY_COST if pend.artillery else UNIT_COST[state.u_type[pend.unit]]
+    cfg = state.config
+    if pend.rng and not cfg.ranged_tactics:
+        return base
+    from_dir = direction_from(state, pend.cell, pend.origin)
+    front = state.front.get(pend.cell, from_dir)  # the first attack would set the front
+    bonus = angular_gap(from_dir, front)
+    if state.attacks.get(pend.cell * 6 + from_dir, 0) + 1 >= cfg.attrition_attacks:
+        bonus += cfg.attrition_bonus
+    return base + bonus
 
 
 def plane_text(plane: np.ndarray, board: Any, fmt: str = "{:g}") -> str:

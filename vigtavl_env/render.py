@@ -7,16 +7,19 @@ artillery (``!``), then one letter per unit (``s`` soldier, ``a`` archer, ``c`` 
 caravel, ``f`` freighter, ``g`` galleon; capitals are units activated this turn), padded with
 the terrain character; ``*`` marks prisoners held there. Example: ``0#sA.`` is player 0's fort
 on land with an upright soldier and an activated archer. A status panel follows: phase, round,
-whose decision, wind, the active unit, per player gold, silver, tokens and pieces, and a legend.
+whose decision, wind, the active unit, the pending choice (who is asked what: who defends an
+attacked hex, the side of a battle move, the setup loads ...), per player gold, silver, tokens
+and pieces, and a legend.
 
 Image (``render_rgb``): pointy-top hexes in terrain colours (sea blue, land green, mountain
 grey-brown with a peak), developments as owner-coloured squares lettered C/F/K, artillery as an
 owner-coloured diamond, units as owner-coloured discs lettered like the text map (a spent unit is
 drawn with a dark ring; a freighter shows its cargo as small dots), prisoners as small dark squares
 ringed in their owner's colour, walls as thick owner-coloured lines on hex edges, the active
-unit's hex outlined in white, a hex offered for occupation in orange, a curved arrow for the
-prevailing winds, and a side panel with phase, round, whose turn, and every player's gold,
-silver and tokens.
+unit's hex outlined in white, a hex offered for occupation in orange, the hex a pending choice
+is about (an attacked hex, a development about to be seized) in magenta with a line from the
+hex the attack comes from, a curved arrow for the prevailing winds, and a side panel with phase,
+round, whose turn, who is asked what out of turn, and every player's gold, silver and tokens.
 
 Viewer (``HumanViewer``): shows frames with matplotlib when it is installed and a display exists;
 otherwise it does nothing, so ``human`` mode never blocks and never fails on a headless machine.
@@ -33,8 +36,12 @@ from PIL import Image, ImageDraw, ImageFont
 
 from .engine import apply_action
 from .engine.hexgrid import pixel
-from .engine.state import LOADED, ON_BOARD, PHASE_NAMES, PRISONER, SPENT, GameState
-from .engine.stats import FREIGHTER, UNIT_NAMES
+from .engine.state import (
+    CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_SEIZER, CHOOSE_SIDE, LOADED, ON_BOARD,
+    PHASE_NAMES, PLACEMENT, PRISONER, SPENT, GameState,
+)
+from .engine.stats import DEV_NAMES, FREIGHTER, UNIT_NAMES
+from .observation import pending_dice
 
 UNIT_LETTERS = "sacvfg"
 DEV_LETTERS = " CFK"  # in the picture
@@ -58,6 +65,9 @@ TEXT_COLOUR = (20, 20, 20)
 GRID_COLOUR = (40, 52, 70)
 ACTIVE_COLOUR = (255, 255, 255)
 OCCUPY_COLOUR = (255, 140, 0)
+PENDING_COLOUR = (230, 0, 200)
+PENDING_WORDS = {CHOOSE_SIDE: "battle side", CHOOSE_DEFENDER: "defend", CHOOSE_GUARD: "defend a seizure",
+                 CHOOSE_BREACHER: "breacher", CHOOSE_SEIZER: "seizer"}  # the picture's panel
 WALL_WIDTH = 6
 UNIT_RADIUS = 9
 SAMPLE_SEED, SAMPLE_DECISIONS, SAMPLE_BUSY = 11, 120, 0.9
@@ -120,6 +130,9 @@ def status_lines(state: GameState) -> list[str]:
         if s.retaliator >= 0:
             who += f"; player_{s.retaliator} is retaliating"
         lines.append(who)
+        asked = pending_text(s)
+        if asked:
+            lines.append(asked)
     if s.stack:
         u = s.stack[-1].unit
         lines.append(f"active: player_{s.u_owner[u]} {UNIT_NAMES[s.u_type[u]]} at "
@@ -128,6 +141,33 @@ def status_lines(state: GameState) -> list[str]:
         lines.append(f"player_{p}: gold {s.gold[p]} silver {s.silver[p]} tokens {s.tokens[p]}  "
                      + _pieces_text(s, p))
     return lines
+
+
+def pending_text(state: GameState) -> str:
+    """Who is asked what by the pending choice (or the setup's loads), in words; "" if nothing."""
+    s, pend = state, state.pending
+    if pend is None:
+        if s.phase == PLACEMENT and s.to_load:
+            return f"player_{s.to_load[0]} loads his two freighters (setup)"
+        return ""
+    coords = s.gmap.board.coords
+    who, cell = f"player_{pend.player}", coords[pend.cell] if pend.cell >= 0 else None
+    attacker = ""
+    if pend.unit >= 0:
+        attacker = f"player_{s.u_owner[pend.unit]}'s {UNIT_NAMES[s.u_type[pend.unit]]}"
+    if pend.kind == CHOOSE_SIDE:
+        return f"{who} chooses the side his {UNIT_NAMES[s.u_type[pend.unit]]} attacks {cell} from"
+    if pend.kind == CHOOSE_DEFENDER:
+        how = f"shooting at range {pend.rng}" if pend.rng else "in close combat"
+        gun = " firing artillery" if pend.artillery else ""
+        return (f"{who} chooses who defends {cell} against {attacker}{gun} from {coords[pend.origin]} "
+                f"({how}, {pending_dice(s)} dice)")
+    if pend.kind == CHOOSE_GUARD:
+        piece = DEV_NAMES[s.dev_type[pend.cell]] if s.dev_type[pend.cell] else "artillery"
+        return f"{who} chooses who defends his {piece} at {cell} from seizure by {attacker}, or none"
+    what = "breaches the wall" if pend.kind == CHOOSE_BREACHER else f"seizes {cell}"
+    where = f" from {cell}" if pend.kind == CHOOSE_BREACHER else ""
+    return f"{who} chooses which of his units{where} {what}"
 
 
 def _pieces_text(state: GameState, p: int) -> str:
@@ -184,6 +224,7 @@ def render_rgb(state: GameState) -> np.ndarray:
     fonts = (_font(12), _font(14))
     _draw_terrain(draw, cv, state)
     _draw_walls(draw, cv, state)
+    _draw_pending_line(draw, cv, state)
     by_cell = _units_by_cell(state)
     for cell in range(cv.board.n_cells):
         _draw_hex_contents(draw, cv, state, cell, by_cell.get(cell, []), fonts[0])
@@ -258,6 +299,16 @@ def _draw_highlights(draw: ImageDraw.ImageDraw, cv: _Canvas, state: GameState) -
             draw.polygon(cv.corners(c, 0.92), outline=ACTIVE_COLOUR, width=3)
     if state.occupy_unit >= 0 and state.occupy_cell >= 0:
         draw.polygon(cv.corners(state.occupy_cell, 0.84), outline=OCCUPY_COLOUR, width=3)
+    pend = state.pending
+    if pend is not None and pend.cell >= 0:
+        draw.polygon(cv.corners(pend.cell, 0.76), outline=PENDING_COLOUR, width=3)
+
+
+def _draw_pending_line(draw: ImageDraw.ImageDraw, cv: _Canvas, state: GameState) -> None:
+    """A line from the hex a pending attack or seizure comes from to its target, under the pieces."""
+    pend = state.pending
+    if pend is not None and pend.cell >= 0 and pend.origin >= 0:
+        draw.line([cv.centre(pend.origin), cv.centre(pend.cell)], fill=PENDING_COLOUR, width=3)
 
 
 def _draw_wind(draw: ImageDraw.ImageDraw, state: GameState, font: Any) -> None:
@@ -285,6 +336,10 @@ def _draw_panel(draw: ImageDraw.ImageDraw, cv: _Canvas, state: GameState, font: 
         lines.append(f"turn: player_{s.turn_player}")
         if s.retaliator >= 0:
             lines.append(f"retaliating: player_{s.retaliator}")
+        if s.pending is not None:
+            lines.append(f"asked: player_{s.pending.player} ({PENDING_WORDS[s.pending.kind]})")
+        elif s.phase == PLACEMENT and s.to_load:
+            lines.append(f"loading: player_{s.to_load[0]}")
     for text in lines:
         draw.text((x0 + 12, y), text, fill=TEXT_COLOUR, font=font)
         y += 22
@@ -299,7 +354,8 @@ def _draw_panel(draw: ImageDraw.ImageDraw, cv: _Canvas, state: GameState, font: 
     legend = ["s soldier  a archer  c cavalry", "v caravel  f freighter  g galleon",
               "C camp  F fort  K castle  A artillery", "dark ring: activated this turn",
               "dots under f: cargo aboard", "small dark square: prisoner",
-              "  (its rim: the captive's owner)", "white outline: active unit"]
+              "  (its rim: the captive's owner)", "white outline: active unit",
+              "magenta: the hex a choice is about"]
     for text in legend:
         draw.text((x0 + 12, y), text, fill=(90, 90, 90), font=_font(11))
         y += 16
@@ -354,13 +410,15 @@ def sample_state(seed: int = SAMPLE_SEED, decisions: int = SAMPLE_DECISIONS, gma
     import random
 
     from .engine import legal_actions, load_map, new_game
+    from .engine.actions import N_HEX_VERBS
 
     state, rng = new_game(load_map(gmap), seed=seed), random.Random(seed)
+    first_global = N_HEX_VERBS * state.gmap.board.n_cells
     for _ in range(decisions):
         if state.is_over:
             break
         legal = legal_actions(state)
-        hex_moves = [a for a in legal if a < legal[-1] - 1]  # the last two codes are the global verbs
+        hex_moves = [a for a in legal if a < first_global]
         pool = hex_moves if hex_moves and rng.random() < SAMPLE_BUSY else legal
         apply_action(state, rng.choice(pool))
     return state

@@ -2,10 +2,14 @@
 
 ``SingleSeatEnv(opponents=..., seat=0 | "random", **env_kwargs)`` wraps :class:`raw_env` for
 single-agent training (sb3-contrib's MaskablePPO): ``step(action)`` applies the learner's action,
-then steps every opponent decision until the learner must decide again -- including the
-learner's own retaliation decisions, which come out of turn -- or the game ends. The reward
-returned is the learner's reward summed over all those steps, so the learner sees the final
-result even when an opponent's move ends the game.
+then steps every opponent decision until the learner must decide again or the game ends. Out-of-
+turn decisions go to whoever they belong to: the learner's own retaliations and defences (who
+defends its attacked hex or its development about to be seized) come to the learner, with
+``info["interrupt"]`` set to ``"retaliation"`` or ``"defend"``; an opponent answers the same
+questions for its own seat inside ``step`` (also in the middle of the learner's turn: the
+learner's attack returns once the defender has chosen). The reward returned is the learner's
+reward summed over all those steps, so the learner sees the final result even when an
+opponent's move ends the game.
 
 - Observation: ``Box(-1, 16, (C, H, W), float32)``, the learner's view (``observation.py``);
   the action mask is not in it: ``action_masks()`` returns it as a bool array (MaskablePPO

@@ -2,8 +2,12 @@
 
 ``narrate(event, state_or_map)`` turns one entry of ``state.events`` into a sentence such as::
 
+    P0 loads his freighters: soldier, soldier, soldier | archer, archer, cavalry
     P1 activates a cavalry at (2,-1)
-    P0's cavalry attacks (1,0) with 4 dice (+1 tactics) against P1's soldier: rolls 6 5 2 1 vs 3 - wins
+    P1's cavalry attacks (1,0), entering from (0,0) (2 movement points)
+    P0 is asked who defends (1,0) against P1's cavalry from (0,0)
+    P0 chooses his soldier at (1,-1) to defend
+    P1's cavalry attacks (1,0) with 4 dice (+1 tactics) against P0's soldier from (1,-1): rolls 6 5 2 1 vs 3 - wins
     P1's soldier is captured at (1,0) and held prisoner by P0 at (-4,0)
     P1 retaliates against P0 with 1 silver
     P0's cavalry breaches P1's wall between (1,0) and (2,0) with 3 dice: 4 2 6 - breached
@@ -98,6 +102,11 @@ def _setup(e: dict, cx: _Ctx) -> str:
     return f"Setup: the prevailing winds blow {e.get('wind')} (seed {e.get('seed')})"
 
 
+def _load(e: dict, cx: _Ctx) -> str:
+    loads = " | ".join(", ".join(str(t) for t in load) for load in e.get("loads", []))
+    return f"{_who(e['player'])} loads his freighters: {loads}"
+
+
 def _turn(e: dict, cx: _Ctx) -> str:
     return f"P{e['player']}'s turn: {e.get('phase')} phase, round {int(e.get('round', 0)) + 1}"
 
@@ -187,6 +196,45 @@ def _recruit(e: dict, cx: _Ctx) -> str:
 
 
 # ------------------------------------------------------------------ battles
+def _battle_move(e: dict, cx: _Ctx) -> str:
+    cost = int(e.get("cost", 0))
+    return (f"{cx.unit(e.get('unit'))} attacks {cx.hex(e.get('cell'))}, entering from "
+            f"{cx.hex(e.get('side'))} ({_plural(cost, 'movement point')})")
+
+
+def _defend_asked(e: dict, cx: _Ctx) -> str:
+    who, cell = _who(e["player"]), e.get("cell")
+    if e.get("seize"):
+        return (f"{who} is asked who defends his {_piece(cx, cell)} at {cx.hex(cell)} against "
+                f"seizure by {cx.unit(e.get('unit'))}, or none")
+    return f"{who} is asked who defends {cx.hex(cell)} against {cx.unit(e.get('unit'))} from {cx.hex(e.get('origin'))}"
+
+
+def _piece(cx: _Ctx, cell: Any) -> str:
+    """The development (or artillery) standing on a hex now; "piece" without a state."""
+    s = cx.state
+    if s is None or not isinstance(cell, int) or not 0 <= cell < len(s.dev_type):
+        return "piece"
+    if s.dev_type[cell]:
+        return DEV_NAMES[s.dev_type[cell]]
+    return "artillery" if s.art_owner[cell] >= 0 else "piece"
+
+
+def _defend(e: dict, cx: _Ctx) -> str:
+    against = " against the seizure" if e.get("seize") else ""
+    unit = cx.unit(e.get("unit"), with_owner=False)
+    return f"{_who(e['player'])} chooses his {unit} at {cx.hex(e.get('cell'))} to defend{against}"
+
+
+def _no_defence(e: dict, cx: _Ctx) -> str:
+    return f"{_who(e['player'])} does not defend {cx.hex(e.get('cell'))}"
+
+
+def _seize_repelled(e: dict, cx: _Ctx) -> str:
+    return (f"{cx.unit(e.get('defender'))} repels the seizure of {cx.hex(e.get('cell'))} by "
+            f"{cx.unit(e.get('unit'))} (no development to hold prisoners): it seizes no more this turn")
+
+
 def _battle(e: dict, cx: _Ctx) -> str:
     who, target = _who(e["player"]), cx.hex(e.get("cell"))
     dice = int(e.get("dice", 0))
@@ -195,13 +243,16 @@ def _battle(e: dict, cx: _Ctx) -> str:
     else:
         t = cx.unit_type(e.get("unit"))
         actor = cx.unit(e.get("unit")) if t >= 0 else who
-        verb = "shoots at" if e.get("ranged") else "attacks"
+        verb = "shoots at" if e.get("ranged") else "fights for" if e.get("seize") else "attacks"
         base = UNIT_COST[t] if t >= 0 else dice
     extra = f" (+{dice - base} tactics)" if dice > base else ""
     rng = e.get("ranged") or 0
     at_range = f" at range {rng}" if rng else ""
     head = f"{actor} {verb} {target}{at_range} with {_n_dice(dice)}{extra}"
     defender = cx.unit(e.get("defender"))
+    at = e.get("at")
+    if isinstance(at, int) and at != e.get("cell"):
+        defender += f" from {cx.hex(at)}"  # a unit next to both defends (Defend)
     if e.get("overwhelm"):
         return f"{head}: overwhelming odds, {defender} surrenders"
     outcome = "wins" if e.get("won") else "loses"
@@ -277,10 +328,12 @@ def _generic(e: dict, cx: _Ctx) -> str:
 
 
 NARRATORS: dict[str, Callable[[dict, _Ctx], str]] = {
-    "setup": _setup, "turn": _turn, "game_over": _game_over, "retaliation": _retaliation,
+    "setup": _setup, "load": _load, "turn": _turn, "game_over": _game_over, "retaliation": _retaliation,
     "retaliation_over": _retaliation_over, "end_activation": _end_activation, "place": _place,
     "build": _build, "wall_taken_down": _wall_taken_down, "activate": _activate, "move": _move,
     "retreat": _retreat, "occupy": _occupy, "discharge": _discharge, "recruit": _recruit,
+    "battle_move": _battle_move, "defend_asked": _defend_asked, "defend": _defend,
+    "no_defence": _no_defence, "seize_repelled": _seize_repelled,
     "battle": _battle, "captured": _captured, "sunk": _sunk, "surrender": _surrender,
     "seized": _seized, "seized_artillery": _seized_artillery, "rescued": _rescued,
     "breach": _breach, "award": _award,
