@@ -79,15 +79,14 @@ from typing import Any
 
 import numpy as np
 
-from .engine.combat import direction_from
-from .engine.hexgrid import DIRECTION_NAMES, angular_gap
+from .engine.combat import pending_attack_dice
+from .engine.hexgrid import DIRECTION_NAMES
 from .engine.state import (
     BATTLE, BUILD, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_SEIZER, CHOOSE_SIDE,
     LOADED, MOVE_DONE, ON_BOARD, PLACEMENT, PRISONER, RESERVE, SPENT, GameState, positions,
 )
 from .engine.stats import (
-    ARTILLERY_COST, ARTILLERY_RANGE, CASTLE, UNITS, UNITS_PER_TURN, UNITS_PER_TURN_WITH_CASTLE,
-    UNIT_COST, UNIT_NAMES,
+    ARTILLERY_RANGE, CASTLE, UNITS, UNITS_PER_TURN, UNITS_PER_TURN_WITH_CASTLE, UNIT_NAMES,
 )
 
 OBS_LOW, OBS_HIGH = -1.0, 16.0  # the largest count: 3 units + 9 aboard spent on one hex
@@ -440,7 +439,7 @@ class ObservationEncoder:
         if state.pending is not None:
             pend = state.pending
             vals[o["pending"] + pend.kind] = 1.0
-            vals[o["pending_dice"]] = pending_dice(state) / DICE_SCALE
+            vals[o["pending_dice"]] = pending_attack_dice(state) / DICE_SCALE
             vals[o["pending_range"]] = pend.rng / RANGE_SCALE
         elif state.phase == PLACEMENT and state.to_load:
             vals[o["pending"] + LOAD_ITEM] = 1.0
@@ -463,30 +462,6 @@ class ObservationEncoder:
         can = not top.attacked and state.phase == BATTLE and UNITS[t].can_attack
         vals[o["active_can_attack"]] = float(can)
         vals[o["active_type"] + t] = 1.0
-
-
-def pending_dice(state: GameState) -> int:
-    """The attack dice the defender of the pending choice faces, recording nothing (0 when the
-    choice is not who defends). An attack: the engine's ``combat.attack_dice`` (the unit's dice,
-    or the artillery's, plus flanking and attrition against this turn's front and attacks) read
-    without its bookkeeping; a defended seizure: the seizer's own dice (no tactics)."""
-    pend = state.pending
-    if pend is None or pend.unit < 0:
-        return 0
-    if pend.kind == CHOOSE_GUARD:
-        return UNIT_COST[state.u_type[pend.unit]]
-    if pend.kind != CHOOSE_DEFENDER:
-        return 0
-    base = ARTILLERY_COST if pend.artillery else UNIT_COST[state.u_type[pend.unit]]
-    cfg = state.config
-    if pend.rng and not cfg.ranged_tactics:
-        return base
-    from_dir = direction_from(state, pend.cell, pend.origin)
-    front = state.front.get(pend.cell, from_dir)  # the first attack would set the front
-    bonus = angular_gap(from_dir, front)
-    if state.attacks.get(pend.cell * 6 + from_dir, 0) + 1 >= cfg.attrition_attacks:
-        bonus += cfg.attrition_bonus
-    return base + bonus
 
 
 def plane_text(plane: np.ndarray, board: Any, fmt: str = "{:g}") -> str:

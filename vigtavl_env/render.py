@@ -41,7 +41,7 @@ from .engine.state import (
     PHASE_NAMES, PLACEMENT, PRISONER, SPENT, GameState,
 )
 from .engine.stats import DEV_NAMES, FREIGHTER, UNIT_NAMES
-from .observation import pending_dice
+from .engine.combat import pending_attack_dice
 
 UNIT_LETTERS = "sacvfg"
 DEV_LETTERS = " CFK"  # in the picture
@@ -161,7 +161,7 @@ def pending_text(state: GameState) -> str:
         how = f"shooting at range {pend.rng}" if pend.rng else "in close combat"
         gun = " firing artillery" if pend.artillery else ""
         return (f"{who} chooses who defends {cell} against {attacker}{gun} from {coords[pend.origin]} "
-                f"({how}, {pending_dice(s)} dice)")
+                f"({how}, {pending_attack_dice(s)} dice)")
     if pend.kind == CHOOSE_GUARD:
         piece = DEV_NAMES[s.dev_type[pend.cell]] if s.dev_type[pend.cell] else "artillery"
         return f"{who} chooses who defends his {piece} at {cell} from seizure by {attacker}, or none"

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from .hexgrid import angular_gap, opposite
 from .movement import reach
-from .state import BATTLE, GameState, LOADED, ON_BOARD, PRISONER, positions
+from .state import BATTLE, CHOOSE_DEFENDER, CHOOSE_GUARD, GameState, LOADED, ON_BOARD, PRISONER, positions
 from .stats import (
-    ARCHER, FREIGHTER, IS_SHIP, LAND_TYPES, MAX_OCCUPANCY, RANGED_HIT_MAX, UNIT_COST,
+    ARCHER, ARTILLERY_COST, FREIGHTER, IS_SHIP, LAND_TYPES, MAX_OCCUPANCY, RANGED_HIT_MAX, UNIT_COST,
     UNIT_MOVEMENT,
 )
 
@@ -117,24 +117,48 @@ def ranged_targets(state: GameState, player: int, origin: int) -> dict[int, int]
     return out
 
 
-def attack_dice(state: GameState, base: int, target: int, from_dir: int, ranged: bool) -> int:
-    """Attack dice with the tactics of the Tactics section; records the attack for later ones.
+def preview_attack_dice(state: GameState, base: int, target: int, from_dir: int, ranged: bool) -> int:
+    """The attack dice an attack would roll now, with the tactics of the Tactics section,
+    recording nothing (bots and the observation ask it; :func:`attack_dice` rolls with it).
 
     ``from_dir`` is the direction from the target hex towards the attacker. The first attack on
     a hex this turn sets its front (the feint); flanking adds the 60-degree steps between the
     attack and the front (flank 1, rear flank 2, rear 3); the third attack from one direction
     adds the attrition bonus.
     """
-    if ranged and not state.config.ranged_tactics:
+    cfg = state.config
+    if ranged and not cfg.ranged_tactics:
         return base
-    front = state.front.setdefault(target, from_dir)
-    key = target * 6 + from_dir
-    n = state.attacks.get(key, 0) + 1
-    state.attacks[key] = n
-    bonus = angular_gap(from_dir, front)
-    if n >= state.config.attrition_attacks:
-        bonus += state.config.attrition_bonus
+    bonus = angular_gap(from_dir, state.front.get(target, from_dir))
+    if state.attacks.get(target * 6 + from_dir, 0) + 1 >= cfg.attrition_attacks:
+        bonus += cfg.attrition_bonus
     return base + bonus
+
+
+def attack_dice(state: GameState, base: int, target: int, from_dir: int, ranged: bool) -> int:
+    """Attack dice with the tactics (:func:`preview_attack_dice`); records the attack for later
+    ones (the front it sets, the attrition count)."""
+    dice = preview_attack_dice(state, base, target, from_dir, ranged)
+    if ranged and not state.config.ranged_tactics:
+        return dice
+    state.front.setdefault(target, from_dir)
+    key = target * 6 + from_dir
+    state.attacks[key] = state.attacks.get(key, 0) + 1
+    return dice
+
+
+def pending_attack_dice(state: GameState) -> int:
+    """The attack dice the player asked to defend faces (0 when nobody is asked): an attack's
+    dice with its tactics, or a seizing unit's own dice (a defended seizure has no tactics)."""
+    pend = state.pending
+    if pend is None or pend.kind not in (CHOOSE_DEFENDER, CHOOSE_GUARD):
+        return 0
+    base = UNIT_COST[state.u_type[pend.unit]]
+    if pend.kind == CHOOSE_GUARD:
+        return base
+    if pend.artillery:
+        base = ARTILLERY_COST
+    return preview_attack_dice(state, base, pend.cell, direction_from(state, pend.cell, pend.origin), bool(pend.rng))
 
 
 def close_combat(state: GameState, attack: int, defend: int) -> tuple[bool, list[list[int]]]:

@@ -26,7 +26,7 @@ from . import actions as A
 from .building import ARTILLERY_SLOT
 from .combat import (
     attack_dice, can_capture, can_occupy, can_stand, check_surrender, close_combat, defeat,
-    defender_options, direction_from, hex_cleared, ranged_hit, ranged_targets,
+    defender_options, direction_from, ranged_hit, ranged_targets,
 )
 from .config import RulesConfig
 from .free_actions import breach, breachers, dischargeable, guard_options, seize, seizers
