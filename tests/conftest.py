@@ -13,6 +13,7 @@ from collections.abc import Iterable
 import pytest
 
 from vigtavl_env.engine import GameState, IllegalActionError, to_json
+from vigtavl_env.engine import actions as A
 from vigtavl_env.engine.hexgrid import Board
 from vigtavl_env.engine.maps import LAND, MOUNTAIN, SEA, SIDE_FOR_PLAYERS, GameMap
 from vigtavl_env.engine.scenario import act, legal
@@ -61,6 +62,17 @@ def verbs(state: GameState) -> set[str]:
 def battles(state: GameState) -> list[dict]:
     """The battle events so far."""
     return [e for e in state.events if e["event"] == "battle"]
+
+
+def load_freighters(state: GameState, split: int = 1) -> list[int]:
+    """Play the setup's load decisions (S4): every player still to load his freighters takes
+    ``FREIGHTER_SPLITS[split]`` (1, SSA|SAC, was the rules-v0 engine's constant). Returns the
+    players who decided, in order."""
+    who = []
+    while state.to_load:
+        who.append(state.current_player)
+        act(state, A.GLOBAL_NAMES[A.LOAD + split])
+    return who
 
 
 def refused(state: GameState, verb: str, where: Axial | None = None) -> bool:

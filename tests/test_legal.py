@@ -15,6 +15,7 @@ import random
 
 import numpy as np
 import pytest
+from conftest import load_freighters
 
 from vigtavl_env.demo import eager_bot, random_bot
 from vigtavl_env.engine import (
@@ -97,12 +98,15 @@ def test_nothing_is_legal_once_over():
 
 @pytest.fixture
 def fresh() -> GameState:
-    return new_game(load_map("duel"), seed=4)
+    """A new duel game past its load decisions (S4): the first ship is to be placed."""
+    state = new_game(load_map("duel"), seed=4)
+    assert load_freighters(state) == [0, 1]
+    return state
 
 
-@pytest.mark.parametrize("code", [-1, -4279, 4279, 10**9, None, [0], "end turn", object()])
+@pytest.mark.parametrize("code", [-1, -5011, 5011, 10**9, None, [0], "end turn", object()])
 def test_out_of_range_and_junk_codes_raise(fresh, code):
-    assert n_actions(fresh.gmap.board.n_cells) == 4279
+    assert n_actions(fresh.gmap.board.n_cells) == 55 * 91 + 6 == 5011
     before = to_json(fresh)
     with pytest.raises(IllegalActionError):
         apply_action(fresh, code)
@@ -121,5 +125,6 @@ def test_non_integer_codes_raise(fresh, code):
 def test_numpy_integer_codes_are_accepted(fresh):
     """Environments hand over numpy integers; they are integers."""
     code = legal_actions(fresh)[0]
+    assert fresh.decisions == 2  # the two load decisions
     apply_action(fresh, np.int64(code))
-    assert fresh.decisions == 1
+    assert fresh.decisions == 3

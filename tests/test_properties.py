@@ -4,7 +4,9 @@ Hypothesis draws the map seed, the game seed (dice) and the policy seed; the pla
 parameter so 2, 3 and 4 players are always covered. After every decision the state is checked
 against the rules' invariants (see ``check_invariants``); a sample of the other listed decisions
 is applied to clones (every listed decision must apply); the JSON round trip is checked every
-``ROUND_TRIP_EVERY`` decisions. Half the examples use the eager bot of ``vigtavl_env.demo`` (it
+``ROUND_TRIP_EVERY`` decisions; the decisions offered must fit the moment (``check_decisions``:
+the load decisions at the start, only the answers while a choice is pending, asked of its
+player). Half the examples use the eager bot of ``vigtavl_env.demo`` (it
 prefers attacks, seizes and builds), so battles, captures and walls happen often.
 
 docs/rules.md cites ``test_random_play_invariants`` for: occupancy, terrain, one player per hex,
@@ -27,9 +29,14 @@ from hypothesis import strategies as st
 from vigtavl_env.demo import eager_bot, random_bot
 from vigtavl_env.engine import apply_action, from_json, legal_actions, new_game, to_dict, to_json
 from vigtavl_env.engine.maps import generate_map
-from vigtavl_env.engine.state import LOADED, ON_BOARD, OVER, PRISONER, RESERVE, GameState
+from vigtavl_env.engine import actions as A
+from vigtavl_env.engine.state import (
+    CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_SEIZER, CHOOSE_SIDE, LOADED, ON_BOARD,
+    OVER, PLACEMENT, PRISONER, RESERVE, GameState,
+)
 from vigtavl_env.engine.stats import (
-    ARTILLERY_OCCUPANCY, DEV_OCCUPANCY, FREIGHTER, FREIGHTER_CAPACITY, IS_SHIP, MAX_OCCUPANCY,
+    ARTILLERY_OCCUPANCY, DEV_OCCUPANCY, FREIGHTER, FREIGHTER_CAPACITY, FREIGHTER_SPLITS, IS_SHIP,
+    MAX_OCCUPANCY,
 )
 
 MAX_DECISIONS = 5000  # a game that is not over after this many decisions never ends
@@ -105,6 +112,32 @@ def _check_units(s: GameState, occ: list[int], holders: list[set[int]]) -> None:
     assert all(k <= FREIGHTER_CAPACITY for k in cargo.values()), f"overloaded freighter: {cargo}"
 
 
+def check_decisions(s: GameState, legal: list[int]) -> None:
+    """The decisions offered fit the moment: while the players load their freighters only the
+    loads (asked in seat order); while a choice is pending only its answers, asked of the
+    player the question belongs to; otherwise no answer to a question nobody asked."""
+    n = s.gmap.board.n_cells
+    decoded = [A.decode(code, n) for code in legal]
+    hex_verbs = {v for v, _, g in decoded if g < 0}
+    glob = {g for v, _, g in decoded if g >= 0}
+    if s.to_load:
+        assert s.phase == PLACEMENT and s.current_player == s.to_load[0]
+        assert not hex_verbs and glob == {A.LOAD + i for i in range(len(FREIGHTER_SPLITS))}
+        return
+    assert not any(g >= A.LOAD for g in glob), "a load decision after the setup"
+    if s.pending is None:
+        assert not any(v >= A.ATTACK_FROM for v in hex_verbs) and A.NO_DEFENCE not in glob, \
+            "an answer with no question pending"
+        return
+    assert s.current_player == s.pending.player
+    assert s.pending.kind in (CHOOSE_SIDE, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_BREACHER, CHOOSE_SEIZER)
+    if s.pending.kind == CHOOSE_SIDE:
+        assert hex_verbs == {A.ATTACK_FROM} and not glob
+    else:
+        assert hex_verbs and all(v >= A.CHOOSE for v in hex_verbs)
+        assert glob <= ({A.NO_DEFENCE} if s.pending.kind == CHOOSE_GUARD else set())
+
+
 def play_checked(n_players: int, map_seed: int, game_seed: int, policy_seed: int, eager: bool) -> GameState:
     """Play one game, checking the invariants after every decision."""
     state = new_game(generate_map(n_players, map_seed), seed=game_seed)
@@ -116,6 +149,7 @@ def play_checked(n_players: int, map_seed: int, game_seed: int, policy_seed: int
             break
         legal = legal_actions(state)
         assert legal, f"player {state.current_player} has no legal action"
+        check_decisions(state, legal)
         tokens, awards = list(state.tokens), list(state.awards)
         for other in rng.sample(legal, min(CLONE_SAMPLE, len(legal))):
             trial = state.clone()

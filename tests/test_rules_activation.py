@@ -32,10 +32,13 @@ def test_activation_gives_two_unique_actions():
     refused(state, "move", (1, 0))
     state.forced_dice[:] = [1, 1, 1, 6]   # the cavalry loses
     act(state, "attack", (3, 0))
+    # Both actions used: the activation is over by itself (R2), no third action.
+    assert state.active is None
     assert "attack" not in verbs(state) and "move" not in verbs(state)
+    assert "end activation" not in verbs(state)
     refused(state, "attack", (3, 0))
+    refused(state, "move", (1, 0))
     assert at(state, c) == (2, 0)
-    act(state, "end activation")
 
     # Attack first, then move.
     act(state, "activate soldier", (0, 3))
@@ -46,8 +49,10 @@ def test_activation_gives_two_unique_actions():
     assert (-1, 3) in hexes(state, "move")
     act(state, "move", (-1, 3))
     assert at(state, s) == (-1, 3)
+    assert state.active is None  # both actions used
     assert "move" not in verbs(state) and "attack" not in verbs(state)
-    assert set(verbs(state)) & {"end activation", "end turn"} == {"end activation", "end turn"}
+    assert set(verbs(state)) & {"end activation", "end turn"} == {"end turn"}
+    refused(state, "move", (-2, 3))
 
 
 def test_activation_needs_the_silver():
@@ -71,7 +76,7 @@ def test_unit_activated_once_per_turn():
     state = sc.build()
     act(state, "activate soldier", (0, 0))
     act(state, "move", (1, 0))
-    act(state, "end activation")
+    assert state.active is None  # nothing to attack from (1, 0): the activation is over
     assert state.silver[0] == 5  # silver enough for more activations...
     assert hexes(state, "activate soldier") == set()  # ...but this unit is spent
     refused(state, "activate soldier", (1, 0))

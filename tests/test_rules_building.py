@@ -1,5 +1,5 @@
 """Building developments, units, ships and artillery (docs/rules.md rows H1, OC2, U4, U6-U10,
-F2, F3, C1)."""
+F2, F3, C1), and the surrender a development or artillery may bring (T4)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from conftest import make_map, refused, verbs
 from vigtavl_env.engine import RulesConfig
 from vigtavl_env.engine.hexgrid import DIRECTIONS
 from vigtavl_env.engine.scenario import Scenario, act, legal
-from vigtavl_env.engine.state import LOADED, ON_BOARD
+from vigtavl_env.engine.state import LOADED, ON_BOARD, PRISONER
 from vigtavl_env.engine.stats import ARCHER, SOLDIER
 
 # Sea east of the centre: (1,0) is coastal land with the sea hexes (2,0) and (2,-1) next to it.
@@ -409,10 +409,71 @@ def test_no_building_during_movement():
     assert not verbs(s2) & BUILD_VERBS
     assert refused(s2, "build camp", (0, 1))
 
-    # A soldier whose move is over: building is open again while it is still active.
+    # A soldier whose move is over and has nothing left to do: its activation is over (R2), and
+    # building is open.
     act(state, "activate soldier", (-2, 0))
     act(state, "move", (-1, 0))
-    assert state.active is not None
+    assert state.active is None
     assert "build camp" in verbs(state)
-    act(state, "build camp", (0, 0))
-    assert state.dev_owner[state.gmap.board.index[(0, 0)]] == 0
+
+    # A soldier whose move is over but may still attack (battle phase): building is open again
+    # while it is still active, and it may attack afterwards.
+    sc3 = Scenario(make_map(2, sea=SEA), phase="battle", gold=10, silver=10)
+    sc3.development(0, "camp", (1, 0))
+    sc3.unit(0, "soldier", (-2, 0))
+    sc3.unit(1, "soldier", (-1, -1))
+    s3 = sc3.build()
+    act(s3, "activate soldier", (-2, 0))
+    act(s3, "move", (-1, 0))
+    assert s3.active is not None and (-1, -1) in {h for v, h in legal(s3) if v == "attack"}
+    assert "build camp" in verbs(s3)
+    act(s3, "build camp", (0, 0))
+    assert s3.dev_owner[s3.gmap.board.index[(0, 0)]] == 0
+    assert s3.active is not None and "attack" in verbs(s3)
+
+
+def test_development_closing_the_ring_forces_surrender():
+    """T4: a development (or artillery) built on an enemy's last free neighbour closes the ring:
+    the enemy units there, with no way out, surrender at once (captured: the builder has a
+    development to hold them, the new one if need be)."""
+    ring = ((1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))  # five sides of (0,0); (1,0) is free
+
+    def position(config=None, camp=False):
+        sc = Scenario(make_map(2), phase="battle", gold=10, config=config)
+        for h in ring:
+            sc.unit(0, "soldier", h)
+        if camp:
+            sc.development(0, "camp", (2, 0))  # next to (1,0), for the artillery
+        trapped = [sc.unit(1, "soldier", (0, 0)), sc.unit(1, "archer", (0, 0))]
+        return sc.build(), trapped
+
+    state, trapped = position()
+    idx = state.gmap.board.index
+    assert (1, 0) in {h for v, h in legal(state) if v == "build camp"}
+    # A development elsewhere leaves the way out open.
+    act(state, "build camp", (-2, 0))
+    assert all(state.u_where[u] == ON_BOARD for u in trapped) and state.tokens == [0, 0]
+    # A fort on (1,0), the last free hex around them: they surrender.
+    act(state, "build fort", (1, 0))
+    assert [state.u_where[u] for u in trapped] == [PRISONER, PRISONER]
+    assert all(state.u_holder[u] == 0 for u in trapped)
+    assert state.tokens[0] == 1 + 2  # a soldier and an archer
+    ev = [e for e in state.events if e["event"] == "surrender"]
+    assert len(ev) == 1 and ev[0]["cell"] == idx[(0, 0)] and sorted(ev[0]["units"]) == sorted(trapped)
+    assert state.cell_player[idx[(0, 0)]] == -1
+
+    # With no development before, the new one holds the prisoners.
+    state, trapped = position()
+    act(state, "build camp", (1, 0))
+    assert all(state.u_where[u] == PRISONER and state.u_cell[u] == idx[(1, 0)] for u in trapped)
+
+    # Artillery closes it the same way.
+    state, trapped = position(camp=True)
+    assert (1, 0) in {h for v, h in legal(state) if v == "build artillery"}
+    act(state, "build artillery", (1, 0))
+    assert all(state.u_where[u] == PRISONER and state.u_cell[u] == idx[(2, 0)] for u in trapped)
+
+    # Option surrender off: they stay.
+    state, trapped = position(config=RulesConfig(surrender=False))
+    act(state, "build camp", (1, 0))
+    assert all(state.u_where[u] == ON_BOARD for u in trapped)

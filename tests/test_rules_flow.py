@@ -13,10 +13,16 @@ PHASE = {PLACEMENT: "placement", BUILD: "build", BATTLE: "battle", OVER: "over"}
 
 
 def _play(state, on_turn=None):
-    """Play to the end: placement takes the first legal decision; every turn then just ends,
-    after ``on_turn(state)`` had its say. Returns the (phase, round, player) of each turn and
-    the gold and silver of every player at the start of each turn."""
-    placement = []
+    """Play to the end: the load decisions (S4) and the placement take the first legal
+    decision; every turn then just ends, after ``on_turn(state)`` had its say. Returns who
+    loaded and who placed, in order, the (phase, round, player) of each turn and the gold and
+    silver of every player at the start of each turn."""
+    loads, placement = [], []
+    while state.to_load:
+        assert state.phase == PLACEMENT
+        assert state.gold == [0] * state.n_players and state.silver == [0] * state.n_players
+        loads.append(state.current_player)
+        act(state, *legal(state)[0])
     while state.phase == PLACEMENT:
         assert state.gold == [0] * state.n_players and state.silver == [0] * state.n_players
         placement.append(state.current_player)
@@ -29,7 +35,7 @@ def _play(state, on_turn=None):
             on_turn(state)
         assert ("end turn", None) in legal(state)
         act(state, "end turn")
-    return placement, turns, purses
+    return loads, placement, turns, purses
 
 
 def test_phase_sequence_and_round_count():
@@ -44,7 +50,8 @@ def test_phase_sequence_and_round_count():
             act(s, "build camp", site)
             built.append(site)
 
-    placement, turns, purses = _play(state, build_a_camp)
+    loads, placement, turns, purses = _play(state, build_a_camp)
+    assert loads == [0, 1]  # each player loads his freighters, in seat order (S4)
     assert placement == [0, 1] * 6  # 12 ships, one at a time, seats alternating
     assert turns == [
         ("build", 0, 0), ("build", 0, 1), ("build", 1, 0), ("build", 1, 1),
@@ -69,7 +76,7 @@ def test_phase_sequence_and_round_count():
 
     # The number of build and battle rounds is the option rounds_per_phase.
     state = new_game(make_map(2), RulesConfig(rounds_per_phase=3), seed=11)
-    _, turns, _ = _play(state)
+    _, _, turns, _ = _play(state)
     assert [t[:2] for t in turns] == [("build", r) for r in (0, 0, 1, 1, 2, 2)] + [
         ("battle", r) for r in (0, 0, 1, 1, 2, 2)]
     assert state.phase == OVER and state.tokens == [0, 0]

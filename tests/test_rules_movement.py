@@ -221,7 +221,9 @@ def test_wind_carries_ship_to_next_side():
     assert at(state, f) == (5, -1) and state.u_where[f] == ON_BOARD
     assert state.gmap.is_sea[state.u_cell[f]]
     assert move_events(state)[-1]["cost"] == 2
-    assert state.active.move_left == 0
+    # 2 - 2 = 0 movement left: the freighter has nothing left to do, its activation is over.
+    assert state.active is None
+    assert state.events[-1]["event"] == "end_activation" and state.events[-1]["unit"] == f
 
 
 def test_wind_needs_two_movement():
@@ -309,3 +311,67 @@ def test_wind_ridden_once_per_move():
     assert next_side & stops, "one ride reaches the next side"
     # Two rides (0 -> corner of sides 1 and 2 -> side 3) would cost 4 of the caravel's 6.
     assert not beyond & stops, "a second ride in the same move is not allowed"
+
+
+def _ride_then_pick_up(first_leg):
+    """A freighter starting at ``first_leg`` makes its first leg to (5,-1) on the upper right
+    side for 2 movement; a soldier at (4,0) is activated within its movement (U14) and boards
+    it, then the soldier's activation ends: the freighter has 3 movement left."""
+    sc = Scenario(make_map(), phase="build", wind=1, silver=6)
+    f = sc.unit(0, "freighter", first_leg)
+    k = sc.unit(0, "soldier", (4, 0))
+    state = sc.build()
+    act(state, "activate freighter", first_leg)
+    act(state, "move", (5, -1))
+    assert state.active.unit == f and state.active.move_left == 3
+    act(state, "activate soldier", (4, 0))
+    act(state, "move", (5, -1))
+    assert state.u_where[k] == LOADED and state.u_carrier[k] == f
+    act(state, "end activation")
+    assert state.active.unit == f and state.active.move_left == 3 and len(state.stack) == 1
+    return state, f, k
+
+
+def test_wind_ridden_once_per_move_in_legs():
+    """W1: a ship rides the winds once per move, also when the move is made in legs: a freighter
+    that rode the wind on its first leg (then picked up a knight in a nested activation) cannot
+    ride again in a later leg of the same move; a fresh activation can."""
+    # From (5,-1) on the upper right side the clockwise wind goes to the lower right side
+    # (q + r = 5). (2,3), (1,4) and (0,5) are 4, 5 and 6 steps away by sea: beyond 3 movement
+    # except by the wind (cost 2).
+    lower_right = {(5 - i, i) for i in range(6)}
+    by_wind_only = {(2, 3), (1, 4), (0, 5)}
+
+    # The control: a first leg of 2 plain steps by sea, (5,-3) -> (5,-1). The later leg rides.
+    state, f, k = _ride_then_pick_up((5, -3))
+    assert not state.active.rode
+    moves = hexes(state, "move")
+    assert lower_right <= moves
+    act(state, "move", (0, 5))
+    assert at(state, f) == (0, 5) and at(state, k) == (0, 5)
+    assert move_events(state)[-1]["cost"] == 2
+
+    # The first leg rides the wind, (1,-5) on the top side -> (5,-1) (8 steps by sea).
+    state, f, k = _ride_then_pick_up((1, -5))
+    assert [e["cost"] for e in move_events(state)] == [2, 1]  # the ride, the soldier boarding
+    assert state.active.rode
+    moves = hexes(state, "move")
+    assert not moves & by_wind_only, "a second ride in the same move"
+    assert {(5, 0), (4, 1), (3, 2)} <= moves  # 1-3 steps by sea are still open
+    for h in sorted(by_wind_only):
+        assert refused(state, "move", h)
+    act(state, "move", (3, 2))
+    assert at(state, f) == (3, 2) and state.active is None  # 3 - 3 = 0 left
+
+    # A fresh activation (next round) may ride again.
+    act(state, "end turn")
+    act(state, "end turn")
+    assert state.current_player == 0 and state.round == 1
+    act(state, "activate freighter", (3, 2))
+    assert not state.active.rode
+    moves = hexes(state, "move")
+    # From the lower right side the wind leads to the bottom side (r = 5): (-4,5) and (-5,5)
+    # are 7 and 8 steps away by sea, beyond a freighter's 5.
+    assert {(-4, 5), (-5, 5)} <= moves
+    act(state, "move", (-5, 5))
+    assert at(state, f) == (-5, 5) and move_events(state)[-1]["cost"] == 2

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from conftest import make_map
+from conftest import load_freighters, make_map, refused
 
-from vigtavl_env.engine import IllegalActionError, RulesConfig, new_game, to_json
+from vigtavl_env.engine import IllegalActionError, RulesConfig, legal_actions, new_game, to_json
+from vigtavl_env.engine import actions as A
 from vigtavl_env.engine import stats
 from vigtavl_env.engine.scenario import Scenario, act, legal
 from vigtavl_env.engine.state import LOADED, ON_BOARD, PLACEMENT, RESERVE, BUILD
@@ -32,6 +33,11 @@ def test_starting_units():
     for n in (2, 3, 4):
         state = new_game(make_map(n), seed=1)
         assert state.phase == PLACEMENT
+        # The ships are there from the start; the knights come aboard with each player's load
+        # decision (S4).
+        for p in range(n):
+            assert _types(state, p) == Counter(caravel=3, freighter=2, galleon=1)
+        assert load_freighters(state) == list(range(n))
         for p in range(n):
             assert _types(state, p) == Counter(
                 soldier=3, archer=2, cavalry=1, caravel=3, freighter=2, galleon=1)
@@ -44,14 +50,17 @@ def test_starting_units():
 
 def test_freighters_start_loaded():
     """S4: "Each player must load his 2 freighters with 3 land units each" (option freighter_loads)."""
-    state = new_game(make_map(2), seed=0)
+    # The option fixes the split (here the rules-v0 engine's constant): no load decision.
+    cfg = RulesConfig(freighter_loads=((SOLDIER, SOLDIER, ARCHER), (SOLDIER, ARCHER, CAVALRY)))
+    state = new_game(make_map(2), cfg, seed=0)
+    assert state.to_load == []
     for p in range(2):
         freighters = [u for u in range(len(state.u_owner))
                       if state.u_owner[u] == p and state.u_type[u] == FREIGHTER]
         assert len(freighters) == 2
         loads = [sorted(state.u_type[x] for x in state.cargo(f)) for f in freighters]
         assert all(len(load) == 3 for load in loads)
-        # The default split: soldier+soldier+archer and soldier+archer+cavalry.
+        # The fixed split: soldier+soldier+archer and soldier+archer+cavalry.
         assert sorted(loads) == sorted([[SOLDIER, SOLDIER, ARCHER], [SOLDIER, ARCHER, CAVALRY]])
         for f in freighters:
             assert all(state.u_owner[x] == p for x in state.cargo(f))
@@ -69,6 +78,7 @@ def test_freighters_start_loaded():
 
     # The cargo sails with its freighter when the freighter is placed.
     state = new_game(make_map(2), seed=0)
+    load_freighters(state)
     sea = next(c for v, c in legal(state) if v == "place freighter")
     act(state, "place freighter", sea)
     placed = next(u for u in range(len(state.u_owner))
@@ -77,6 +87,84 @@ def test_freighters_start_loaded():
     assert state.u_cell[placed] == cell
     assert len(state.cargo(placed)) == 3
     assert all(state.u_cell[x] == cell and state.u_where[x] == LOADED for x in state.cargo(placed))
+
+
+LOADS = [A.GLOBAL_NAMES[A.LOAD + i] for i in range(len(stats.FREIGHTER_SPLITS))]
+
+
+def _cargo(state, player):
+    """The two loads of a player's freighters, each sorted, the pair sorted."""
+    return sorted(sorted(state.u_type[x] for x in state.cargo(f)) for f in range(len(state.u_owner))
+                  if state.u_owner[f] == player and state.u_type[f] == FREIGHTER)
+
+
+def test_players_load_their_freighters():
+    """S4: "Each player must load his 2 freighters with 3 land units each": the game opens with
+    one load decision per player, in seat order, before the placement; each of the three splits
+    loads what it says; the option freighter_loads fixes a split and skips the decision."""
+    # The three splits of 3 soldiers, 2 archers, 1 cavalry into two loads of 3.
+    assert sorted(stats.FREIGHTER_SPLITS) == [
+        ((SOLDIER,) * 3, (ARCHER, ARCHER, CAVALRY)),
+        ((SOLDIER, SOLDIER, ARCHER), (SOLDIER, ARCHER, CAVALRY)),
+        ((SOLDIER, SOLDIER, CAVALRY), (SOLDIER, ARCHER, ARCHER)),
+    ]
+    for n in (2, 3, 4):
+        state = new_game(make_map(n), seed=n)
+        n_cells = state.gmap.board.n_cells
+        assert state.phase == PLACEMENT and state.to_load == list(range(n))
+        order = []
+        for p in range(n):
+            # The only decisions are the three loads, asked of the next seat.
+            assert state.current_player == p
+            assert legal_actions(state) == [A.encode_global(A.LOAD + i, n_cells) for i in range(3)]
+            assert legal(state) == [(name, None) for name in LOADS]
+            assert _types(state, p, LOADED) == Counter()  # nothing aboard before his decision
+            assert refused(state, "place caravel", _sea(state))  # no placement before the loads
+            split = p % 3  # with three players or more, every split is chosen once
+            order.append(state.current_player)
+            act(state, LOADS[split])
+            assert _cargo(state, p) == sorted(sorted(load) for load in stats.FREIGHTER_SPLITS[split])
+            assert _types(state, p, LOADED) == Counter(soldier=3, archer=2, cavalry=1)
+            assert state.events[-1]["event"] == "load" and state.events[-1]["player"] == p
+            # Later seats have nothing aboard yet.
+            assert all(_types(state, q, LOADED) == Counter() for q in range(p + 1, n))
+        assert order == list(range(n))
+        # Then the placement, seat 0 first; no more load decisions.
+        assert state.to_load == [] and state.phase == PLACEMENT and state.current_player == 0
+        assert {v for v, _ in legal(state)} == {"place caravel", "place freighter", "place galleon"}
+        assert refused(state, LOADS[0])
+        # Each player keeps the split he chose.
+        for p in range(n):
+            assert _cargo(state, p) == sorted(sorted(load) for load in stats.FREIGHTER_SPLITS[p % 3])
+
+    # A load decision is refused in the build phase, with or without knights aboard.
+    state = new_game(make_map(2), seed=7)
+    load_freighters(state, split=2)
+    while state.phase == PLACEMENT:
+        act(state, *legal(state)[0])
+    assert state.phase == BUILD
+    for name in LOADS:
+        assert refused(state, name)
+    sc = Scenario(make_map(2), phase="build")
+    sc.unit(0, "freighter", (0, -5))
+    for name in LOADS:
+        assert refused(sc.build(), name)
+
+    # The fixed split: no decision, the knights are aboard from the start, placement at once.
+    cfg = RulesConfig(freighter_loads=stats.FREIGHTER_SPLITS[0])
+    state = new_game(make_map(3), cfg, seed=1)
+    assert state.to_load == [] and state.current_player == 0
+    assert {v for v, _ in legal(state)} == {"place caravel", "place freighter", "place galleon"}
+    assert not any(v.startswith("load") for v, _ in legal(state))
+    assert refused(state, LOADS[1])
+    for p in range(3):
+        assert _cargo(state, p) == [[SOLDIER] * 3, [ARCHER, ARCHER, CAVALRY]]
+
+
+def _sea(state):
+    """A sea hex (where a ship could be placed once the loads are decided)."""
+    board = state.gmap.board
+    return next(board.coords[c] for c in range(board.n_cells) if state.gmap.is_sea[c])
 
 
 def test_wind_is_seeded_coin_flip():
@@ -160,6 +248,7 @@ def _players_in_placement(state):
 def test_placement_alternates_one_ship():
     """P2: "Each player in turn sequentially places one of any of his ships" (seat 0 first)."""
     state = new_game(make_map(2), seed=3)
+    load_freighters(state)  # S4 comes first
     before = _types(state, 0, RESERVE) + _types(state, 1, RESERVE)
     assert state.current_player == 0
     # One decision places exactly one ship, then the other player places.
@@ -179,6 +268,7 @@ def test_placement_alternates_one_ship():
     for u in range(len(state.u_owner)):
         if state.u_owner[u] == 1 and state.u_type[u] in (CARAVEL, GALLEON):
             state.remove(u)  # seat 1 keeps only its two freighters
+    load_freighters(state)
     seq = _players_in_placement(state)
     assert seq == [0, 1, 2, 0, 1, 2] + [0, 2] * 4
     assert state.phase == BUILD and state.turn_player == 0
@@ -188,6 +278,7 @@ def test_placement_restrictions():
     """P3: not on another player's hex, not on land, knights stay aboard, at most 3 a hex."""
     gmap = make_map(2)
     state = new_game(gmap, seed=0)
+    load_freighters(state)
     board = gmap.board
     places = legal(state)
     assert {v for v, _ in places} == {"place caravel", "place freighter", "place galleon"}

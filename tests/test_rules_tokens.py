@@ -5,8 +5,10 @@ from __future__ import annotations
 from conftest import make_map
 
 from vigtavl_env.engine import RulesConfig, winners
+from vigtavl_env.engine.hexgrid import DIRECTION_NAMES
 from vigtavl_env.engine.scenario import Scenario, act
 from vigtavl_env.engine.state import CITADEL, COMPLEX, GREAT_WALL
+from vigtavl_env.engine.tokens import longest_wall
 
 
 def awards(state):
@@ -142,7 +144,8 @@ def test_complex_awarded_once_for_adjacent_castle_fort_camp():
     act(state, "build camp", (3, 0))
     assert state.tokens[0] == 0 and not state.awards[0] & COMPLEX
 
-    # Earned by seizing the missing piece.
+    # Not earned by seizing the missing piece (v1: the three must be built by the player; see
+    # test_complex_needs_built_pieces).
     sc = Scenario(make_map(2), phase="battle", gold=0)
     sc.development(0, "camp", (0, 0))
     sc.development(0, "fort", (1, 0))
@@ -152,8 +155,8 @@ def test_complex_awarded_once_for_adjacent_castle_fort_camp():
     state = sc.build()
     act(state, "seize", (2, 0))
     assert state.dev_owner[state.gmap.board.index[(2, 0)]] == 0
-    assert state.tokens[0] == 3 + 3  # Conquer (a castle is worth 3) and the Complex
-    assert state.awards[0] & COMPLEX
+    assert state.tokens[0] == 3  # Conquer alone (a castle is worth 3)
+    assert not state.awards[0] & COMPLEX
 
 
 def test_great_wall_needs_five_connected_walls():
@@ -173,19 +176,8 @@ def test_great_wall_needs_five_connected_walls():
     assert state.tokens[0] == 1
     assert awards(state) == [("great_wall", 0, 1)]
 
-    # Branches count: an H of five walls whose longest straight run is three.
-    # a = (0,0)|(1,0); b, c meet a at the corner shared with (1,-1); d, e at the one with (0,1).
-    sc = Scenario(make_map(2), phase="build", gold=20)
-    sc.unit(0, "soldier", (0, 0))
-    sc.unit(0, "soldier", (1, 0))
-    sc.wall(0, (0, 0), "E")  # a
-    sc.wall(0, (0, 0), "NE")  # b
-    sc.wall(0, (1, 0), "NW")  # c
-    state = sc.build()
-    act(state, "build wall 5", (0, 0))  # d: (0,0)|(0,1)
-    assert state.tokens[0] == 0
-    act(state, "build wall 4", (1, 0))  # e: (1,0)|(0,1)
-    assert state.tokens[0] == 1 and state.awards[0] & GREAT_WALL
+    # Branches do not add up (v1): an H of five walls is a run of three with two branches;
+    # see test_great_wall_is_one_continuous_run.
 
     # The opponent's walls do not join his.
     sc = Scenario(make_map(2), phase="build", gold=20)
@@ -197,6 +189,144 @@ def test_great_wall_needs_five_connected_walls():
     state = sc.build()
     act(state, "build wall 4", (0, 0))
     assert state.tokens == [0, 0]
+
+
+def test_complex_needs_built_pieces():
+    """O6: Complex is "for building" a castle, a fort and a camp: a seized piece (built by
+    another player) does not complete it; building the missing piece himself does."""
+    # A fort seized from player 1, next to player 0's own castle and camp.
+    sc = Scenario(make_map(2), phase="battle", gold=10)
+    sc.development(0, "castle", (0, 0))
+    sc.development(0, "camp", (1, -1))
+    sc.development(1, "fort", (1, 0))
+    sc.development(1, "camp", (-3, 3))  # not his last development
+    sc.unit(0, "soldier", (2, -1))  # next to the fort
+    state = sc.build()
+    idx = state.gmap.board.index
+    act(state, "seize", (1, 0))
+    assert state.retaliator == 1  # the loser may retaliate at once (R2); he declines
+    act(state, "end turn")
+    assert state.current_player == 0
+    assert state.dev_owner[idx[(1, 0)]] == 0 and state.dev_builder[idx[(1, 0)]] == 1
+    assert state.tokens[0] == 2 and not state.awards[0] & COMPLEX  # Conquer (a fort) alone
+    # Building another development does not count the seized fort either.
+    act(state, "build camp", (2, -1))
+    assert state.tokens[0] == 2 and not state.awards[0] & COMPLEX
+    # A fort of his own next to the castle and the camp: the Complex.
+    act(state, "build fort", (0, -1))
+    assert state.tokens[0] == 2 + 3 and state.awards[0] & COMPLEX
+    assert awards(state) == [("complex", 0, 3)]
+
+    # The same with a position set up by hand: the fort he owns was built by player 1.
+    sc = Scenario(make_map(2), phase="build", gold=10)
+    sc.development(0, "castle", (0, 0))
+    sc.development(0, "fort", (1, 0), built_by=1)
+    state = sc.build()
+    act(state, "build camp", (1, -1))  # next to both
+    assert state.tokens[0] == 0 and not state.awards[0] & COMPLEX
+    act(state, "build fort", (-1, 0))  # the missing piece, built by him: a line fort-castle-camp
+    assert state.tokens[0] == 3 and state.awards[0] & COMPLEX
+
+    # A castle built by another player completes nothing either, whichever piece is last.
+    sc = Scenario(make_map(2), phase="build", gold=10)
+    sc.development(0, "castle", (0, 0), built_by=1)
+    sc.development(0, "fort", (1, 0))
+    state = sc.build()
+    act(state, "build camp", (1, -1))
+    assert state.tokens[0] == 0 and not state.awards[0] & COMPLEX
+    act(state, "build castle", (2, -1))  # next to the fort and the camp: his own castle
+    assert state.tokens[0] == 3 and state.awards[0] & COMPLEX
+
+
+def test_great_wall_is_one_continuous_run():
+    """O7: the Great Wall is "a wall of length 5 or more": one continuous run of walls the player
+    built, joined end to end through their corners. A branching group of five does not earn it,
+    a winding run of five does; walls that came to him by a seizure do not count."""
+    # An H: a run of three, (0,0)|(1,-1) - (0,0)|(1,0) - (0,0)|(0,1), with a branch at each end
+    # of the middle wall: (1,0)|(1,-1) and (1,0)|(0,1). Five walls, longest run three.
+    sc = Scenario(make_map(2), phase="build", gold=20)
+    sc.unit(0, "soldier", (0, 0))
+    sc.unit(0, "soldier", (1, 0))
+    sc.wall(0, (0, 0), "E")
+    sc.wall(0, (0, 0), "NE")
+    sc.wall(0, (1, 0), "NW")
+    state = sc.build()
+    act(state, "build wall 5", (0, 0))  # (0,0)|(0,1)
+    act(state, "build wall 4", (1, 0))  # (1,0)|(0,1): the fifth wall of the group
+    assert state.walls.count(0) == 5 and longest_wall(state, 0) == 3
+    assert state.tokens[0] == 0 and not state.awards[0] & GREAT_WALL
+
+    # A run of four around (0,0) with a branch at one of its inner corners: longest run four.
+    sc = Scenario(make_map(2), phase="build", gold=20)
+    sc.unit(0, "soldier", (0, 0))
+    sc.unit(0, "soldier", (-1, 0))
+    for d in (1, 2, 3):
+        sc.wall(0, (0, 0), d)
+    state = sc.build()
+    act(state, "build wall 1", (-1, 0))  # (-1,0)|(0,-1): the branch
+    act(state, "build wall 4", (0, 0))  # the run's fourth wall, the group's fifth
+    assert state.walls.count(0) == 5 and longest_wall(state, 0) == 4
+    assert state.tokens[0] == 0 and not state.awards[0] & GREAT_WALL
+    act(state, "build wall 5", (0, 0))  # the run grows to five
+    assert longest_wall(state, 0) == 5
+    assert state.tokens[0] == 1 and awards(state) == [("great_wall", 0, 1)]
+
+    # A winding run of five along the row boundary below (0,0), (1,0) and (2,0).
+    sc = Scenario(make_map(2), phase="build", gold=20)
+    for q in (0, 1, 2):
+        sc.unit(0, "soldier", (q, 0))
+    state = sc.build()
+    for q, d in ((0, "SW"), (0, "SE"), (1, "SW"), (1, "SE")):
+        act(state, f"build wall {DIRECTION_NAMES.index(d)}", (q, 0))
+    assert state.tokens[0] == 0
+    act(state, f"build wall {DIRECTION_NAMES.index('SW')}", (2, 0))
+    assert state.tokens[0] == 1 and state.awards[0] & GREAT_WALL
+
+    # Walls taken by a seizure: player 1's camp at (0,0) has three of his walls; player 0
+    # seizes it and the walls become his, but he did not build them.
+    sc = Scenario(make_map(2), phase="battle", gold=10)
+    sc.development(1, "camp", (0, 0))
+    sc.development(1, "camp", (-3, 3))  # not his last development
+    for d in (1, 2, 3):
+        sc.wall(1, (0, 0), d)
+    sc.unit(0, "soldier", (1, 0))
+    sc.unit(0, "soldier", (-3, 0))
+    state = sc.build()
+    idx = state.gmap.board.index
+    act(state, "seize", (0, 0))
+    assert state.retaliator == 1  # the loser declines his retaliation
+    act(state, "end turn")
+    assert state.dev_owner[idx[(0, 0)]] == 0
+    seized = [edge(state, (0, 0), d) for d in (1, 2, 3)]
+    assert [state.walls[e] for e in seized] == [0, 0, 0]
+    assert [state.wall_builder[e] for e in seized] == [1, 1, 1]
+    # Two walls of his own make a run of five with the three seized ones: no Great Wall.
+    act(state, "build wall 4", (0, 0))
+    act(state, "build wall 5", (0, 0))
+    assert state.walls.count(0) == 5 and longest_wall(state, 0) == 2
+    assert not state.awards[0] & GREAT_WALL and awards(state) == []
+    # Five he builds himself, end to end: the Great Wall.
+    for d in range(5):
+        act(state, f"build wall {d}", (-3, 0))
+    assert state.awards[0] & GREAT_WALL and awards(state) == [("great_wall", 0, 1)]
+
+    # The same with walls set up by hand: built_by another player.
+    sc = Scenario(make_map(2), phase="build", gold=20)
+    sc.unit(0, "soldier", (0, 0))
+    sc.wall(0, (0, 0), 1)
+    sc.wall(0, (0, 0), 2, built_by=1)
+    sc.wall(0, (0, 0), 3)
+    sc.wall(0, (0, 0), 4)
+    state = sc.build()
+    act(state, "build wall 5", (0, 0))  # five in a row, one of them not his
+    assert longest_wall(state, 0) == 3 and not state.awards[0] & GREAT_WALL
+    act(state, "build wall 0", (0, 0))  # 3, 4, 5, 0, 1: five of his own, round the seized one
+    assert longest_wall(state, 0) == 5
+    assert state.awards[0] & GREAT_WALL and ("great_wall", 0, 1) in awards(state)
+
+
+def edge(state, at, d):
+    return state.gmap.board.edge[state.gmap.board.index[at]][d]
 
 
 def _final_turn(n, config=None):
@@ -246,3 +376,18 @@ def test_end_awards_and_ties():
     state = _finish(sc, sunk=[0, 3, 0])
     assert sorted(awards(state)) == [("admiral", 1, 3), ("builder", 0, 3), ("builder", 2, 3)]
     assert state.tokens == [3, 3, 3] and winners(state) == [0, 1, 2]
+
+
+def test_complex_when_taking_back_a_piece_he_built():
+    """O6: the three pieces must be his own building; taking back a fort he built (seized from
+    him earlier) completes his Complex at once."""
+    sc = Scenario(make_map(2), phase="battle", gold=10)
+    sc.development(0, "castle", (0, 0))
+    sc.development(0, "camp", (1, -1))
+    sc.development(1, "fort", (1, 0), built_by=0)   # his fort, seized earlier by player 1
+    sc.development(1, "camp", (-3, 3))
+    sc.unit(0, "soldier", (2, -1))
+    state = sc.build()
+    act(state, "seize", (1, 0))
+    assert state.awards[0] & COMPLEX
+    assert state.tokens[0] == 2 + 3                  # Conquer (fort) + Complex

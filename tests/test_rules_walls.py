@@ -1,11 +1,14 @@
-"""Walls: building, relocating, blocking and breaching (docs/rules.md rows WL1-WL6)."""
+"""Walls: building, relocating, blocking and breaching (docs/rules.md rows WL1-WL6), and the
+surrender a wall's building may bring (T4)."""
 
 from __future__ import annotations
 
 from conftest import make_map, refused
 
+from vigtavl_env.engine import RulesConfig
 from vigtavl_env.engine.scenario import Scenario, act, legal
-from vigtavl_env.engine.state import BREACHED, MOVE_UNUSED
+from vigtavl_env.engine.state import BREACHED, CHOOSE_BREACHER, MOVE_UNUSED, ON_BOARD, PRISONER
+from vigtavl_env.engine.stats import CAVALRY, SOLDIER
 
 SEA = [(2, 0), (2, -1), (3, -1), (3, 0)]
 
@@ -154,7 +157,7 @@ def test_walls_block_others_not_owner():
         sc.wall(owner, (1, 0), "E")
         state = sc.build()
         act(state, "activate archer", (0, 0))
-        assert (("attack", (3, 0)) in found(state, "attack")) == allowed
+        assert (("shoot", (3, 0)) in found(state, "shoot")) == allowed
 
 
 def _breach_position(units, phase="battle", wall_at=((0, 0), "E")):
@@ -195,14 +198,17 @@ def test_breach_success_and_failure():
         assert state.forced_dice == [1]
         assert (wall_owner(state, (0, 0), 0) == -1) == falls
 
-    # The strongest unit on the hex breaches first.
+    # Of two units on the hex the player picks the breacher (test_player_chooses_which_unit_
+    # breaches): the cavalry rolls three dice; then the soldier, the only one left, one die.
     state = _breach_position([("soldier", (0, 0)), ("cavalry", (0, 0))])
     state.forced_dice[:] = [4, 5, 6, 2]
     act(state, "breach wall 0", (0, 0))
+    act(state, "choose cavalry", (0, 0))
     assert state.forced_dice == [2] and wall_owner(state, (0, 0), 0) == 1
     cav = next(u for u in range(len(state.u_type)) if state.u_owner[u] == 0 and state.u_type[u] == 2)
     assert state.u_flags[cav] & BREACHED
     act(state, "breach wall 0", (0, 0))  # now the soldier, with the last die
+    assert state.pending is None
     assert state.forced_dice == [] and wall_owner(state, (0, 0), 0) == -1
 
     # Breaching is not one of the unit's actions: an active unit still moves and attacks after.
@@ -324,3 +330,117 @@ def test_ship_breaches_coastal_wall():
     state.forced_dice[:] = [5, 6, 1]
     act(state, "breach wall 4", (2, -1))  # the galleon: three dice, the last a 1
     assert state.forced_dice == [] and wall_owner(state, (1, 0), 1) == -1
+
+
+def _unit_of(state, player, utype):
+    return next(u for u in range(len(state.u_type)) if state.u_owner[u] == player and state.u_type[u] == utype)
+
+
+def test_player_chooses_which_unit_breaches():
+    """WL4: when units of several types on the hex could breach, the player chooses which
+    ("choose <unit>" at the hex, asked after "breach"): the chosen unit rolls its cost in dice
+    and it alone has breached. With one type able to, nobody is asked."""
+    for chosen, dice in (("soldier", [4]), ("cavalry", [4, 5, 6])):
+        state = _breach_position([("soldier", (0, 0)), ("cavalry", (0, 0))])
+        soldier, cavalry = _unit_of(state, 0, SOLDIER), _unit_of(state, 0, CAVALRY)
+        state.forced_dice[:] = [4, 5, 6, 2]
+        act(state, "breach wall 0", (0, 0))
+        # Nothing rolled yet: the question is the player's, and it is all he may do now.
+        assert state.forced_dice == [4, 5, 6, 2]
+        assert state.pending is not None and state.pending.kind == CHOOSE_BREACHER
+        assert state.current_player == 0
+        assert legal(state) == [("choose soldier", (0, 0)), ("choose cavalry", (0, 0))]
+        assert refused(state, "choose archer", (0, 0))
+        assert refused(state, "end turn")
+        assert refused(state, "breach wall 0", (0, 0))
+        act(state, f"choose {chosen}", (0, 0))
+        assert state.pending is None
+        assert state.forced_dice == [4, 5, 6, 2][len(dice):]  # its cost in dice
+        ev = [e for e in state.events if e["event"] == "breach"][-1]
+        assert ev["dice"] == dice and not ev["success"]
+        assert ev["unit"] == (soldier if chosen == "soldier" else cavalry)
+        assert wall_owner(state, (0, 0), 0) == 1
+        first, other = (soldier, cavalry) if chosen == "soldier" else (cavalry, soldier)
+        assert state.u_flags[first] & BREACHED and not state.u_flags[other] & BREACHED
+        # The other one may still try, with no question: it is the only one left.
+        state.forced_dice[:] = [6, 6, 6]
+        act(state, "breach wall 0", (0, 0))
+        assert state.pending is None
+        ev = [e for e in state.events if e["event"] == "breach"][-1]
+        assert ev["unit"] == other and state.u_flags[other] & BREACHED
+        assert state.forced_dice == [6, 6, 6][len(ev["dice"]):]
+
+    # One type able to breach: two soldiers, or a soldier beside a cavalry that has finished
+    # its activation. No question; a soldier's one die is rolled at once.
+    state = _breach_position([("soldier", (0, 0)), ("soldier", (0, 0))])
+    state.forced_dice[:] = [5]
+    act(state, "breach wall 0", (0, 0))
+    assert state.pending is None and state.forced_dice == []
+    state = _breach_position([("soldier", (0, 0)), ("cavalry", (0, 0))])
+    act(state, "activate cavalry", (0, 0))
+    act(state, "end activation")
+    state.forced_dice[:] = [5]
+    act(state, "breach wall 0", (0, 0))
+    assert state.pending is None and state.forced_dice == []
+    assert state.u_flags[_unit_of(state, 0, SOLDIER)] & BREACHED
+    # An active unit is the one of its type offered, and may be chosen.
+    state = _breach_position([("soldier", (0, 0)), ("cavalry", (0, 0))])
+    act(state, "activate soldier", (0, 0))
+    act(state, "breach wall 0", (0, 0))
+    assert {v for v, _ in legal(state)} == {"choose soldier", "choose cavalry"}
+    state.forced_dice[:] = [1]
+    act(state, "choose soldier", (0, 0))
+    assert wall_owner(state, (0, 0), 0) == -1 and state.active.unit == _unit_of(state, 0, SOLDIER)
+
+
+def test_wall_closing_the_ring_forces_surrender():
+    """T4: surrender is checked at once after the player builds a wall: enemy units next to it
+    that have no way out are captured. (A wall stands on an edge of a hex the builder holds,
+    where no enemy unit may go anyway: the ring here was closed by the victim's own move, which
+    is his, not the surrounding player's; the wall is the surrounding player's next act there.)
+
+    Player 1's two soldiers stand at (0,0), ringed by player 0's soldiers on five sides; the
+    sixth side, (1,0), is a pocket between mountains. One of them steps into the pocket,
+    filling it (3 units), and the other has no way out."""
+    gmap = make_map(2, mountains=[(2, 0), (2, -1), (1, 1)])
+    sc = Scenario(gmap, phase="battle", turn_player=1, gold=0, silver=6)
+    sc.development(0, "camp", (-3, 0))  # somewhere to hold prisoners
+    for h in ((1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)):
+        sc.unit(0, "soldier", h)
+    mover = sc.unit(1, "soldier", (0, 0))  # the lowest-numbered is activated
+    trapped = sc.unit(1, "soldier", (0, 0))
+    sc.unit(1, "soldier", (1, 0))
+    sc.unit(1, "soldier", (1, 0))
+    state = sc.build()
+    idx = state.gmap.board.index
+    act(state, "activate soldier", (0, 0))
+    assert state.active.unit == mover
+    act(state, "move", (1, 0))
+    assert state.occ[idx[(1, 0)]] == 3
+    # Sealed in by its own player's move: nothing surrenders to a move of its own side.
+    assert state.u_where[trapped] == ON_BOARD
+    act(state, "end turn")
+    assert state.current_player == 0 and state.u_where[trapped] == ON_BOARD
+
+    # A wall far away changes nothing there.
+    act(state, "build wall 3", (-3, 0))
+    assert state.u_where[trapped] == ON_BOARD and state.tokens == [0, 0]
+    # A wall on the edge of a hex beside it: the soldier surrenders at once.
+    act(state, "build wall 3", (-1, 0))
+    assert state.u_where[trapped] == PRISONER and state.u_holder[trapped] == 0
+    assert state.u_cell[trapped] == idx[(-3, 0)]
+    assert state.tokens[0] == 1  # Battle tokens: a soldier
+    ev = [e for e in state.events if e["event"] == "surrender"]
+    assert len(ev) == 1 and ev[0]["cell"] == idx[(0, 0)] and ev[0]["units"] == [trapped]
+    # The three in the pocket can step back to (0,0): they do not surrender.
+    assert all(state.u_where[u] == ON_BOARD for u in state.units_at(idx[(1, 0)], 1))
+    assert len(state.units_at(idx[(1, 0)], 1)) == 3
+
+    # With the option off, nobody surrenders.
+    sc.state.config = RulesConfig(surrender=False)
+    state = sc.build()
+    act(state, "activate soldier", (0, 0))
+    act(state, "move", (1, 0))
+    act(state, "end turn")
+    act(state, "build wall 3", (-1, 0))
+    assert state.u_where[trapped] == ON_BOARD

@@ -1,4 +1,5 @@
-"""The JSON state file (schema ``vigtavl-state`` v1): round trips, corrupt files, save and resume.
+"""The JSON state file (schema ``vigtavl-state`` v2, rules v1): round trips, corrupt files, save
+and resume, files of the rules-v0 engine refused.
 
 - Round trip: ``from_json(to_json(s))`` reproduces ``to_json(s)`` exactly, and the loaded state
   offers the same decisions, at many points of random games.
@@ -7,6 +8,8 @@
   either fail the same way or load a state that keeps every invariant (never a half-loaded one).
 - Save and resume: loading and playing on gives the very game of not saving (the dice state is
   saved).
+- Version 1 (the rules-v0 engine's files) is refused with a message naming both versions; a
+  state waiting on a pending choice (state.pending) round-trips exactly.
 """
 
 from __future__ import annotations
@@ -16,12 +19,16 @@ import json
 import random
 
 import pytest
+from conftest import load_freighters, make_map
 from test_properties import check_invariants
 
 from vigtavl_env.demo import eager_bot, random_bot
 from vigtavl_env.engine import apply_action, from_dict, from_json, legal_actions, new_game, to_dict, to_json
 from vigtavl_env.engine.maps import generate_map, load_map
-from vigtavl_env.engine.state import BATTLE, GONE, LOADED, ON_BOARD, OVER, PRISONER, GameState
+from vigtavl_env.engine.scenario import Scenario, act
+from vigtavl_env.engine.state import (
+    BATTLE, CHOOSE_DEFENDER, CHOOSE_SIDE, GONE, LOADED, ON_BOARD, OVER, PRISONER, GameState,
+)
 from vigtavl_env.engine.stats import FREIGHTER, IS_SHIP, LAND_TYPES
 
 ROUND_TRIP_EVERY = 7
@@ -58,7 +65,7 @@ def test_round_trip_throughout_random_games(n_players, seed):
 def test_json_is_plain_and_versioned():
     state = new_game(load_map("duel"), seed=3)
     d = json.loads(to_json(state, indent=2))
-    assert d["schema"] == "vigtavl-state" and d["version"] == 1
+    assert d["schema"] == "vigtavl-state" and d["version"] == 2
     assert d["dice"]["rng"] == format(state.rng, "x")
 
 
@@ -202,7 +209,7 @@ CORRUPTIONS = {
     "occupancy 4": _occupancy_four,
     "two players on a hex": _two_players,
     "prisoner not on a development": _prisoner_nowhere,
-    "stack names no unit": _set("interrupts.stack", [[999, 0, 0, 3, 0, []]]),
+    "stack names no unit": _set("interrupts.stack", [[999, 0, 0, 3, 0, [], 0, 0]]),
     "terrain wrong length": _set("map.terrain", [1, 0, 1]),
     "unknown config key": _set("config.extra_rule", True),
     "bad config value": _set("config.limit_scope", "sometimes"),
@@ -226,7 +233,8 @@ def test_corrupt_file_fails_naming_the_field(good, name):
 
 
 @pytest.mark.parametrize("name, corrupt, word", [
-    ("wrong version", lambda d: d.update(version=2), "version"),
+    ("wrong version", lambda d: d.update(version=3), "version"),
+    ("version 1", lambda d: d.update(version=1), "version"),
     ("wrong schema", lambda d: d.update(schema="chess"), "schema"),
     ("not a dict", None, "schema"),
 ])
@@ -282,8 +290,12 @@ def test_random_corruptions_fail_cleanly_or_load_a_sound_state(good):
 # ----------------------------------------------------------------------------- loader gaps
 @pytest.fixture(scope="module")
 def placement() -> dict:
-    """A fresh game's file: every freighter in reserve with its three knights aboard."""
-    return json.loads(to_json(new_game(load_map("duel"), seed=1)))
+    """A fresh game's file once the players loaded their freighters (S4): every freighter in
+    reserve with its three knights aboard."""
+    state = new_game(load_map("duel"), seed=1)
+    load_freighters(state)
+    assert sum(w == LOADED for w in state.u_where) == 12
+    return json.loads(to_json(state))
 
 
 def _own(d: dict, player: int, types) -> list[int]:
@@ -316,3 +328,79 @@ def test_loader_refuses_a_player_holding_his_own_prisoner(placement):
     u["where"][k], u["cell"][k], u["holder"][k], u["carrier"][k] = PRISONER, land, 0, -1
     with pytest.raises(ValueError, match="units.holder"):
         from_dict(d)
+
+
+# ----------------------------------------------------------------------------- rules v1 files
+def test_version_1_file_is_refused_naming_both_versions(good):
+    """A file of the rules-v0 engine (schema version 1) is not migrated: the game was played
+    under other rules. The message names its version and rules and the version read."""
+    d = copy.deepcopy(good)
+    # What a version-1 file looked like: none of the v2 fields, six-entry activation records.
+    d["version"] = 1
+    for key in ("to_load", "wall_builders"):
+        del d[key]
+    del d["developments"]["builder"]
+    del d["interrupts"]["pending"]
+    d["interrupts"]["stack"] = [x[:6] for x in d["interrupts"]["stack"]]
+    d["config"]["freighter_loads"] = [[0, 0, 1], [0, 1, 2]]
+    before = copy.deepcopy(d)
+    with pytest.raises(ValueError) as err:
+        from_dict(d)
+    msg = str(err.value)
+    assert "version 1" in msg and "rules v0" in msg, msg
+    assert "version 2" in msg and "rules v1" in msg, msg
+    assert d == before
+    # The same words through the JSON reader.
+    with pytest.raises(ValueError, match=r"version 1 .*rules v0"):
+        from_json(json.dumps(d))
+
+
+def _defend_position() -> GameState:
+    """P0's cavalry attacks a hex holding P1's soldier and archer: P1 is asked who defends."""
+    sc = Scenario(make_map(), phase="battle")
+    sc.development(0, "camp", (-3, 0))
+    sc.unit(0, "cavalry", (0, 0))
+    sc.unit(1, "soldier", (1, 0))
+    sc.unit(1, "archer", (1, 0))
+    state = sc.build()
+    act(state, "activate cavalry", (0, 0))
+    act(state, "attack", (1, 0))
+    return state
+
+
+def _side_position() -> GameState:
+    """P0's cavalry moves into P1's hex, which it can enter from several sides: P0 is asked."""
+    sc = Scenario(make_map(), phase="battle")
+    sc.development(0, "camp", (-3, 0))
+    sc.unit(0, "cavalry", (-2, 0))
+    sc.unit(1, "soldier", (1, 0))
+    state = sc.build()
+    act(state, "activate cavalry", (-2, 0))
+    act(state, "move", (1, 0))
+    return state
+
+
+@pytest.mark.parametrize("position, kind, asked", [
+    (_defend_position, CHOOSE_DEFENDER, 1), (_side_position, CHOOSE_SIDE, 0)])
+def test_pending_choice_round_trips(position, kind, asked):
+    """A state waiting on a pending choice saves and loads exactly: the question, who is asked
+    (out of turn for a defender), the decisions offered, and the game after the answer."""
+    state = position()
+    assert state.pending is not None and state.pending.kind == kind
+    assert state.current_player == asked
+    text = to_json(state)
+    assert json.loads(text)["interrupts"]["pending"] == state.pending.to_list()
+    loaded = from_json(text)
+    assert to_json(loaded) == text
+    assert loaded.pending.to_list() == state.pending.to_list()
+    assert loaded.current_player == asked
+    legal = legal_actions(state)
+    assert legal_actions(loaded) == legal and len(legal) >= 2
+    # Every answer gives the same game from the original and from the loaded copy.
+    for code in legal:
+        a, b = state.clone(), from_json(text)
+        a.forced_dice[:] = b.forced_dice[:] = [6, 1] * 4
+        apply_action(a, code)
+        apply_action(b, code)
+        assert a.pending is None
+        assert to_json(a) == to_json(b)

@@ -7,6 +7,9 @@ exception and with someone to act at every step. Across the soak, every kind of 
 can make happen must happen at least once: uniform random play alone already fights battles,
 captures, sinks, seizes, retaliates, breaches and builds walls (asserted on its games alone); the
 rarer results (rescues, surrenders, artillery fire, every award) are asserted over the whole soak.
+The players' decisions of rules v1 must be taken too (``NEW_DECISIONS``: the freighter loads,
+once per player and game; "choose <unit>", "attack from", "shoot", "no defence"), already under
+uniform random play, and every kind of pending question must be answered somewhere in the soak.
 Overwhelm (6 attack dice) needs several attacks on one hex in a turn and does not happen under
 either policy, so it is left to the scenario tests.
 
@@ -22,6 +25,7 @@ from collections import Counter
 from conftest import make_map
 
 from vigtavl_env.demo import eager_bot, random_bot
+from vigtavl_env.engine import actions as A
 from vigtavl_env.engine import apply_action, legal_actions, new_game
 from vigtavl_env.engine.maps import generate_map
 from vigtavl_env.engine.narrate import narrate
@@ -45,8 +49,24 @@ RARE = {
 }
 
 
-def play(n_players: int, seed: int, bot) -> GameState:
-    """One seeded game to the end; fails if anyone must act with nothing legal."""
+# The decisions of rules v1 that the engine used to take itself; each must be taken in the soak.
+NEW_DECISIONS = {"load", "choose", "attack from", "shoot", "no defence"}
+# The questions a "choose <unit>" (or "attack from", or "no defence") answers, by pending kind.
+CHOICE_KINDS = ("side", "defender", "guard", "breacher", "seizer")
+
+
+def decision_kind(state: GameState, code: int) -> str:
+    """What kind of decision ``code`` is, in the words of NEW_DECISIONS (else the verb's name)."""
+    verb, _, g = A.decode(code, state.gmap.board.n_cells)
+    if g >= 0:
+        return "load" if g >= A.LOAD else A.GLOBAL_NAMES[g]
+    return "choose" if verb >= A.CHOOSE else A.VERB_NAMES[verb]
+
+
+def play(n_players: int, seed: int, bot, decisions: Counter | None = None) -> GameState:
+    """One seeded game to the end; fails if anyone must act with nothing legal. ``decisions``
+    counts the kinds of decision taken (:func:`decision_kind`), and the pending questions
+    answered (``"answer:<kind>"``)."""
     state = new_game(generate_map(n_players, seed), seed=seed)
     rng = random.Random(seed)
     for _ in range(MAX_DECISIONS):
@@ -54,7 +74,12 @@ def play(n_players: int, seed: int, bot) -> GameState:
             return state
         legal = legal_actions(state)
         assert legal, f"seed {seed}: player {state.current_player} has no legal action"
-        apply_action(state, bot(state, legal, rng), legal)
+        code = bot(state, legal, rng)
+        if decisions is not None:
+            decisions[decision_kind(state, code)] += 1
+            if state.pending is not None:
+                decisions["answer:" + CHOICE_KINDS[state.pending.kind]] += 1
+        apply_action(state, code, legal)
     raise AssertionError(f"{n_players}-player game seed {seed} not over after {MAX_DECISIONS} decisions")
 
 
@@ -79,20 +104,41 @@ def tally(state: GameState, counts: Counter) -> None:
 
 def test_soak_games_end_and_exercise_the_rules():
     uniform, everything = Counter(), Counter()
+    decisions, random_decisions = Counter(), Counter()
+    games, seats = Counter(), 0
     for g in range(SOAK_RANDOM):
-        state = play(PLAYER_COUNTS[g % 3], g, random_bot)
+        n = PLAYER_COUNTS[g % 3]
+        state = play(n, g, random_bot, random_decisions)
         assert state.events[-1]["event"] == "game_over"
         tally(state, uniform)
+        games[n] += 1
+        seats += n
     everything.update(uniform)
+    decisions.update(random_decisions)
     for g in range(SOAK_EAGER):
-        state = play(PLAYER_COUNTS[g % 3], 10_000 + g, eager_bot)
+        n = PLAYER_COUNTS[g % 3]
+        state = play(n, 10_000 + g, eager_bot, decisions)
         tally(state, everything)
+        games[n] += 1
+        seats += n
     assert uniform["game_over"] == SOAK_RANDOM
     assert everything["game_over"] == SOAK_RANDOM + SOAK_EAGER
+    # Many games of each player count.
+    assert sorted(games) == list(PLAYER_COUNTS), games
+    assert min(games.values()) >= (SOAK_RANDOM + SOAK_EAGER) // 3 - 1, games
     missing_common = sorted(k for k in COMMON if not uniform[k])
     missing_rare = sorted(k for k in RARE if not everything[k])
     assert not missing_common, f"never happened under uniform random play: {missing_common}"
     assert not missing_rare, f"never happened in the soak: {missing_rare}"
+    # The players' decisions of rules v1 are taken: each player loads once a game, and the
+    # questions of every kind are asked and answered.
+    assert decisions["load"] == everything["load"] == seats
+    never = sorted(k for k in NEW_DECISIONS if not decisions[k])
+    assert not never, f"decisions never taken in the soak: {never}"
+    never = sorted(k for k in CHOICE_KINDS if not decisions["answer:" + k])
+    assert not never, f"questions never answered in the soak: {never}"
+    never = sorted(k for k in NEW_DECISIONS if not random_decisions[k])
+    assert not never, f"decisions never taken under uniform random play: {never}"
 
 
 # ----------------------------------------------------------------------------- the narrator

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from .combat import can_stand
 from .state import BREACHED, LOADED, ON_BOARD, PRISONER, REPELLED, SPENT, GameState, positions
 from .stats import BREACH_HIT_MAX, DEV_COST, FREIGHTER, LAND_TYPES, NO_DEV, UNIT_COST
-from .tokens import check_wall_awards
+from .tokens import check_complex, check_wall_awards
 
 LAST_DEVELOPMENT_BONUS = 3
 
@@ -149,7 +149,8 @@ def seize(state: GameState, player: int, target: int) -> tuple[int, list[int]]:
                 state.walls[e] = player
                 converted = True
         if converted:
-            check_wall_awards(state, player)  # a Citadel may close; Great Wall counts built walls
+            check_wall_awards(state, player)
+        check_complex(state, player)  # counts only what he built: taking back his own fort may complete it
     else:
         freed = []
         state.emit("seized_artillery", cell=target, owner=owner, player=player)

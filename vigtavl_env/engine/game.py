@@ -219,7 +219,8 @@ def build_wall(state: GameState, verb: int, cell: int) -> None:
     state.wall_builder[edge] = me
     state.emit("build", what="wall", cell=cell, direction=d)
     check_wall_awards(state, me, edge)
-    # A wall can cut the last way out of the hexes on either side of it.
+    # Walls stand on the builder's own hexes, which others cannot enter anyway, so a wall never
+    # closes their way; the check catches a ring they closed themselves with their own move.
     check_surrender(state, me, [c for c in (cell, board.neighbours[cell][d]) if c >= 0])
 
 

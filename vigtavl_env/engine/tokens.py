@@ -126,10 +126,11 @@ def check_wall_awards(state: GameState, player: int, new_edge: int = -1) -> None
     """After the player's walls change: Great Wall and Citadel, once per game each.
 
     ``new_edge``: the one wall just built, which lets the Citadel check skip walls that cannot
-    close anything; -1 when several walls changed hands at once (seizure), which can close a
-    Citadel but never earns the Great Wall (it is for building a wall).
+    close anything; -1 when several walls changed hands at once (seizure). The Great Wall counts
+    only walls the player built (:func:`longest_wall`), so walls taken from others never earn
+    it, while his own built walls taken back may complete it.
     """
-    if (new_edge >= 0 and not state.awards[player] & GREAT_WALL
+    if (not state.awards[player] & GREAT_WALL
             and state.walls.count(player) >= GREAT_WALL_LENGTH  # cheap test first
             and longest_wall(state, player) >= GREAT_WALL_LENGTH):
         _award(state, player, GREAT_WALL, GREAT_WALL_TOKENS, "great_wall")
