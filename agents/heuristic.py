@@ -22,40 +22,55 @@ Styles (:class:`Style` weights):
   with the last-development bonus and rescues, the awards), one decision at a time, with only a
   light positional tie-break.
 
-All three handle placement (ships spread along coasts with free land behind them), freighters
-(a loaded knight is activated and stepped ashore, or the freighter carries it first),
-retaliation (activate the 1-silver unit with the best attack, or decline) and the winds (move
-destinations already include them). ``decide`` is the whole interface; :meth:`scored` exposes
+All three handle the setup (each style has its favourite split of the starting knights over
+the two freighters), placement (ships spread along coasts with free land behind them),
+freighters (a loaded knight is activated and stepped ashore, or the freighter carries it
+first), retaliation (activate the 1-silver unit with the best attack, or decline) and the winds
+(move destinations already include them).
+
+Choices asked in the middle of a decision (rules v1, ``state.pending``) are scored like the
+rest, in tokens: who defends an attacked hex (the unit that loses the fewest tokens on average,
+P(it loses) x its stake: a cheap unit steps in for a valuable one, the cheapest takes a shot);
+whether and with whom to defend a development about to be seized (while P(holding) x its stake
+outweighs P(losing) x the defender's value, else "no defence"); the side a battle move enters
+from (its flanking dice and the defenders able to step in, in the battle's expected value);
+which unit breaches (the most dice) or seizes (the best chance against the owner's possible
+defenders, then one that can occupy). An attacker expects the defender that choice would pick,
+and an archer next to its target fights or shoots, whichever is worth more. ``decide`` is the whole interface; :meth:`scored` exposes
 the scores so the search bot can take the best few as its candidates.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from vigtavl_env.engine import actions as A
 from vigtavl_env.engine.building import unit_sites
-from vigtavl_env.engine.combat import can_attack_from_here
-from vigtavl_env.engine.free_actions import breacher
-from vigtavl_env.engine.legal import may_battle_move, nested_ok
+from vigtavl_env.engine.combat import (
+    can_attack_from_here, can_capture, coastal_or_sea, defender_options, pending_attack_dice,
+)
+from vigtavl_env.engine.free_actions import breachers, guard_options, seizers
+from vigtavl_env.engine.hexgrid import angular_gap
+from vigtavl_env.engine.legal import battle_sides, may_battle_move, nested_ok, pending_units
 from vigtavl_env.engine.movement import reach
 from vigtavl_env.engine.state import (
-    BATTLE, CITADEL, COMPLEX, GREAT_WALL, LOADED, MOVE_DONE, ON_BOARD, PRISONER, SPENT, GameState,
+    BATTLE, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CITADEL, COMPLEX, GREAT_WALL, LOADED,
+    MOVE_DONE, ON_BOARD, PRISONER, SPENT, Activation, GameState, Pending,
 )
 from vigtavl_env.engine.stats import (
-    ARCHER, CAMP, CASTLE, DEV_COST, FORT, FREIGHTER, GALLEON, IS_SHIP, LAND_TYPES, NO_DEV,
-    UNIT_COST, UNIT_MOVEMENT, UNIT_RANGE,
+    ARCHER, ARTILLERY_COST, CAMP, CASTLE, DEV_COST, FORT, FREIGHTER, GALLEON, IS_SHIP, LAND_TYPES,
+    MAX_OCCUPANCY, NO_DEV, UNIT_COST, UNIT_MOVEMENT, UNIT_RANGE,
 )
 from vigtavl_env.engine.tokens import longest_wall, may_close_enclosure
 
 from .base import EngineAgent
-from vigtavl_env.engine.hexgrid import angular_gap
-
 from .tactics import (
-    CLOSE_WIN, LAST_DEVELOPMENT_BONUS, MapInfo, Recent, Threats, approach_risk, attack_prob,
-    award_shares, battle_move_prob, battle_turns_left, breach_prob, end_counts, seize_exposure,
-    seize_value, split_legal, target_field, turns_left,
+    CLOSE_WIN, LAST_DEVELOPMENT_BONUS, MapInfo, Recent, Threats, approach_risk, attack_dice_from,
+    award_shares, battle_turns_left, breach_prob, choose_defender, close_win_prob, end_counts,
+    guard_outcome, loss_prob, seize_exposure, seize_value, split_legal, stake_value, target_field,
+    turns_left,
 )
 
 
@@ -78,14 +93,19 @@ class Style:
     first_camp: float = 1.0  # extra value of a first development (prisoners, production)
     landing: float = 0.4  # value of a knight standing on land rather than aboard
     noise: float = 0.01  # random tie-break, in tokens
+    # Setup: preference per split of the starting knights (stats.FREIGHTER_SPLITS: SSS|AAC,
+    # SSA|SAC, SSC|SAA). By default an archer on each freighter: both landings can shoot.
+    loads: tuple[float, float, float] = (0.0, 1.0, 0.5)
 
 
 AGGRESSOR = Style("aggressor", attack=1.4, seize=1.2, approach=0.7, guard=0.3, caution=0.15,
                   dev=0.6, dev_safety=0.4, complex=0.3, walls=0.0, units=0.9,
-                  unit_pref=(0.8, 0.6, 1.3, 0.7, 0.0, 0.6), first_camp=2.0, landing=1.0)
+                  unit_pref=(0.8, 0.6, 1.3, 0.7, 0.0, 0.6), first_camp=2.0, landing=1.0,
+                  loads=(0.0, 0.5, 1.0))  # the cavalry lands with two soldiers to feint for it
 BUILDER = Style("builder", attack=0.9, seize=1.0, approach=0.15, guard=1.0, caution=0.5,
                 dev=1.3, dev_safety=0.9, complex=1.5, walls=1.0, units=0.5,
-                unit_pref=(1.2, 0.7, 0.6, 0.3, 0.0, 0.2), first_camp=1.0, landing=1.0)
+                unit_pref=(1.2, 0.7, 0.6, 0.3, 0.0, 0.2), first_camp=1.0, landing=1.0,
+                loads=(1.0, 0.5, 0.0))  # three soldiers land together to guard the first camp
 GREEDY = Style("greedy", attack=1.0, seize=1.0, approach=0.2, guard=0.4, caution=0.3,
                dev=1.0, dev_safety=0.6, complex=1.0, walls=0.3, units=0.4,
                unit_pref=(1.0, 0.8, 1.0, 0.6, 0.0, 0.5), first_camp=1.0, landing=0.8)
@@ -289,52 +309,67 @@ class _Ctx:
         v = 0.0
         if self.battle:
             if not loaded or t == ARCHER:
-                v = self.style.attack * self.best_attack(t, c)
+                v = self.style.attack * self.best_attack(t, c, loaded)
             if not loaded and t != FREIGHTER:
                 v += self.style.seize * self.seize_from(c)
         self._imm[key] = v
         return v
 
-    def best_attack(self, t: int, c: int) -> float:
-        """Expected tokens of the best attack a unit of type ``t`` makes from ``c``."""
+    def best_attack(self, t: int, c: int, loaded: bool = False) -> float:
+        """Expected tokens of the best attack a unit of type ``t`` makes from ``c``: close
+        combat next door, and a shot along the rays for archers and galleons (an archer aboard
+        a freighter: only at sea hexes and the coast)."""
         if t == FREIGHTER:
             return 0.0
         targets = self.targets()
         if not targets:
             return 0.0
         st, board, me = self.state, self.board, self.me
+        gmap = st.gmap
         cost = UNIT_COST[t]
         best = 0.0
         if UNIT_RANGE[t]:
-            gmap = st.gmap
             for d in range(6):
                 for k, (x, e) in enumerate(board.rays[c][d], start=1):
                     w = st.walls[e]
                     if (w >= 0 and w != me) or not (gmap.is_land[x] or gmap.is_sea[x]):
                         break
-                    if x in targets:
-                        v = self.target_value(x, targets[x], cost, c, k)
+                    if x in targets and not (loaded and not coastal_or_sea(st, x)):
+                        v = self.target_value(x, cost, c, k)
                         if v > best:
                             best = v
-        else:
-            for d, x in enumerate(board.neighbours[c]):
-                if x < 0 or x not in targets:
-                    continue
-                w = st.walls[board.edge[c][d]]
-                if w >= 0 and w != me:
-                    continue
-                v = self.target_value(x, targets[x], cost, c, 0)
-                if v > best:
-                    best = v
+        for d, x in enumerate(board.neighbours[c]):
+            if x < 0 or x not in targets or (loaded and not coastal_or_sea(st, x)):
+                continue
+            w = st.walls[board.edge[c][d]]
+            if w >= 0 and w != me:
+                continue
+            v = self.target_value(x, cost, c, 0)
+            if v > best:
+                best = v
         return best
 
-    def target_value(self, x: int, victim: int, cost: int, origin: int, rng: int) -> float:
-        """Expected tokens of an attack on ``x`` from ``origin``, with the feint it sets up."""
-        p = attack_prob(self.state, cost, x, origin, rng, victim)
+    def defence(self, x: int, base: int, origin: int, rng: int) -> tuple[int, float]:
+        """(the unit the attacked player will choose to defend ``x``, P(the attack beats it))
+        for an attack with ``base`` dice from ``origin`` at range ``rng`` (0: close combat)."""
+        key = ("defence", x, base, origin, rng)
+        v = self.cache.get(key)
+        if v is None:
+            st = self.state
+            dice = attack_dice_from(st, base, x, origin, bool(rng))
+            v = self.cache[key] = choose_defender(st, dice, rng, defender_options(st, x, origin))
+        return v
+
+    def target_value(self, x: int, base: int, origin: int, rng: int) -> float:
+        """Expected tokens of an attack on ``x`` from ``origin`` against the defender the
+        attacked player will choose, with the feint it sets up."""
+        victim, p = self.defence(x, base, origin, rng)
+        if victim < 0:
+            return 0.0
         v = p * self.victim_value(victim, x)
         if p < 1.0 and x not in self.state.front:
             d = self.board.direction_between(x, origin)
-            v += (1.0 - p) * self.feint_bonus(x, victim, d, cost)
+            v += (1.0 - p) * self.feint_bonus(x, victim, d, base)
         return v
 
     def feint_bonus(self, x: int, victim: int, front: int, spent: int) -> float:
@@ -392,8 +427,8 @@ class _Ctx:
         return out
 
     def victim_value(self, victim: int, x: int) -> float:
-        """Tokens for defeating ``victim`` on ``x``, plus what it brings: a prisoner (General)
-        or a sunk ship (Admiral), drowned cargo, an opened development."""
+        """Tokens for defeating ``victim`` defending ``x``, plus what it brings: a prisoner
+        (General) or a sunk ship (Admiral), drowned cargo, a development it alone held."""
         key = ("victim", victim, x)
         v = self.cache.get(key)
         if v is not None:
@@ -405,10 +440,10 @@ class _Ctx:
             v += 0.7 * sum(UNIT_COST[st.u_type[k]] for k in st.cargo(victim))
         # A sunk ship counts for the Admiral award, a prisoner for the General.
         v += max(0.3, 0.6 * self.award_delta(1 if IS_SHIP[vt] else 0, ((self.me, 1),)))
-        if st.dev_type[x] != NO_DEV:
+        if st.dev_type[x] != NO_DEV and st.u_cell[victim] == x:
             alone = sum(1 for u, c in enumerate(st.u_cell) if c == x and st.u_where[u] == ON_BOARD) == 1
-            if alone:
-                v += 0.5 * DEV_COST[st.dev_type[x]]  # its only defender: a seizure may follow
+            if alone:  # its only defender: occupying the hex (or a seizure) takes the development
+                v += 0.5 * seize_tokens(self, x)
         self.cache[key] = v
         return v
 
@@ -585,7 +620,8 @@ _SCORES_KEPT = 256
 # State fields that no score reads (the dice stream, the event log, the decision count), the map
 # (keyed by identity) and the stack (its activations are keyed by value).
 _UNSCORED = frozenset({"gmap", "rng", "forced_dice", "events", "record_events", "decisions", "stack"})
-_FREEZE = {list: tuple, dict: lambda v: tuple(v.items()), set: frozenset}
+_FREEZE = {list: tuple, dict: lambda v: tuple(v.items()), set: frozenset,
+           Pending: lambda p: tuple(p.to_list())}
 
 
 def _state_key(state: GameState) -> tuple:
@@ -598,7 +634,7 @@ def _state_key(state: GameState) -> tuple:
         if k not in _UNSCORED:
             f = freeze(type(v))
             out.append(f(v) if f else v)
-    out.append(tuple((a.unit, a.move, a.attacked, a.move_left, a.origin, tuple(a.losers))
+    out.append(tuple((a.unit, a.move, a.attacked, a.move_left, a.origin, tuple(a.losers), a.rode, a.done)
                      for a in state.stack))
     return tuple(out)
 
@@ -635,12 +671,34 @@ def _value_at(ctx: _Ctx, u: int, t: int, c: int, loaded: bool, attack_left: bool
     return v
 
 
-def _reach_of(ctx: _Ctx, u: int, move_left: int, can_attack: bool):
-    key = ("reach", u, move_left, can_attack)
+def _reach_of(ctx: _Ctx, u: int, move_left: int, can_attack: bool, wind: bool = True):
+    """The engine's movement search for ``u`` (``wind``: it may still ride the winds)."""
+    key = ("reach", u, move_left, can_attack, wind)
     r = ctx.pos.get(key)
     if r is None:
-        r = ctx.pos[key] = reach(ctx.state, u, move_left, can_attack=can_attack)
+        r = ctx.pos[key] = reach(ctx.state, u, move_left, can_attack=can_attack, wind=wind)
     return r
+
+
+def _battle_move_value(ctx: _Ctx, u: int, x: int, side: int, stay: float) -> float:
+    """A battle move of ``u`` into ``x`` entering from ``side`` (the mover's choice: it sets
+    the flanking dice, and who may step in to defend): the battle's expected tokens, then
+    standing on ``x`` if it wins (taking what stands there), or ``stay`` (the value of where
+    its move began) if it loses."""
+    t = ctx.state.u_type[u]
+    cost = UNIT_COST[t]
+    victim, p = ctx.defence(x, cost, side, 0)
+    if victim < 0:
+        return -1.0
+    ev = ctx.style.attack * ctx.target_value(x, cost, side, 0)
+    return ev + p * (ctx.pot(t, x) + ctx.style.seize * ctx.seize_from(x)) + (1 - p) * stay
+
+
+def _best_battle_move(ctx: _Ctx, u: int, x: int, r, move_left: int, stay: float) -> float:
+    """:func:`_battle_move_value` from the best side the engine allows (``r``: the reach)."""
+    top = Activation(u, move_left, ctx.state.u_cell[u])
+    sides = battle_sides(ctx.state, top, r, x)
+    return max((_battle_move_value(ctx, u, x, s, stay) for s in sides), default=-1.0)
 
 
 def _score_move(ctx: _Ctx, verb: int, cell: int) -> float:
@@ -656,14 +714,10 @@ def _score_move(ctx: _Ctx, verb: int, cell: int) -> float:
     h = st.cell_player[cell]
     if h >= 0 and h != ctx.me:
         # A battle move: win and stand there, lose and stay where the move began.
-        r = _reach_of(ctx, u, top.move_left, may_battle_move(st, top))
-        victim = ctx.targets().get(cell, -1)
-        if victim < 0 or cell not in r.battles:
+        r = _reach_of(ctx, u, top.move_left, may_battle_move(st, top), not top.rode)
+        if cell not in ctx.targets() or cell not in r.battles:
             return -1.0
-        p = battle_move_prob(st, u, cell, r.cost, r.battles, victim)
-        ev = ctx.style.attack * p * ctx.victim_value(victim, cell)
-        after = p * (ctx.pot(t, cell) + ctx.style.seize * ctx.seize_from(cell))
-        return ev + after + (1 - p) * ctx.pot(t, here, loaded) - now
+        return _best_battle_move(ctx, u, cell, r, top.move_left, ctx.pot(t, here, loaded)) - now
     if t == FREIGHTER:
         return _freighter_pot(ctx, u, cell) - now - 0.01
     to_loaded = t in LAND_TYPES and st.gmap.is_sea[cell]
@@ -672,24 +726,27 @@ def _score_move(ctx: _Ctx, verb: int, cell: int) -> float:
 
 
 def _score_attack(ctx: _Ctx, verb: int, cell: int) -> float:
+    """Close combat ("attack"), a shot ("shoot") or the artillery ("fire"), each by its
+    expected tokens against the defender the attacked player will choose: an archer next to
+    its target plays whichever of the two is worth more. (Losing an attack costs the attacker
+    nothing but the action.)"""
     st = ctx.state
     top = st.active
     u = top.unit
     t = st.u_type[u]
     loaded = st.u_where[u] == LOADED
     here = st.u_cell[u]
-    victim = ctx.targets().get(cell, -1)
+    ranged = verb != A.ATTACK
+    rng = ctx.board.dist[here][cell] if ranged else 0
+    base = ARTILLERY_COST if verb == A.FIRE_ARTILLERY else UNIT_COST[t]
+    victim, p = ctx.defence(cell, base, here, rng)
     if victim < 0:
         return -1.0
-    ranged = verb == A.FIRE_ARTILLERY or UNIT_RANGE[t] > 0
-    rng = ctx.board.dist[here][cell] if ranged else 0
-    base = 2 if verb == A.FIRE_ARTILLERY else UNIT_COST[t]
-    ev = ctx.style.attack * ctx.target_value(cell, victim, base, here, rng)
-    stay = ctx.pot(t, here, loaded)
+    ev = ctx.style.attack * ctx.target_value(cell, base, here, rng)
     bonus = 0.0
-    if not rng:
-        p = attack_prob(st, base, cell, here, rng, victim)
-        bonus = p * 0.3 * max(0.0, ctx.pot(t, cell) - stay)  # the occupation that may follow
+    if ctx.board.dist[here][cell] == 1 and st.u_cell[victim] == cell:
+        # The occupation that may follow a win next door.
+        bonus = p * 0.3 * max(0.0, ctx.pot(t, cell) - ctx.pot(t, here, loaded))
     if top.move != MOVE_DONE and top.move_left > 0 and not loaded:
         bonus += 0.1  # it may still move afterwards
     return ev + bonus + 0.02
@@ -705,19 +762,52 @@ def _score_end_turn(ctx: _Ctx, verb: int, cell: int) -> float:
 
 
 def _score_occupy(ctx: _Ctx, verb: int, cell: int) -> float:
+    """Moving the victor onto the hex it won; a development or artillery still there is taken
+    (tokens as a seizure)."""
     st = ctx.state
     u = st.occupy_unit
     t = st.u_type[u]
     here = st.u_cell[u]
     gain = ctx.pot(t, cell) - ctx.pot(t, here)
+    if st.cell_player[cell] not in (-1, ctx.me):
+        gain += ctx.style.seize * (seize_tokens(ctx, cell) if st.dev_type[cell] != NO_DEV else 0.3)
     return gain + 0.5 * ctx.style.seize * (ctx.seize_from(cell) - ctx.seize_from(here))
 
 
 def _score_seize(ctx: _Ctx, verb: int, cell: int) -> float:
+    """A seizure, by what the best of my units that could seize it may expect (its owner may
+    send defenders: :func:`_seizer_value`)."""
+    options = _cached(ctx, ("seizers", cell), lambda: seizers(ctx.state, ctx.me, cell))
+    best = max((_seizer_value(ctx, s, cell) for s in options), default=-1.0)
+    return best + (0.5 if ctx.state.dev_type[cell] != NO_DEV else 0.0)
+
+
+def _seizer_value(ctx: _Ctx, s: int, cell: int) -> float:
+    """Seizing ``cell`` with unit ``s``: its owner may defend with his units next to both, each
+    fighting ``s`` in close combat (his choice, played as :func:`guard_outcome` has him choose);
+    the tokens of the seizure times its chance, his defenders beaten, and the occupation that
+    may follow (a knight moves onto the seized hex if there is room)."""
     st = ctx.state
-    if st.dev_type[cell] == NO_DEV:
-        return 0.3  # artillery: no tokens, but one piece fewer against me
-    return ctx.style.seize * seize_tokens(ctx, cell) + 0.5
+    t, h = st.u_type[s], st.u_cell[s]
+    artillery_only = st.dev_type[cell] == NO_DEV
+    # The owner weighs it as a greedy owner would (:func:`_piece_stake`).
+    stake = 1.0 if artillery_only else seize_value(st, ctx.me, cell) + 0.5
+    guards = guard_options(st, cell, h)
+    outcome = guard_outcome([(_guard_holds(st, s, g), stake_value(st, g)) for g in guards], stake)
+    _, p_seized, beaten = outcome
+    tokens = 0.3 if artillery_only else seize_tokens(ctx, cell)
+    v = ctx.style.seize * (p_seized * tokens + beaten)
+    if t in LAND_TYPES and st.occ[cell] + 1 <= MAX_OCCUPANCY:
+        v += p_seized * (0.05 + 0.5 * max(0.0, ctx.pot(t, cell) - ctx.pot(t, h)))
+    return v
+
+
+def _guard_holds(st: GameState, seizer: int, guard: int) -> float:
+    """P(``guard`` beats ``seizer`` in a defended seizure): close combat, each rolling its
+    cost, no tactics; a knight holds outright against a player who may not capture."""
+    if st.u_type[guard] in LAND_TYPES and not can_capture(st, st.u_owner[seizer]):
+        return 1.0
+    return 1.0 - close_win_prob(UNIT_COST[st.u_type[seizer]], UNIT_COST[st.u_type[guard]], 99)
 
 
 def _score_breach(ctx: _Ctx, verb: int, cell: int) -> float:
@@ -732,8 +822,95 @@ def _score_breach(ctx: _Ctx, verb: int, cell: int) -> float:
         value = 0.2
     else:
         return -0.1
-    b = breacher(st, ctx.me, cell)
-    return breach_prob(UNIT_COST[st.u_type[b]]) * value if b >= 0 else -0.1
+    options = breachers(st, ctx.me, cell)
+    if not options:
+        return -0.1
+    return breach_prob(max(UNIT_COST[st.u_type[b]] for b in options)) * value
+
+
+# ---------------------------------------------------------------------------- pending choices
+def _cached(ctx: _Ctx, key: tuple, make: Callable[[], list[int]]) -> list[int]:
+    """Units worked out once per decision (a choice's candidates, a hex's seizers)."""
+    v = ctx.cache.get(key)
+    if v is None:
+        v = ctx.cache[key] = make()
+    return v
+
+
+def _chosen_unit(ctx: _Ctx, verb: int, cell: int) -> int:
+    """The unit a "choose <type>" code names: of that type on that hex, among the candidates
+    of the pending choice (``legal.pending_units``)."""
+    st = ctx.state
+    t = verb - A.CHOOSE
+    options = _cached(ctx, ("pending",), lambda: pending_units(st))
+    return next((u for u in options if st.u_cell[u] == cell and st.u_type[u] == t), -1)
+
+
+def _score_attack_from(ctx: _Ctx, verb: int, cell: int) -> float:
+    """The side my battle move enters from: the most flanking dice, and the fewest defenders
+    able to step in (those next to both the side and the target), as its expected value; the
+    first attack on a hex also sets its front for my next attacks (the feint). Where the side
+    makes no difference, the one it reaches with the fewest movement points."""
+    st = ctx.state
+    pend, top = st.pending, st.active
+    u = pend.unit
+    stay = ctx.pot(st.u_type[u], st.u_cell[u], st.u_where[u] == LOADED)
+    r = _reach_of(ctx, u, top.move_left, True, not top.rode)
+    return _battle_move_value(ctx, u, pend.cell, cell, stay) - 0.001 * r.cost.get(cell, 0)
+
+
+def _score_choose(ctx: _Ctx, verb: int, cell: int) -> float:
+    """The answer to a pending choice: who defends (an attack or a seizure), who breaches,
+    who seizes."""
+    st = ctx.state
+    pend = st.pending
+    u = _chosen_unit(ctx, verb, cell)
+    if u < 0:
+        return -1.0
+    if pend.kind == CHOOSE_DEFENDER:
+        # The tokens I should expect to lose: a cheap unit steps in for a valuable one when the
+        # odds are bad; against a shot or an overwhelm (the same odds for all) the cheapest.
+        p = loss_prob(st, pending_attack_dice(st), pend.rng, u)
+        return -p * stake_value(st, u)
+    if pend.kind == CHOOSE_GUARD:
+        return -_guard_loss(ctx, u)
+    if pend.kind == CHOOSE_BREACHER:
+        # Breaching spends nothing (the unit may still act): the one with the most dice.
+        return breach_prob(UNIT_COST[st.u_type[u]])
+    return _seizer_value(ctx, u, pend.cell)  # CHOOSE_SEIZER
+
+
+def _piece_stake(ctx: _Ctx, cell: int, seizer_owner: int) -> float:
+    """What my development (or artillery) on ``cell`` is worth against a seizure: the
+    seizer's tokens (+3 if it is my last, his prisoners rescued) and its lasting value to me
+    (the Builder count, production), weighed by my style."""
+    st = ctx.state
+    if st.dev_type[cell] == NO_DEV:
+        return 1.0  # artillery: no tokens, but it would fire at me
+    return seize_value(st, seizer_owner, cell) + 0.5 * ctx.style.dev
+
+
+def _guard_loss(ctx: _Ctx, guard: int) -> float:
+    """Tokens I expect to lose sending ``guard`` against the pending seizure: it fights the
+    seizer; if it loses it is defeated and I choose again (:func:`guard_outcome`)."""
+    st = ctx.state
+    pend = st.pending
+    seizer = pend.unit
+    stake = _piece_stake(ctx, pend.cell, st.u_owner[seizer])
+    others = [g for g in _cached(ctx, ("pending",), lambda: pending_units(st)) if g != guard]
+    rest, _, _ = guard_outcome([(_guard_holds(st, seizer, g), stake_value(st, g)) for g in others], stake)
+    return (1.0 - _guard_holds(st, seizer, guard)) * (stake_value(st, guard) + rest)
+
+
+def _score_no_defence(ctx: _Ctx, verb: int, cell: int) -> float:
+    """Letting the piece go: I lose its stake for sure (better than a hopeless defence)."""
+    pend = ctx.state.pending
+    return -_piece_stake(ctx, pend.cell, ctx.state.u_owner[pend.unit])
+
+
+def _score_load(ctx: _Ctx, verb: int, g: int) -> float:
+    """Setup: the style's favourite split of the starting knights over the two freighters."""
+    return ctx.style.loads[g - A.LOAD]
 
 
 # ---------------------------------------------------------------------------- activation
@@ -792,13 +969,8 @@ def _unit_plan(ctx: _Ctx, u: int, t: int, cell: int, loaded: bool) -> float:
     if ctx.battle:
         targets = ctx.targets()
         for c in r.battles:
-            victim = targets.get(c, -1)
-            if victim < 0:
-                continue
-            p = battle_move_prob(st, u, c, r.cost, r.battles, victim)
-            v = ctx.style.attack * p * ctx.victim_value(victim, c) + p * ctx.pot(t, c) + (1 - p) * stay
-            if v > best:
-                best = v
+            if c in targets:
+                best = max(best, _best_battle_move(ctx, u, c, r, UNIT_MOVEMENT[t], stay))
     return best - stay
 
 
@@ -1014,7 +1186,8 @@ _SCORERS = {
     "move": _score_move, "move_artillery": _score_never, "attack": _score_attack,
     "fire": _score_attack, "occupy": _score_occupy, "seize": _score_seize,
     "discharge": _score_discharge, "recruit": _score_recruit, "end_activation": _score_end_activation,
-    "end_turn": _score_end_turn,
+    "end_turn": _score_end_turn, "shoot": _score_attack, "attack_from": _score_attack_from,
+    "choose": _score_choose, "no_defence": _score_no_defence, "load": _score_load,
 }
 
 

@@ -18,10 +18,22 @@ the better half goes on); the last candidate standing is played. A few simulatio
 the policy's own scores count too (``prior``): a candidate it ranks lower must win the
 simulations by that margin.
 
+Decisions out of turn (rules v1): the bot is asked for every decision of its seat, whoever's
+turn it is: who defends its attacked hex or its development about to be seized, its
+retaliation. Nothing here assumes the deciding player is the turn's player: "me" is the player
+asked now, a simulation plays the rest of the current turn (whoever's it is) and then the next
+one, and every decision in a simulation, a pending choice of another player included, goes to
+the policy of the player asked (mine for me, the rollout or reply policy for the others).
+
+Pending choices (the side of a battle move, who defends, breaches or seizes) are answered by
+the policy without simulating: its scores are the exact odds of the dice (expected tokens lost
+or won), which a few dice-rolled simulations would only blur. Candidates ``proposed`` by another
+policy are still searched there.
+
 Budget: ``iterations`` simulations per decision at most (``search:200``), optionally capped by
 ``ms`` milliseconds (``search:50ms``). A decision with one legal code is answered at once, as
-are placement decisions and ones where the policy's best candidate stands ``clear_gap`` tokens
-ahead of the next. The default (8 simulations, 4 candidates, the next player's turn
+are the setup (freighter loads, placement), pending choices, and decisions where the policy's
+best candidate stands ``clear_gap`` tokens ahead of the next. The default (8 simulations, 4 candidates, the next player's turn
 simulated) decides in about 50-60 ms on average on the duel map: about 5-5.5 s for a whole
 2-player game against a heuristic bot on the project's 2-core machine (one game per core; the
 heuristic remembers the positions and scores the simulations meet again).
@@ -121,7 +133,7 @@ class SearchAgent(EngineAgent):
         self.last_simulations = 0
         if len(legal) == 1:
             return legal[0]
-        if state.phase == PLACEMENT:
+        if state.phase == PLACEMENT or (state.pending is not None and not proposed):
             return self.policy.decide(state, legal)
         scored = sorted(self.policy.scored(state, legal), reverse=True)
         ranked = [r for r in scored[: self.top_k] if r[0] >= self.min_score] or scored[:1]
@@ -137,7 +149,7 @@ class SearchAgent(EngineAgent):
 
     def _search(self, state: GameState, cands: list[int], legal: list[int],
                 policy_score: dict[int, float]) -> int:
-        me = state.current_player
+        me = state.current_player  # the player asked: maybe not the turn's player
         info = self.map_info(state)
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000.0
         total = {c: 0.0 for c in cands}
@@ -175,8 +187,9 @@ class SearchAgent(EngineAgent):
 
     def _simulate(self, state: GameState, code: int, legal: list[int], me: int, seed: int,
                   info: MapInfo) -> float:
-        """One future: the candidate, the policy to the end of my turn, the reply policy
-        through the next player's turn; its value."""
+        """One future: the candidate, the policy to the end of the current turn (mine, or the
+        turn in which I was asked out of turn), the reply policy through the next player's
+        turn; its value for me."""
         s = state.clone(keep_events=False)
         s.record_events = False
         s.forced_dice = []
@@ -198,8 +211,9 @@ class SearchAgent(EngineAgent):
 
 def _play_turn(s: GameState, me: int, mine: HeuristicAgent, others: HeuristicAgent,
                max_steps: int) -> None:
-    """Play the current turn of ``s`` to its end (at most ``max_steps`` decisions): ``mine``
-    decides for ``me`` (retaliations included), ``others`` for everyone else."""
+    """Play the current turn of ``s`` to its end (at most ``max_steps`` decisions): whoever is
+    asked (``current_player``: the turn's player, a retaliating player, a player asked to
+    defend out of turn), ``mine`` decides for ``me``, ``others`` for everyone else."""
     turn = s.turns_played
     for _ in range(max_steps):
         if s.is_over or s.turns_played != turn:

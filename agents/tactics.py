@@ -6,9 +6,13 @@ Everything here reads a :class:`~vigtavl_env.engine.GameState` and never changes
 - **Odds** from the dice rules: close combat is won by the higher of the two highest dice with
   ties re-rolled, so ``p = P(A > D) / (1 - P(A = D))``; a ranged shot hits if any of ``n`` dice
   is at most ``k`` (3, 2, 1 at range 1, 2, 3): ``1 - (1 - k/6)^n``; an attack with at least
-  ``overwhelm_dice`` dice wins outright. :func:`preview_dice` adds flanking (the first attack on
-  a hex sets its front) and attrition (the third attack from one side) from ``state.front`` and
-  ``state.attacks`` without recording anything, unlike the engine's ``attack_dice``.
+  ``overwhelm_dice`` dice wins outright. :func:`preview_dice` (the engine's
+  ``preview_attack_dice``) adds flanking (the first attack on a hex sets its front) and
+  attrition (the third attack from one side) without recording anything.
+- **Defence** (rules v1: the attacked player chooses): :func:`choose_defender` is the choice
+  that loses the fewest tokens on average, which is also what an attacker should expect;
+  :func:`guard_outcome` plays out a defended seizure, the owner sending defenders while they
+  are worth it.
 - **Values**: what a defeated unit, a seized development (+3 for an owner's last one, plus the
   prisoners rescued there) and the end awards are worth in victory tokens.
 - **Threats** (:class:`Threats`): for one player, what his units could attack or stand next to
@@ -29,7 +33,7 @@ from typing import Any, Callable
 import numpy as np
 
 from vigtavl_env.engine import actions as A
-from vigtavl_env.engine.hexgrid import angular_gap
+from vigtavl_env.engine.combat import defender_at, defender_options, preview_attack_dice
 from vigtavl_env.engine.state import (
     BATTLE, LOADED, ON_BOARD, OVER, PLACEMENT, PRISONER, GameState, positions,
 )
@@ -61,20 +65,26 @@ GROUPS = {
     "seize": range(A.SEIZE, A.SEIZE + 1),
     "discharge": range(A.DISCHARGE, A.DISCHARGE + 3),
     "recruit": range(A.RECRUIT, A.RECRUIT + 1),
+    "shoot": range(A.SHOOT, A.SHOOT + 1),
+    "attack_from": range(A.ATTACK_FROM, A.ATTACK_FROM + 1),
+    "choose": range(A.CHOOSE, A.CHOOSE + 6),
 }
+# The global verbs by number: end activation, end turn, no defence, then the freighter splits.
+GLOBAL_GROUPS = ("end_activation", "end_turn", "no_defence") + ("load",) * (A.N_GLOBAL_VERBS - A.LOAD)
 VERB_GROUP = tuple(next(g for g, vs in GROUPS.items() if v in vs) for v in range(A.N_HEX_VERBS))
 
 
 # ---------------------------------------------------------------------------------- codes
 def split_legal(legal: list[int], n_cells: int) -> dict[str, list[tuple[int, int, int]]]:
-    """Legal codes grouped by verb group: ``{group: [(verb, cell, code), ...]}``; the global
-    verbs come as groups ``"end_activation"`` and ``"end_turn"`` with verb and cell -1."""
+    """Legal codes grouped by verb group: ``{group: [(verb, cell, code), ...]}``. A global verb
+    comes in its :data:`GLOBAL_GROUPS` group as ``(-1, g, code)``: no verb, and its number ``g``
+    (``A.LOAD + i`` for the split ``i``) where a hex verb has its cell."""
     out: dict[str, list[tuple[int, int, int]]] = {}
     top = A.N_HEX_VERBS * n_cells
     for code in legal:
         if code >= top:
-            g = "end_activation" if code - top == A.END_ACTIVATION else "end_turn"
-            out.setdefault(g, []).append((-1, -1, code))
+            g = code - top
+            out.setdefault(GLOBAL_GROUPS[g], []).append((-1, g, code))
         else:
             verb = code // n_cells
             out.setdefault(VERB_GROUP[verb], []).append((verb, code - verb * n_cells, code))
@@ -82,10 +92,10 @@ def split_legal(legal: list[int], n_cells: int) -> dict[str, list[tuple[int, int
 
 
 def verb_group(code: int, n_cells: int) -> str:
-    """The group name of one engine code (see :data:`GROUPS`)."""
+    """The group name of one engine code (see :data:`GROUPS`, :data:`GLOBAL_GROUPS`)."""
     top = A.N_HEX_VERBS * n_cells
     if code >= top:
-        return "end_activation" if code - top == A.END_ACTIVATION else "end_turn"
+        return GLOBAL_GROUPS[code - top]
     return VERB_GROUP[code // n_cells]
 
 
@@ -138,83 +148,115 @@ def breach_prob(dice: int) -> float:
     return 1.0 - (1.0 - BREACH_HIT_MAX / 6.0) ** max(dice, 0)
 
 
-def preview_dice(state: GameState, base: int, target: int, from_dir: int, ranged: bool) -> int:
-    """Attack dice an attack would roll now (flanking, feint, attrition), recording nothing.
+# The engine's own dice preview and defender rule, under the names the bots use.
+preview_dice = preview_attack_dice  # (state, base, target, from_dir, ranged): records nothing
+defender = defender_at  # the strongest unit on a hex (freighters last): what kind holds it
 
-    ``from_dir`` is the direction from the target towards the attacker, as in the engine.
-    """
+
+def attack_dice_from(state: GameState, base: int, target: int, origin: int, ranged: bool) -> int:
+    """Attack dice (flanking, feint, attrition) of an attack with ``base`` dice from ``origin``
+    (a neighbour, or a hex on one of the target's rays) on ``target``."""
+    d = state.gmap.board.direction_between(target, origin)
+    return preview_attack_dice(state, base, target, d if d >= 0 else 0, ranged)
+
+
+def loss_prob(state: GameState, dice: int, rng: int, u: int) -> float:
+    """P(unit ``u`` loses) defending against ``dice`` attack dice at range ``rng`` (0: close
+    combat, the defender rolling its cost); overwhelm wins outright."""
     cfg = state.config
-    if ranged and not cfg.ranged_tactics:
-        return base
-    front = state.front.get(target, from_dir)
-    n = state.attacks.get(target * 6 + from_dir, 0) + 1
-    bonus = angular_gap(from_dir, front)
-    if n >= cfg.attrition_attacks:
-        bonus += cfg.attrition_bonus
-    return base + bonus
+    if rng:
+        return ranged_hit_prob(dice, rng, cfg.overwhelm_dice if cfg.ranged_tactics else 99)
+    return close_win_prob(dice, UNIT_COST[state.u_type[u]], cfg.overwhelm_dice)
 
 
-def defender(state: GameState, cell: int) -> int:
-    """The unit that would defend ``cell`` (the engine's rule: strongest; freighters last)."""
-    best, key = -1, None
-    owner, types = state.u_where, state.u_type
-    for u, c in enumerate(state.u_cell):
-        if c != cell or owner[u] != ON_BOARD:
-            continue
-        k = (types[u] != FREIGHTER, UNIT_COST[types[u]], -u)
-        if key is None or k > key:
-            best, key = u, k
-    return best
+def stake_value(state: GameState, u: int) -> float:
+    """What the owner of ``u`` loses with it: its cost, a freighter's cargo (it drowns), and,
+    when ``u`` is his last unit on a hex with his development or artillery, part of what the
+    victor may take by occupying the hex (Occupation takes what stands there)."""
+    t, c, owner = state.u_type[u], state.u_cell[u], state.u_owner[u]
+    v = float(UNIT_COST[t])
+    if t == FREIGHTER:
+        v += sum(UNIT_COST[state.u_type[k]] for k in state.cargo(u))
+    if state.dev_owner[c] == owner or state.art_owner[c] == owner:
+        alone = sum(1 for k in positions(state.u_cell, c)
+                    if state.u_where[k] == ON_BOARD and state.u_owner[k] == owner) == 1
+        if alone:
+            dev = state.dev_type[c]
+            if dev == NO_DEV:
+                piece = 1.0  # artillery: no tokens, but it would fire at him
+            else:
+                piece = DEV_COST[dev] + (LAST_DEVELOPMENT_BONUS if dev_count(state, owner) == 1 else 0)
+            v += 0.8 * piece  # the victor may not be next to it (a shot from afar), or stay out
+    return v
+
+
+def choose_defender(state: GameState, dice: int, rng: int, options: list[int]) -> tuple[int, float]:
+    """Defend: the unit of ``options`` that loses the fewest tokens on average against ``dice``
+    attack dice at range ``rng`` (P(it loses) x :func:`stake_value`), and P(it loses). A cheap
+    unit steps in for a valuable one when the odds are bad; against a shot or an overwhelm,
+    where every defender's odds are the same, the cheapest defends. (-1, 0.0) without options."""
+    best, best_key, best_p = -1, None, 0.0
+    for u in options:
+        p = loss_prob(state, dice, rng, u)
+        key = (p * stake_value(state, u), UNIT_COST[state.u_type[u]], u)
+        if best_key is None or key < best_key:
+            best, best_key, best_p = u, key, p
+    return best, best_p
+
+
+def guard_outcome(guards: list[tuple[float, float]], stake: float) -> tuple[float, float, float]:
+    """A defended seizure played out, the owner choosing well: ``guards`` are his possible
+    defenders as (P(it beats the seizer), its value), ``stake`` what the seized piece is worth.
+    Each time he may send one (it fights; if it loses it is defeated and he is asked again) or
+    let the piece go. Returns (his expected loss, P(the piece is seized), the expected value of
+    his defenders defeated). Defending with a guard is worth it while P(it wins) x the stake
+    outweighs P(it loses) x its value, counting what the later choices would lose."""
+    memo: dict[int, tuple[float, float, float]] = {}
+
+    def best(used: int) -> tuple[float, float, float]:
+        if used in memo:
+            return memo[used]
+        out = (stake, 1.0, 0.0)  # no defence
+        for i, (p_hold, value) in enumerate(guards):
+            if used >> i & 1:
+                continue
+            loss, seized, lost = best(used | 1 << i)
+            q = 1.0 - p_hold
+            option = (q * (value + loss), q * seized, q * (value + lost))
+            if option[0] < out[0]:
+                out = option
+        memo[used] = out
+        return out
+
+    return best(0)
 
 
 def attack_prob(state: GameState, base: int, target: int, origin: int, ranged_range: int, victim: int) -> float:
-    """P(win) of an attack with ``base`` dice from ``origin`` on ``target`` (close if range 0)."""
-    board = state.gmap.board
-    d = board.direction_between(target, origin)
-    if d < 0:
-        d = 0
-    dice = preview_dice(state, base, target, d, ranged=bool(ranged_range))
-    ov = state.config.overwhelm_dice
-    if ranged_range:
-        return ranged_hit_prob(dice, ranged_range, ov if state.config.ranged_tactics else 99)
-    return close_win_prob(dice, UNIT_COST[state.u_type[victim]], ov)
-
-
-def battle_move_prob(state: GameState, u: int, target: int, reach_cost: dict[int, int],
-                     battles: dict[int, int], victim: int) -> float:
-    """P(win) of moving ``u`` into ``target`` (a battle move), entering from the side with the
-    most flanking dice as the engine does."""
-    board = state.gmap.board
-    me = state.u_owner[u]
-    ship = IS_SHIP[state.u_type[u]]
-    best = -1
-    best_d = 0
-    limit = battles[target] - 1
-    for d, n in enumerate(board.neighbours[target]):
-        if n < 0 or n not in reach_cost or n in battles or reach_cost[n] > limit:
-            continue
-        if ship != bool(state.gmap.is_sea[n]) and n != state.u_cell[u]:
-            continue
-        w = state.walls[board.edge[n][(d + 3) % 6]]
-        if w >= 0 and w != me:
-            continue
-        front = state.front.get(target, d)
-        bonus = angular_gap(d, front)
-        if bonus > best:
-            best, best_d = bonus, d
-    dice = preview_dice(state, UNIT_COST[state.u_type[u]], target, best_d, ranged=False)
-    return close_win_prob(dice, UNIT_COST[state.u_type[victim]], state.config.overwhelm_dice)
+    """P(win) of an attack with ``base`` dice from ``origin`` on ``target`` (close if range 0)
+    against the defender ``victim``."""
+    dice = attack_dice_from(state, base, target, origin, bool(ranged_range))
+    return loss_prob(state, dice, ranged_range, victim)
 
 
 def attack_odds(state: GameState, u: int, target: int) -> tuple[float, int]:
-    """(P(win), defender) of unit ``u`` attacking ``target`` from where it stands now: close
-    combat next door, a ranged shot along a ray for archers and galleons (no defender: 0)."""
-    victim = defender(state, target)
-    if victim < 0:
+    """(P(win), defender) of unit ``u`` attacking ``target`` from where it stands now, the
+    attacked player choosing his defender (:func:`choose_defender`): close combat next door, a
+    shot along a ray for archers and galleons (next door, the better of the two); (0, -1) when
+    nobody there can be attacked."""
+    if defender(state, target) < 0:
         return 0.0, -1
     origin = state.u_cell[u]
-    rng = state.gmap.board.dist[origin][target] if UNIT_RANGE[state.u_type[u]] else 0
-    return attack_prob(state, UNIT_COST[state.u_type[u]], target, origin, rng, victim), victim
+    base = UNIT_COST[state.u_type[u]]
+    options = defender_options(state, target, origin)
+    dist = state.gmap.board.dist[origin][target]
+    ranges = ([dist] if UNIT_RANGE[state.u_type[u]] else []) + ([0] if dist == 1 else [])
+    best, best_ev = (0.0, -1), -1.0
+    for rng in ranges:
+        dice = attack_dice_from(state, base, target, origin, bool(rng))
+        victim, p = choose_defender(state, dice, rng, options)
+        if victim >= 0 and p * unit_value(state, victim) > best_ev:
+            best, best_ev = (p, victim), p * unit_value(state, victim)
+    return best
 
 
 def expected_attack_tokens(state: GameState, u: int, target: int) -> float:

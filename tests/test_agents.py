@@ -18,6 +18,7 @@ from vigtavl_env.engine import actions as A
 from vigtavl_env.engine import apply_action, legal_actions, load_map, new_game
 from vigtavl_env.engine.scenario import Scenario, act, code_for
 from vigtavl_env.engine.state import BATTLE, OVER
+from vigtavl_env.engine.stats import FREIGHTER_SPLITS
 
 HEURISTICS = ("greedy", "aggressor", "builder")
 
@@ -350,10 +351,23 @@ def test_preview_dice_reads_flanking_without_recording():
 
 def test_split_legal_groups_codes():
     state = new_game(load_map("duel"), seed=1)
+    n = state.gmap.board.n_cells
     legal = legal_actions(state)
-    groups = T.split_legal(legal, state.gmap.board.n_cells)
+    groups = T.split_legal(legal, n)
+    # The game opens with the freighter loads: global verbs, numbered where a cell would be.
+    assert set(groups) == {"load"}
+    assert [g for _, g, _ in groups["load"]] == [A.LOAD + i for i in range(len(FREIGHTER_SPLITS))]
+    assert all(T.verb_group(code, n) == "load" for code in legal)
+    for _ in range(state.n_players):
+        apply_action(state, legal_actions(state)[0])
+    legal = legal_actions(state)
+    groups = T.split_legal(legal, n)
     assert set(groups) == {"place"}
     assert sum(len(v) for v in groups.values()) == len(legal)
+    assert T.verb_group(A.encode_global(A.NO_DEFENCE, n), n) == "no_defence"
+    assert T.verb_group(A.encode(A.CHOOSE + 2, 5, n), n) == "choose"
+    assert T.verb_group(A.encode(A.SHOOT, 5, n), n) == "shoot"
+    assert T.verb_group(A.encode(A.ATTACK_FROM, 5, n), n) == "attack_from"
 
 
 # ------------------------------------------------------------------------------ objectives
@@ -419,7 +433,7 @@ def test_retaliation_attacks_or_declines():
     state = sc.build()
     act(state, "activate archer", (0, 0))
     state.forced_dice[:] = [1, 1]
-    act(state, "attack", (0, 3))
+    act(state, "shoot", (0, 3))
     act(state, "end activation")
     assert state.retaliator == 1
     code = bot.decide(state, legal_actions(state))
