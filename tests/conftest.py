@@ -16,7 +16,7 @@ from vigtavl_env.engine import GameState, IllegalActionError, to_json
 from vigtavl_env.engine import actions as A
 from vigtavl_env.engine.hexgrid import Board
 from vigtavl_env.engine.maps import LAND, MOUNTAIN, SEA, SIDE_FOR_PLAYERS, GameMap
-from vigtavl_env.engine.scenario import act, legal
+from vigtavl_env.engine.scenario import Scenario, act, legal
 
 Axial = tuple[int, int]
 
@@ -82,3 +82,16 @@ def refused(state: GameState, verb: str, where: Axial | None = None) -> bool:
         act(state, verb, where)
     assert to_json(state) == before
     return True
+
+
+def defend_scenario() -> Scenario:
+    """Battle phase: player 0's cavalry at (0, 0) may attack (1, 0), where player 1 has a soldier
+    and an archer; player 1's soldier at (1, -1), next to both and cheaper than the archer, may
+    defend too: three possible defenders, so player 1 is asked (out of turn) which one defends."""
+    sc = Scenario(make_map(), phase="battle")
+    sc.development(0, "camp", (-4, 0))
+    sc.unit(0, "cavalry", (0, 0))
+    sc.unit(1, "soldier", (1, 0))
+    sc.unit(1, "archer", (1, 0))
+    sc.unit(1, "soldier", (1, -1))
+    return sc

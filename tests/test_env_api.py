@@ -9,6 +9,7 @@ import functools
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
+from conftest import defend_scenario
 
 import vigtavl_env
 from vigtavl_env import env, raw_env
@@ -49,15 +50,8 @@ def retaliation_position(forced_dice: tuple[int, ...] = ()) -> Scenario:
 
 
 def defend_position(forced_dice: tuple[int, ...] = ()) -> Scenario:
-    """Battle phase: player 0's cavalry at (0, 0) may attack (1, 0), where player 1 has a soldier
-    and an archer; his soldier at (1, -1), next to both, is cheaper than the archer: three
-    possible defenders, so player 1 is asked (out of turn) which one defends."""
-    sc = Scenario(ring_map(), phase="battle")
-    sc.development(0, "camp", (-4, 0))
-    sc.unit(0, "cavalry", (0, 0))
-    sc.unit(1, "soldier", (1, 0))
-    sc.unit(1, "archer", (1, 0))
-    sc.unit(1, "soldier", (1, -1))
+    """``conftest.defend_scenario`` with the dice forced."""
+    sc = defend_scenario()
     sc.state.forced_dice[:] = list(forced_dice)
     return sc
 

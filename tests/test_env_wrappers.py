@@ -3,6 +3,7 @@ out-of-turn decisions (retaliation, defend) and the opponents' own defences."""
 
 from __future__ import annotations
 
+from conftest import defend_scenario
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
@@ -156,22 +157,10 @@ def test_max_steps_truncates_the_episode():
     assert total == 0 and len(rewards) < 25
 
 
-def defend_position():
-    """Player 0's cavalry at (0, 0) next to (1, 0), where player 1 has a soldier and an archer;
-    player 1's soldier at (1, -1), next to both, may defend too: player 1 is asked."""
-    sc = Scenario(ring_map(), phase="battle")
-    sc.development(0, "camp", (-4, 0))
-    sc.unit(0, "cavalry", (0, 0))
-    sc.unit(1, "soldier", (1, 0))
-    sc.unit(1, "archer", (1, 0))
-    sc.unit(1, "soldier", (1, -1))
-    return sc.build()
-
-
 def test_learner_is_asked_to_defend_out_of_turn():
     env = SingleSeatEnv(seat=1, map=ring_map())
     env.opponents = [Scripted(env, [("activate cavalry", (0, 0)), ("attack", (1, 0)), ("end turn", None)])]
-    _, info = env.reset(seed=0, options={"state": defend_position()})
+    _, info = env.reset(seed=0, options={"state": defend_scenario().build()})
     assert info["interrupt"] == "defend" and env.aec.state.turn_player == 0
     legal = {env.aec.decode_action(i) for i in np.flatnonzero(env.action_masks())}
     assert legal == {"player_1: defend with soldier at (1, 0)", "player_1: defend with archer at (1, 0)",
@@ -185,7 +174,7 @@ def test_learner_is_asked_to_defend_out_of_turn():
 
 def test_opponents_answer_their_own_defence():
     env = SingleSeatEnv(seat=0, map=ring_map())  # a random opponent in seat 1
-    env.reset(seed=0, options={"state": defend_position()})
+    env.reset(seed=0, options={"state": defend_scenario().build()})
     env.step(env.aec.encode_action("activate cavalry", (0, 0)))
     _, _, _, _, info = env.step(env.aec.encode_action("attack", (1, 0)))
     # Player 1's choice was made inside the wrapper; the learner acts again, in turn.

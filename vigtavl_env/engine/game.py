@@ -333,22 +333,21 @@ def attack(state: GameState, verb: int, cell: int) -> None:
 
 def shoot(state: GameState, verb: int, cell: int) -> None:
     """A ranged attack along a straight line (archers, galleons)."""
-    top = state.active
-    origin = state.u_cell[top.unit]
-    rng = ranged_targets(state, state.current_player, origin)[cell]
-    _end_movement(top)
-    top.attacked = True
-    _declare_battle(state, top.unit, cell, origin, rng, False)
+    _ranged_attack(state, cell, artillery=False)
 
 
 def fire_artillery(state: GameState, verb: int, cell: int) -> None:
     """Artillery units must be fired by a knight on the same hex" (the knight's attack)."""
+    _ranged_attack(state, cell, artillery=True)
+
+
+def _ranged_attack(state: GameState, cell: int, artillery: bool) -> None:
     top = state.active
     origin = state.u_cell[top.unit]
     rng = ranged_targets(state, state.current_player, origin)[cell]
     _end_movement(top)
     top.attacked = True
-    _declare_battle(state, top.unit, cell, origin, rng, True)
+    _declare_battle(state, top.unit, cell, origin, rng, artillery)
 
 
 def _end_movement(top: Activation) -> None:
