@@ -306,7 +306,7 @@ def test_cloning_records_the_teacher_and_learns_its_decisions() -> None:
     """Greedy's recorded decisions are its own (replayed through the env) and cloning them makes
     the policy pick greedy's action far more often than the untrained policy does."""
     from training.imitation import clone, evaluate_clone, record_games
-    cfg = load_config(QUICK, ["pretrain.teacher=greedy", "pretrain.games=3", "pretrain.epochs=30",
+    cfg = load_config(QUICK, ["pretrain.teacher=greedy", "pretrain.games=3", "pretrain.epochs=60",
                               "pretrain.learning_rate=3e-3", "net.channels=8", "net.blocks=1",
                               "opponents=[random]", "gamma=0.9"])
     demos = record_games(cfg, progress=False)
