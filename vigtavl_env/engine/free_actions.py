@@ -37,11 +37,18 @@ def seizers(state: GameState, player: int, target: int) -> list[int]:
     cells = seize_sources(state, player, target, lambda p: guard_cells(state, p), seizer_cells(state, player))
     if not cells:
         return []
+    return one_per_hex_and_type(state, [u for u in _seizing_units(state, player) if state.u_cell[u] in cells])
+
+
+def one_per_hex_and_type(state: GameState, units: list[int]) -> list[int]:
+    """One unit per (hex, type) among ``units``, in hex and type order: units of one type on one
+    hex are one choice for a player; a unit in an activation stands for them, else the
+    lowest-numbered."""
     active = {a.unit for a in state.stack}
     best: dict[tuple[int, int], int] = {}
-    for u in _seizing_units(state, player):
+    for u in units:
         key = (state.u_cell[u], state.u_type[u])
-        if key[0] in cells and (key not in best or (u in active and best[key] not in active)):
+        if key not in best or (u in active and best[key] not in active):
             best[key] = u
     return [best[k] for k in sorted(best)]
 
@@ -191,14 +198,9 @@ def breachers(state: GameState, player: int, cell: int) -> list[int]:
     """Own units on ``cell`` able to breach (not yet breached, upright or in an activation), one
     per type (a unit in an activation first, then the lowest-numbered): the player picks one."""
     active = {a.unit for a in state.stack}
-    best: dict[int, int] = {}
-    for u in positions(state.u_cell, cell):
-        if state.u_owner[u] != player or state.u_where[u] != ON_BOARD or not may_breach(state, u, active):
-            continue
-        t = state.u_type[u]
-        if t not in best or (u in active and best[t] not in active):
-            best[t] = u
-    return [best[t] for t in sorted(best)]
+    return one_per_hex_and_type(state, [
+        u for u in positions(state.u_cell, cell)
+        if state.u_owner[u] == player and state.u_where[u] == ON_BOARD and may_breach(state, u, active)])
 
 
 def may_breach(state: GameState, u: int, active: set[int]) -> bool:

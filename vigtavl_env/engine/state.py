@@ -34,7 +34,6 @@ REPELLED = 4  # lost a defended seizure this turn: it seizes no more this turn
 
 # Choices asked of a player in the middle of a decision (``GameState.pending``).
 CHOOSE_SIDE, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_BREACHER, CHOOSE_SEIZER = range(5)
-PENDING_NAMES = ("side", "defend", "defend", "breacher", "seizer")
 
 # Once-per-game awards (bit flags).
 CITADEL, COMPLEX, GREAT_WALL = 1, 2, 4

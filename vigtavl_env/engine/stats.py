@@ -92,7 +92,6 @@ DEV_OCCUPANCY = (0, 1, 2, 3)
 # 2 freighters, 1 galleon".
 STARTING_SHIPS = (CARAVEL, CARAVEL, CARAVEL, FREIGHTER, FREIGHTER, GALLEON)
 STARTING_LAND = (SOLDIER, SOLDIER, SOLDIER, ARCHER, ARCHER, CAVALRY)
-STARTING_FREIGHTERS = STARTING_SHIPS.count(FREIGHTER)
 
 
 def _freighter_splits() -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
