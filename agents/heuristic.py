@@ -617,26 +617,11 @@ class HeuristicAgent(EngineAgent):
 _KEPT = 64
 _SCORES_KEPT = 256
 
-# State fields that no score reads (the dice stream, the event log, the decision count), the map
-# (keyed by identity) and the stack (its activations are keyed by value).
-_UNSCORED = frozenset({"gmap", "rng", "forced_dice", "events", "record_events", "decisions", "stack"})
-_FREEZE = {list: tuple, dict: lambda v: tuple(v.items()), set: frozenset,
-           Pending: lambda p: tuple(p.to_list())}
-
-
 def _state_key(state: GameState) -> tuple:
-    """Everything in ``state`` a score may read, hashable. The map goes by identity: a bot keeps
-    every map it has seen (:meth:`HeuristicAgent.map_info`), so no other map can take its id."""
-    d = state.__dict__
-    out: list = [id(state.gmap), tuple(d)]  # the field names: which value is which
-    freeze = _FREEZE.get
-    for k, v in d.items():
-        if k not in _UNSCORED:
-            f = freeze(type(v))
-            out.append(f(v) if f else v)
-    out.append(tuple((a.unit, a.move, a.attacked, a.move_left, a.origin, tuple(a.losers), a.rode, a.done)
-                     for a in state.stack))
-    return tuple(out)
+    """Everything in ``state`` a score may read, hashable (``GameState.score_key``). The map
+    goes by identity: a bot keeps every map it has seen (:meth:`HeuristicAgent.map_info`), so no
+    other map can take its id."""
+    return (id(state.gmap), state.score_key())
 
 
 # ---------------------------------------------------------------------------- unit actions

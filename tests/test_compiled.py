@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
@@ -64,7 +63,7 @@ def test_compiled_and_plain_python_play_the_same_games() -> None:
 
 
 def _hash(module: str) -> str:
-    return hashlib.sha256(compiled.source_path(module).read_bytes()).hexdigest()
+    return compiled.source_hash(compiled.source_path(module))
 
 
 def test_a_stale_extension_is_never_loaded() -> None:

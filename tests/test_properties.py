@@ -56,7 +56,7 @@ def check_invariants(s: GameState, prev_tokens: list[int], prev_awards: list[int
     holders: list[set[int]] = [set() for _ in range(n)]
     _check_fixtures(s, occ, holders)
     _check_units(s, occ, holders)
-    assert occ == s.occ, "occupancy table disagrees with the pieces"
+    assert occ == list(s.occ), "occupancy table disagrees with the pieces"
     assert max(occ) <= MAX_OCCUPANCY
     for c in range(n):
         assert len(holders[c]) <= 1, f"hex {c} held by players {sorted(holders[c])}"

@@ -7,7 +7,7 @@ from conftest import make_map
 from vigtavl_env.engine import RulesConfig, winners
 from vigtavl_env.engine.hexgrid import DIRECTION_NAMES
 from vigtavl_env.engine.scenario import Scenario, act
-from vigtavl_env.engine.state import CITADEL, COMPLEX, GREAT_WALL
+from vigtavl_env.engine.state import CITADEL, COMPLEX, GREAT_WALL, count_of
 from vigtavl_env.engine.tokens import longest_wall
 
 
@@ -253,7 +253,7 @@ def test_great_wall_is_one_continuous_run():
     state = sc.build()
     act(state, "build wall 5", (0, 0))  # (0,0)|(0,1)
     act(state, "build wall 4", (1, 0))  # (1,0)|(0,1): the fifth wall of the group
-    assert state.walls.count(0) == 5 and longest_wall(state, 0) == 3
+    assert count_of(state.walls, 0) == 5 and longest_wall(state, 0) == 3
     assert state.tokens[0] == 0 and not state.awards[0] & GREAT_WALL
 
     # A run of four around (0,0) with a branch at one of its inner corners: longest run four.
@@ -265,7 +265,7 @@ def test_great_wall_is_one_continuous_run():
     state = sc.build()
     act(state, "build wall 1", (-1, 0))  # (-1,0)|(0,-1): the branch
     act(state, "build wall 4", (0, 0))  # the run's fourth wall, the group's fifth
-    assert state.walls.count(0) == 5 and longest_wall(state, 0) == 4
+    assert count_of(state.walls, 0) == 5 and longest_wall(state, 0) == 4
     assert state.tokens[0] == 0 and not state.awards[0] & GREAT_WALL
     act(state, "build wall 5", (0, 0))  # the run grows to five
     assert longest_wall(state, 0) == 5
@@ -303,7 +303,7 @@ def test_great_wall_is_one_continuous_run():
     # Two walls of his own make a run of five with the three seized ones: no Great Wall.
     act(state, "build wall 4", (0, 0))
     act(state, "build wall 5", (0, 0))
-    assert state.walls.count(0) == 5 and longest_wall(state, 0) == 2
+    assert count_of(state.walls, 0) == 5 and longest_wall(state, 0) == 2
     assert not state.awards[0] & GREAT_WALL and awards(state) == []
     # Five he builds himself, end to end: the Great Wall.
     for d in range(5):

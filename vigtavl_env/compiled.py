@@ -11,6 +11,9 @@ telling you to rebuild). Nothing is compiled in place, so ``git status`` stays c
 
 ``VIGTAVL_PURE_PYTHON=1`` turns the compiled core off (debugging, coverage, comparing the two);
 ``VIGTAVL_PURE_PYTHON=vigtavl_env.env,agents.search`` keeps just the modules named plain.
+The typed core (the modules with a ``.pxd`` beside them: their C types, which other modules
+cimport) loads all compiled or all plain: one stale or plain-listed module of it makes all of
+them plain. A module's hash covers its source and every ``.pxd``.
 The compiled modules make the same decisions and the same games: ``tests/test_compiled.py``
 plays seeded games both ways and compares them.
 
@@ -65,7 +68,17 @@ def extension_path(module: str) -> Path:
 
 
 def source_hash(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """SHA-256 of a module's source and of every ``.pxd`` of the typed core: a module compiled
+    against other C declarations (its own, or those of a module it cimports) is stale too."""
+    h = hashlib.sha256(path.read_bytes())
+    for pxd in typed_declarations():
+        h.update(pxd.name.encode() + pxd.read_bytes())
+    return h.hexdigest()
+
+
+def typed_declarations() -> list[Path]:
+    """The ``.pxd`` files beside the compiled modules (their C types), in a fixed order."""
+    return sorted(p for m in MODULES if (p := source_path(m).with_suffix(".pxd")).is_file())
 
 
 def read_manifest() -> dict[str, str]:
@@ -100,11 +113,7 @@ class CompiledFinder(importlib.abc.MetaPathFinder):
         if built is None:
             return None
         ext, src = extension_path(fullname), source_path(fullname)
-        try:
-            fresh = ext.is_file() and source_hash(src) == built
-        except OSError:
-            fresh = False
-        if not fresh:
+        if not _fresh(fullname, built):
             self.stale.append(fullname)
             warnings.warn(f"vigtavl_env: the compiled {fullname} was built from another version of "
                           f"{src.name}; running it as plain Python (rebuild: vigtavl "
@@ -127,9 +136,24 @@ def install() -> None:
     manifest = read_manifest()
     for m in pure.split(","):  # a list of modules keeps just those plain
         manifest.pop(m.strip(), None)
+    typed = {m for m in MODULES if source_path(m).with_suffix(".pxd").is_file()}
+    stale = sorted(m for m in typed if m not in manifest or not _fresh(m, manifest[m]))
+    if stale and any(m in manifest for m in typed):
+        # The typed modules cimport one another's C types: all of them compiled, or none.
+        warnings.warn(f"vigtavl_env: the compiled core is stale ({', '.join(stale)}); the typed modules "
+                      "run as plain Python (rebuild: vigtavl compile)", RuntimeWarning, stacklevel=2)
+        for m in typed:
+            manifest.pop(m, None)
     if manifest:
         _finder = CompiledFinder(manifest)
         sys.meta_path.insert(0, _finder)
+
+
+def _fresh(module: str, built: str) -> bool:
+    try:
+        return extension_path(module).is_file() and source_hash(source_path(module)) == built
+    except OSError:
+        return False
 
 
 def compiled_modules() -> list[str]:
@@ -165,7 +189,7 @@ def build(modules: tuple[str, ...] = MODULES, force: bool = False, quiet: bool =
     hashes = {m: source_hash(source_path(m)) for m in todo}
     # force: the C files in build/ may be from other directives or another Cython
     ext_modules = cythonize(exts, build_dir=str(build_dir), quiet=True, nthreads=os.cpu_count() or 1,
-                            compiler_directives=DIRECTIVES, force=True)
+                            compiler_directives=DIRECTIVES, force=True, include_path=[str(ROOT)])
     dist = Distribution({"ext_modules": ext_modules})
     cmd = build_ext(dist)
     cmd.build_lib = str(build_dir / "lib")

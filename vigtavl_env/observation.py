@@ -309,7 +309,7 @@ class ObservationEncoder:
 
     def _draw_units(self, state: GameState, flat: memoryview) -> None:
         """Unit counts, redrawn only when a unit list changed (comparing lists is cheap)."""
-        lists = (state.u_owner, state.u_type, state.u_cell, state.u_where, state.u_flags)
+        lists = tuple(list(x) for x in (state.u_owner, state.u_type, state.u_cell, state.u_where, state.u_flags))
         if lists == self._unit_seen:
             return
         counts, self._reserve = self._unit_counts(state)
@@ -321,7 +321,7 @@ class ObservationEncoder:
             if old.get(i) != n:  # a few entries change per decision
                 flat[i] = n
         self._unit_counts_drawn = counts
-        self._unit_seen = tuple(x[:] for x in lists)
+        self._unit_seen = lists
 
     def _unit_counts(self, state: GameState) -> tuple[dict[int, float], list[int]]:
         """Unit counts by flat index, and reserve ships per (ship type, owner).
@@ -350,14 +350,17 @@ class ObservationEncoder:
         comes from changed (comparing two lists is far cheaper than encoding), by clearing the
         indices it set last time and setting its new ones (a handful each)."""
         seen = self._hex_seen
-        if state.dev_type != seen.get("dev_type") or state.dev_owner != seen.get("dev_owner"):
-            seen["dev_type"], seen["dev_owner"] = state.dev_type[:], state.dev_owner[:]
+        dev_type, dev_owner = list(state.dev_type), list(state.dev_owner)
+        if dev_type != seen.get("dev_type") or dev_owner != seen.get("dev_owner"):
+            seen["dev_type"], seen["dev_owner"] = dev_type, dev_owner
             self._redraw("dev", self._dev_part(state.dev_type, state.dev_owner), flat)
-        if state.art_owner != seen.get("art_owner"):
-            seen["art_owner"] = state.art_owner[:]
+        art_owner = list(state.art_owner)
+        if art_owner != seen.get("art_owner"):
+            seen["art_owner"] = art_owner
             self._redraw("art", self._art_part(state.art_owner), flat)
-        if state.walls != seen.get("walls"):
-            seen["walls"] = state.walls[:]
+        walls = list(state.walls)
+        if walls != seen.get("walls"):
+            seen["walls"] = walls
             self._redraw("wall", self._wall_part(state.walls), flat)
 
     def _redraw(self, part: str, idx: list[int], flat: memoryview) -> None:

@@ -17,10 +17,9 @@ Occupancy, Freighters, Phase 1 - Placement):
 
 from __future__ import annotations
 
-from typing import Any
 
 from .movement import freighter_with_room
-from .state import BUILD, BATTLE, GameState, GONE, MOVE_IN_PROGRESS, PRISONER, RESERVE, positions
+from .state import BUILD, BATTLE, GameState, GONE, MOVE_IN_PROGRESS, PRISONER, RESERVE, count_of, positions
 from .stats import (
     ARTILLERY_COST, ARTILLERY_LIMIT, ARTILLERY_OCCUPANCY, CASTLE, DEV_COST, DEV_OCCUPANCY,
     IS_SHIP, MAX_OCCUPANCY, NO_DEV, UNITS, UNITS_PER_TURN, UNITS_PER_TURN_WITH_CASTLE,
@@ -54,7 +53,7 @@ def type_limit_ok(state: GameState, player: int, utype: int) -> bool:
     if utype == ARTILLERY_SLOT:
         if state.config.limit_scope == "per_turn":
             return state.built_types[ARTILLERY_SLOT] < ARTILLERY_LIMIT
-        return state.art_owner.count(player) < ARTILLERY_LIMIT
+        return count_of(state.art_owner, player) < ARTILLERY_LIMIT
     row = UNITS[utype]
     if row.limit_per_turn or state.config.limit_scope == "per_turn":
         return state.built_types[utype] < row.limit
@@ -70,23 +69,13 @@ def near_development(state: GameState, player: int) -> set[int]:
     return out
 
 
-# player -> (map, copy of dev_owner, near_sites result): developments change on about one
-# decision in ten, and comparing one list is far cheaper than collecting the hexes again.
-_NEAR_MEMO: dict[int, tuple[Any, list[int], tuple[tuple[int, ...], ...]]] = {}
-
-
 def near_sites(state: GameState, player: int) -> tuple[tuple[int, ...], ...]:
     """:func:`near_development` by terrain, ascending: (land hexes, sea hexes, sea hexes next to
-    an own development). Remembered per player until the map or the developments change."""
-    memo = _NEAR_MEMO.get(player)
-    if memo is not None and memo[0] is state.gmap and memo[1] == state.dev_owner:
-        return memo[2]
+    an own development)."""
     gmap, near = state.gmap, sorted(near_development(state, player))
     sea = tuple(c for c in near if gmap.is_sea[c])
-    split = (tuple(c for c in near if gmap.is_land[c]), sea,
-             tuple(c for c in sea if _adjacent_own_development(state, c, player)))
-    _NEAR_MEMO[player] = (gmap, state.dev_owner[:], split)
-    return split
+    return (tuple(c for c in near if gmap.is_land[c]), sea,
+            tuple(c for c in sea if _adjacent_own_development(state, c, player)))
 
 
 def free_for(state: GameState, cell: int, player: int, room: int) -> bool:

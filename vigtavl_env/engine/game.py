@@ -653,7 +653,9 @@ def _finish_turn(state: GameState) -> None:
     p = state.turn_player
     state.gold[p] = state.silver[p] = 0
     state.ending_turn = False
-    state.u_flags = [0] * len(state.u_flags)
+    u_flags = state.u_flags
+    for u in range(len(u_flags)):
+        u_flags[u] = 0
     state.front.clear()
     state.attacks.clear()
     state.breaches.clear()

@@ -47,8 +47,7 @@ class Scenario:
         if phase not in PHASES:
             raise ValueError(f"phase must be one of {sorted(PHASES)}, got {phase!r}")
         self.state = s = new_game(gmap, config, seed)
-        s.u_owner.clear(), s.u_type.clear(), s.u_cell.clear(), s.u_where.clear()
-        s.u_carrier.clear(), s.u_holder.clear(), s.u_flags.clear()
+        s.set_unit_count(0)
         s.events.clear()
         s.to_load.clear()  # the position's pieces are placed by hand, freighters' cargo too
         s.phase = PHASES[phase]

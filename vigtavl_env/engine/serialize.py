@@ -62,9 +62,9 @@ def to_dict(state: GameState) -> dict[str, Any]:
         "phase": s.phase, "round": s.round, "turn_player": s.turn_player,
         "turns_played": s.turns_played, "decisions": s.decisions, "wind": s.wind,
         "gold": s.gold, "silver": s.silver, "tokens": s.tokens, "awards": s.awards, "sunk": s.sunk,
-        "units": {f: getattr(s, "u_" + f) for f in UNIT_FIELDS},
-        "developments": {"type": s.dev_type, "owner": s.dev_owner, "builder": s.dev_builder},
-        "artillery": s.art_owner, "walls": s.walls, "wall_builders": s.wall_builder,
+        "units": {f: list(getattr(s, "u_" + f)) for f in UNIT_FIELDS},
+        "developments": {"type": list(s.dev_type), "owner": list(s.dev_owner), "builder": list(s.dev_builder)},
+        "artillery": list(s.art_owner), "walls": list(s.walls), "wall_builders": list(s.wall_builder),
         "to_load": s.to_load,
         "turn": {
             "built_units": s.built_units, "built_types": s.built_types,
@@ -170,19 +170,20 @@ def from_dict(data: Any) -> GameState:
     for f in ("gold", "silver", "tokens", "awards", "sunk"):
         setattr(s, f, r.ints(f, p, 0, 10**9))
     nu = len(r.get("units.owner", list))
-    s.u_owner = r.ints("units.owner", nu, 0, p - 1)
-    s.u_type = r.ints("units.type", nu, 0, N_UNIT_TYPES - 1)
-    s.u_cell = r.ints("units.cell", nu, -1, n - 1)
-    s.u_where = r.ints("units.where", nu, 0, 4)
-    s.u_carrier = r.ints("units.carrier", nu, -1, nu - 1)
-    s.u_holder = r.ints("units.holder", nu, -1, p - 1)
-    s.u_flags = r.ints("units.flags", nu, 0, 7)
-    s.dev_type = r.ints("developments.type", n, 0, 3)
-    s.dev_owner = r.ints("developments.owner", n, -1, p - 1)
-    s.dev_builder = r.ints("developments.builder", n, -1, p - 1)
-    s.art_owner = r.ints("artillery", n, -1, p - 1)
-    s.walls = r.ints("walls", board.n_edges, -1, p - 1)
-    s.wall_builder = r.ints("wall_builders", board.n_edges, -1, p - 1)
+    s.set_unit_count(nu)
+    s.fill("u_owner", r.ints("units.owner", nu, 0, p - 1))
+    s.fill("u_type", r.ints("units.type", nu, 0, N_UNIT_TYPES - 1))
+    s.fill("u_cell", r.ints("units.cell", nu, -1, n - 1))
+    s.fill("u_where", r.ints("units.where", nu, 0, 4))
+    s.fill("u_carrier", r.ints("units.carrier", nu, -1, nu - 1))
+    s.fill("u_holder", r.ints("units.holder", nu, -1, p - 1))
+    s.fill("u_flags", r.ints("units.flags", nu, 0, 7))
+    s.fill("dev_type", r.ints("developments.type", n, 0, 3))
+    s.fill("dev_owner", r.ints("developments.owner", n, -1, p - 1))
+    s.fill("dev_builder", r.ints("developments.builder", n, -1, p - 1))
+    s.fill("art_owner", r.ints("artillery", n, -1, p - 1))
+    s.fill("walls", r.ints("walls", board.n_edges, -1, p - 1))
+    s.fill("wall_builder", r.ints("wall_builders", board.n_edges, -1, p - 1))
     s.to_load = r.ints("to_load", None, 0, p - 1)
     _load_turn(r, s, n)
     _load_interrupts(r, s, nu, p, n)
@@ -245,8 +246,8 @@ def _load_interrupts(r: _Reader, s: GameState, nu: int, p: int, n: int) -> None:
 def _rebuild_occupancy(s: GameState) -> None:
     """Recompute occupancy and hex holders from the pieces, checking the invariants."""
     gmap = s.gmap
-    s.occ = [DEV_OCCUPANCY[t] for t in s.dev_type]
-    s.cell_player = [-1] * len(s.occ)
+    s.fill("occ", [DEV_OCCUPANCY[t] for t in s.dev_type])
+    s.fill("cell_player", [-1] * len(s.occ))
     for c in range(len(s.occ)):
         if (s.dev_type[c] > 0) != (s.dev_owner[c] >= 0):
             raise ValueError(f"state field 'developments' hex {c}: type and owner disagree")

@@ -7,16 +7,11 @@ lives for one enumeration of one state; nothing here changes the state.
 
 from __future__ import annotations
 
-from typing import Any
 
 from .building import development_candidates, unit_capacity, unit_sites, wall_sites
 from .free_actions import guard_cells, may_breach
 from .state import LOADED, ON_BOARD, SPENT, GameState, positions
 from .stats import IS_SHIP
-
-
-# player -> (map, copy of walls, Shared.own_walls result); the lists are never changed.
-_OWN_WALLS: dict[int, tuple[Any, list[int], list[list[int]]]] = {}
 
 
 class Shared:
@@ -39,21 +34,17 @@ class Shared:
         return self._mine
 
     def own_walls(self) -> list[list[int]]:
-        """Own walls by direction, each named once: from the first hex of its edge, ascending.
-        Remembered per player until the walls change (on about one decision in four)."""
+        """Own walls by direction, each named once: from the first hex of its edge, ascending."""
         if self._own_walls is None:
             state, me = self.state, self.me
-            memo = _OWN_WALLS.get(me)
-            if memo is not None and memo[0] is state.gmap and memo[1] == state.walls:
-                self._own_walls = memo[2]
-            else:
-                self._own_walls = [[] for _ in range(6)]
-                first = state.gmap.board.edge_first
-                for e in positions(state.walls, me):
-                    cell, direction = first[e]
-                    self._own_walls[direction].append(cell)
-                self._own_walls = [sorted(x) for x in self._own_walls]
-                _OWN_WALLS[me] = (state.gmap, state.walls[:], self._own_walls)
+            out: list[list[int]] = [[], [], [], [], [], []]
+            first = state.gmap.board.edge_first
+            for e in positions(state.walls, me):
+                cell, direction = first[e]
+                out[direction].append(cell)
+            for x in out:
+                x.sort()
+            self._own_walls = out
         return self._own_walls
 
     def guards(self, player: int) -> tuple[set[int], set[int]]:

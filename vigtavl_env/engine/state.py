@@ -12,6 +12,7 @@ is: on the board, loaded on a freighter (``u_carrier``), held as a prisoner on a
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 from .config import RulesConfig
@@ -42,16 +43,26 @@ CITADEL, COMPLEX, GREAT_WALL = 1, 2, 4
 MOVE_UNUSED, MOVE_IN_PROGRESS, MOVE_DONE = range(3)
 
 MASK64 = (1 << 64) - 1
+N_UNIT_TABLES = 7  # u_owner u_type u_cell u_where u_carrier u_holder u_flags
+UNIT_ROOM_PER_PLAYER = 32  # room for units made before the tables move to a larger buffer
 
 
-def positions(values: list[int], x: int) -> list[int]:
-    """Indices where ``values`` holds ``x``, ascending: ``count`` and ``index`` scan in C, which
-    beats an ``enumerate`` loop many times over when few entries match (own walls, own hexes)."""
-    out, i = [], -1
-    for _ in range(values.count(x)):
-        i = values.index(x, i + 1)
-        out.append(i)
+def positions(values: Any, x: int) -> list[int]:
+    """Indices where ``values`` (a table of the state) holds ``x``, ascending."""
+    out = []
+    for i in range(len(values)):
+        if values[i] == x:
+            out.append(i)
     return out
+
+
+def count_of(values: Any, x: int) -> int:
+    """How many entries of ``values`` (a table of the state) hold ``x``."""
+    n = 0
+    for i in range(len(values)):
+        if values[i] == x:
+            n += 1
+    return n
 
 
 class Activation:
@@ -118,22 +129,22 @@ class Pending:
 
 
 class GameState:
-    """Everything that changes during a game (the map and config are shared, never copied)."""
+    """Everything that changes during a game (the map and config are shared, never copied).
 
-    # Lists copied by clone(); scalars are copied by __dict__ update.
-    _LISTS = (
-        "gold", "silver", "tokens", "awards", "sunk", "u_owner", "u_type", "u_cell",
-        "u_where", "u_carrier", "u_holder", "u_flags", "dev_type", "dev_owner", "art_owner",
-        "occ", "cell_player", "walls", "built_types", "forced_dice", "pending_retaliation",
-        "dev_builder", "wall_builder", "to_load",
-    )
-    _DICTS = ("front", "attacks", "breaches")
+    The per-hex, per-edge and per-unit tables live in one flat ``array('i')``, ``buf``; each
+    table (``u_owner``, ``dev_type``, ``walls`` ...) is a view of its slice, indexed like a list.
+    ``clone()`` is then one copy of ``buf`` and a few slices, and the compiled core reads the
+    views as C arrays (``state.pxd`` types them). The unit tables are views of the first
+    ``n_units`` entries of room for ``unit_room``; ``add_unit`` widens them (and, rarely, moves
+    them to a larger buffer). Per-player counters stay small lists.
+    """
 
     def __init__(self, gmap: Any, config: RulesConfig, n_cells: int, n_edges: int) -> None:
         self.gmap = gmap
         self.config = config
-        self.n_players: int = gmap.num_players
+        self.n_players = gmap.num_players
         p = self.n_players
+        self.n_cells, self.n_edges = n_cells, n_edges
         self.phase = PLACEMENT
         self.round = 0
         self.turn_player = 0
@@ -145,23 +156,17 @@ class GameState:
         self.tokens = [0] * p
         self.awards = [0] * p  # once-per-game award flags
         self.sunk = [0] * p  # each player's ship graveyard (ships he sank)
-        self.u_owner: list[int] = []
-        self.u_type: list[int] = []
-        self.u_cell: list[int] = []
-        self.u_where: list[int] = []
-        self.u_carrier: list[int] = []
-        self.u_holder: list[int] = []
-        self.u_flags: list[int] = []
-        self.dev_type = [NO_DEV] * n_cells
-        self.dev_owner = [-1] * n_cells
-        self.art_owner = [-1] * n_cells
-        self.occ = [0] * n_cells  # occupancy: units + development + artillery
-        self.cell_player = [-1] * n_cells  # who holds the hex (units, development or artillery)
-        self.walls = [-1] * n_edges  # wall owner per edge
-        # Who built the piece standing there (Complex and Great Wall are for building, so a
-        # seized development or a wall that changed hands does not count for them).
-        self.dev_builder = [-1] * n_cells
-        self.wall_builder = [-1] * n_edges
+        # Hex and edge tables: dev_type (0: none), dev_owner, art_owner, occ (occupancy: units
+        # + development + artillery), cell_player (who holds the hex: units, development or
+        # artillery), dev_builder; walls (wall owner per edge), wall_builder. Who built the
+        # piece standing there counts for the Complex and the Great Wall (they are for
+        # building: a seized development or a wall that changed hands does not count).
+        fill = [NO_DEV] * n_cells + [-1] * (2 * n_cells) + [0] * n_cells + [-1] * (2 * n_cells) \
+            + [-1] * (2 * n_edges)
+        self.n_units = 0
+        self.unit_room = UNIT_ROOM_PER_PLAYER * p
+        self.buf = array("i", fill) + array("i", [0]) * (N_UNIT_TABLES * self.unit_room)
+        self._views()
         self.to_load: list[int] = []  # players still to load their freighters (setup)
         # Per turn.
         self.built_units = 0
@@ -189,23 +194,94 @@ class GameState:
         self.record_events = True
         self.events: list[dict] = []
 
+    def _views(self) -> None:
+        """Point every table at its slice of ``buf`` (after making or copying it)."""
+        whole = memoryview(self.buf)
+        n, e, room, k = self.n_cells, self.n_edges, self.unit_room, self.n_units
+        self.dev_type = whole[0:n]
+        self.dev_owner = whole[n:2 * n]
+        self.art_owner = whole[2 * n:3 * n]
+        self.occ = whole[3 * n:4 * n]
+        self.cell_player = whole[4 * n:5 * n]
+        self.dev_builder = whole[5 * n:6 * n]
+        self.walls = whole[6 * n:6 * n + e]
+        self.wall_builder = whole[6 * n + e:6 * n + 2 * e]
+        u = 6 * n + 2 * e  # the unit tables: room for unit_room units each
+        self.u_owner = whole[u:u + k]
+        self.u_type = whole[u + room:u + room + k]
+        self.u_cell = whole[u + 2 * room:u + 2 * room + k]
+        self.u_where = whole[u + 3 * room:u + 3 * room + k]
+        self.u_carrier = whole[u + 4 * room:u + 4 * room + k]
+        self.u_holder = whole[u + 5 * room:u + 5 * room + k]
+        self.u_flags = whole[u + 6 * room:u + 6 * room + k]
+
+    def _make_room(self) -> None:
+        """Twice the room for units: a larger buffer, the unit tables copied across."""
+        room, head = self.unit_room, 6 * self.n_cells + 2 * self.n_edges
+        old = self.buf
+        self.buf = old[:head] + array("i", [0]) * (N_UNIT_TABLES * 2 * room)
+        for t in range(N_UNIT_TABLES):
+            a, b = head + t * room, head + t * 2 * room
+            self.buf[b:b + room] = old[a:a + room]
+        self.unit_room = 2 * room
+        self._views()
+
+    def set_unit_count(self, n: int) -> None:
+        """Make the unit tables ``n`` long (for loading a saved state; new entries are 0)."""
+        while self.unit_room < n:
+            self._make_room()
+        self.n_units = n
+        self._views()
+
+    def fill(self, table: str, values: list[int]) -> None:
+        """Write ``values`` into a table of the same length (loading a saved state)."""
+        view = getattr(self, table)
+        if len(values) != len(view):
+            raise ValueError(f"table {table!r} holds {len(view)} entries, not {len(values)}")
+        for i, v in enumerate(values):
+            view[i] = v
+
     # ----------------------------------------------------------------- copying
     def clone(self, keep_events: bool = True) -> "GameState":
         """A deep copy that shares only the immutable map and config."""
         new = GameState.__new__(GameState)
-        d = self.__dict__.copy()
-        for k in self._LISTS:
-            d[k] = d[k][:]
-        for k in self._DICTS:
-            d[k] = d[k].copy()
-        d["seized_this_turn"] = set(self.seized_this_turn)
-        d["stack"] = [a.copy() for a in self.stack]
-        if self.pending is not None:
-            p = self.pending
-            d["pending"] = Pending(p.kind, p.player, p.unit, p.cell, p.origin, p.rng, p.extra, p.artillery)
-        d["events"] = self.events[:] if keep_events else []
-        new.__dict__ = d
+        new.gmap, new.config, new.n_players = self.gmap, self.config, self.n_players
+        new.n_cells, new.n_edges, new.n_units, new.unit_room = self.n_cells, self.n_edges, self.n_units, self.unit_room
+        new.buf = self.buf[:]
+        new._views()
+        new.phase, new.round, new.turn_player = self.phase, self.round, self.turn_player
+        new.turns_played, new.decisions, new.wind = self.turns_played, self.decisions, self.wind
+        new.gold, new.silver, new.tokens = self.gold[:], self.silver[:], self.tokens[:]
+        new.awards, new.sunk, new.to_load = self.awards[:], self.sunk[:], self.to_load[:]
+        new.built_units, new.built_types = self.built_units, self.built_types[:]
+        new.wall_in_hand, new.wall_relocated, new.discharged = self.wall_in_hand, self.wall_relocated, self.discharged
+        new.recruit_type = self.recruit_type
+        new.front, new.attacks, new.breaches = self.front.copy(), self.attacks.copy(), self.breaches.copy()
+        new.seized_this_turn = set(self.seized_this_turn)
+        new.stack = [a.copy() for a in self.stack]
+        new.pending_retaliation = self.pending_retaliation[:]
+        new.retaliator, new.retaliation_used, new.ending_turn = self.retaliator, self.retaliation_used, self.ending_turn
+        new.occupy_unit, new.occupy_cell = self.occupy_unit, self.occupy_cell
+        p = self.pending
+        new.pending = None if p is None else Pending(p.kind, p.player, p.unit, p.cell, p.origin, p.rng, p.extra,
+                                                     p.artillery)
+        new.rng, new.forced_dice = self.rng, self.forced_dice[:]
+        new.record_events = self.record_events
+        new.events = self.events[:] if keep_events else []
         return new
+
+    def score_key(self) -> tuple:
+        """Everything a position's evaluation may read, hashable: the tables, the counters and
+        the turn (not the dice stream, the event log, the decision count or the map)."""
+        pend = None if self.pending is None else tuple(self.pending.to_list())
+        return (self.buf.tobytes(), self.n_units, tuple(self.gold), tuple(self.silver), tuple(self.tokens),
+                tuple(self.awards), tuple(self.sunk), tuple(self.to_load), self.phase, self.round,
+                self.turn_player, self.turns_played, self.wind, self.built_units, tuple(self.built_types),
+                self.wall_in_hand, self.wall_relocated, self.discharged, self.recruit_type,
+                tuple(self.front.items()), tuple(self.attacks.items()), tuple(self.breaches.items()),
+                frozenset(self.seized_this_turn), tuple(self.pending_retaliation), self.retaliator,
+                self.retaliation_used, self.ending_turn, self.occupy_unit, self.occupy_cell, pend,
+                tuple(tuple(a.to_list()[:5]) + (tuple(a.losers), a.rode, a.done) for a in self.stack))
 
     # ----------------------------------------------------------------- queries
     @property
@@ -228,13 +304,19 @@ class GameState:
 
     def units_at(self, cell: int, owner: int = -1, where: int = ON_BOARD) -> list[int]:
         """Units at a hex (optionally of one owner) in the given place (board, loaded...)."""
-        u_where, u_owner = self.u_where, self.u_owner
-        return [u for u in positions(self.u_cell, cell)
-                if u_where[u] == where and (owner < 0 or u_owner[u] == owner)]
+        out = []
+        for u in range(self.n_units):
+            if self.u_cell[u] == cell and self.u_where[u] == where and (owner < 0 or self.u_owner[u] == owner):
+                out.append(u)
+        return out
 
     def cargo(self, freighter: int) -> list[int]:
-        u_where = self.u_where
-        return [u for u in positions(self.u_carrier, freighter) if u_where[u] == LOADED]
+        """The land units aboard ``freighter``."""
+        out = []
+        for u in range(self.n_units):
+            if self.u_carrier[u] == freighter and self.u_where[u] == LOADED:
+                out.append(u)
+        return out
 
     def developments(self, player: int) -> list[int]:
         return [c for c, o in enumerate(self.dev_owner) if o == player]
@@ -247,14 +329,18 @@ class GameState:
 
     # ----------------------------------------------------------------- pieces
     def add_unit(self, owner: int, utype: int, where: int = RESERVE, cell: int = -1, carrier: int = -1) -> int:
-        u = len(self.u_owner)
-        self.u_owner.append(owner)
-        self.u_type.append(utype)
-        self.u_cell.append(-1)
-        self.u_where.append(RESERVE)
-        self.u_carrier.append(-1)
-        self.u_holder.append(-1)
-        self.u_flags.append(0)
+        u = self.n_units
+        if u == self.unit_room:
+            self._make_room()
+        self.n_units = u + 1
+        self._views()
+        self.u_owner[u] = owner
+        self.u_type[u] = utype
+        self.u_cell[u] = -1
+        self.u_where[u] = RESERVE
+        self.u_carrier[u] = -1
+        self.u_holder[u] = -1
+        self.u_flags[u] = 0
         if where == ON_BOARD:
             self.put(u, cell)
         elif where == LOADED:

@@ -14,7 +14,7 @@ Battle, Conquer and Rescue tokens are paid where those things happen (combat.py,
 
 from __future__ import annotations
 
-from .state import CITADEL, COMPLEX, GREAT_WALL, GameState, PRISONER, positions
+from .state import CITADEL, COMPLEX, GREAT_WALL, GameState, PRISONER, count_of, positions
 from .maps import MOUNTAIN
 from .stats import CAMP, CASTLE, FORT
 
@@ -131,7 +131,7 @@ def check_wall_awards(state: GameState, player: int, new_edge: int = -1) -> None
     it, while his own built walls taken back may complete it.
     """
     if (not state.awards[player] & GREAT_WALL
-            and state.walls.count(player) >= GREAT_WALL_LENGTH  # cheap test first
+            and count_of(state.walls, player) >= GREAT_WALL_LENGTH  # cheap test first
             and longest_wall(state, player) >= GREAT_WALL_LENGTH):
         _award(state, player, GREAT_WALL, GREAT_WALL_TOKENS, "great_wall")
     if not state.awards[player] & CITADEL:

@@ -1,0 +1,41 @@
+# C types for state.py in the compiled build (Cython reads this file beside state.py; plain
+# Python never sees it). GameState's tables are typed memoryviews: indexing them in a module
+# that cimports GameState is a C array access.
+cimport cython
+
+cpdef list positions(int[:] values, int x)
+cpdef int count_of(int[:] values, int x)
+
+
+cdef class GameState:
+    cdef public object gmap, config, buf
+    cdef public int n_players, n_cells, n_edges, n_units, unit_room
+    cdef public int phase, round, turn_player, turns_played, wind
+    cdef public long long decisions
+    cdef public int[:] dev_type, dev_owner, art_owner, occ, cell_player, dev_builder
+    cdef public int[:] walls, wall_builder
+    cdef public int[:] u_owner, u_type, u_cell, u_where, u_carrier, u_holder, u_flags
+    cdef public list gold, silver, tokens, awards, sunk, to_load, built_types
+    cdef public int built_units, recruit_type, retaliator, occupy_unit, occupy_cell
+    cdef public object wall_in_hand, wall_relocated, discharged, retaliation_used, ending_turn
+    cdef public dict front, attacks, breaches
+    cdef public set seized_this_turn
+    cdef public list stack, pending_retaliation, forced_dice, events
+    cdef public object pending
+    cdef public unsigned long long rng
+    cdef public bint record_events
+    cdef dict __dict__
+
+    cpdef _views(self)
+    cpdef list units_at(self, int cell, int owner=*, int where=*)
+    cpdef list cargo(self, int freighter)
+    cpdef put(self, int u, int cell)
+    cpdef lift(self, int u)
+    cpdef move_unit(self, int u, int cell)
+    cpdef load(self, int u, int freighter)
+    cpdef remove(self, int u)
+    cpdef set_development(self, int cell, int dev, int owner)
+    cpdef set_artillery(self, int cell, int owner)
+    cpdef _refresh_holder(self, int cell)
+    @cython.locals(z=cython.ulonglong)
+    cpdef int roll(self)
