@@ -19,7 +19,7 @@ from __future__ import annotations
 
 
 from .movement import freighter_with_room
-from .state import BUILD, BATTLE, GameState, GONE, MOVE_IN_PROGRESS, PRISONER, RESERVE, count_of, positions
+from .state import BUILD, BATTLE, GameState, GONE, MOVE_IN_PROGRESS, PRISONER, RESERVE, count_of
 from .stats import (
     ARTILLERY_COST, ARTILLERY_LIMIT, ARTILLERY_OCCUPANCY, CASTLE, DEV_COST, DEV_OCCUPANCY,
     IS_SHIP, MAX_OCCUPANCY, NO_DEV, UNITS, UNITS_PER_TURN, UNITS_PER_TURN_WITH_CASTLE,
@@ -33,19 +33,29 @@ def may_build_now(state: GameState) -> bool:
     """Building happens in the build and battle phases, outside retaliation and movement."""
     if state.phase not in (BUILD, BATTLE) or state.retaliator >= 0 or state.recruit_type >= 0:
         return False
-    return not any(a.move == MOVE_IN_PROGRESS for a in state.stack)
+    for a in state.stack:
+        if a.move == MOVE_IN_PROGRESS:
+            return False
+    return True
 
 
 def unit_capacity(state: GameState, player: int) -> int:
     """Units a player may build this turn: 2, or 3 while he owns a castle."""
-    owns_castle = any(state.dev_owner[c] == player for c in positions(state.dev_type, CASTLE))
-    return UNITS_PER_TURN_WITH_CASTLE if owns_castle else UNITS_PER_TURN
+    for c in range(state.n_cells):
+        if state.dev_type[c] == CASTLE and state.dev_owner[c] == player:
+            return UNITS_PER_TURN_WITH_CASTLE
+    return UNITS_PER_TURN
 
 
 def in_play(state: GameState, player: int, utype: int) -> int:
     """Pieces of this type the player has in play: on the board, aboard or in reserve."""
-    return sum(1 for t, o, w in zip(state.u_type, state.u_owner, state.u_where)
-               if t == utype and o == player and w != GONE and w != PRISONER)
+    n = 0
+    for u in range(state.n_units):
+        if state.u_type[u] == utype and state.u_owner[u] == player:
+            w = state.u_where[u]
+            if w != GONE and w != PRISONER:
+                n += 1
+    return n
 
 
 def type_limit_ok(state: GameState, player: int, utype: int) -> bool:
@@ -60,47 +70,62 @@ def type_limit_ok(state: GameState, player: int, utype: int) -> bool:
     return in_play(state, player, utype) < row.limit
 
 
-def near_development(state: GameState, player: int) -> set[int]:
-    """Own developed hexes and the hexes adjacent to them."""
-    out: set[int] = set()
-    around = state.gmap.board.around
-    for c in positions(state.dev_owner, player):
-        out.update(around[c])
-    return out
+def near_development(state: GameState, player: int) -> list[int]:
+    """Own developed hexes and the hexes adjacent to them, ascending."""
+    near = [0] * state.n_cells
+    for c in range(state.n_cells):
+        if state.dev_owner[c] == player:
+            near[c] = 1
+            for d in range(6):
+                n = state.nbr[c * 6 + d]
+                if n >= 0:
+                    near[n] = 1
+    return [c for c in range(state.n_cells) if near[c]]
 
 
-def near_sites(state: GameState, player: int) -> tuple[tuple[int, ...], ...]:
+def near_sites(state: GameState, player: int) -> tuple[list[int], list[int], list[int]]:
     """:func:`near_development` by terrain, ascending: (land hexes, sea hexes, sea hexes next to
     an own development)."""
-    gmap, near = state.gmap, sorted(near_development(state, player))
-    sea = tuple(c for c in near if gmap.is_sea[c])
-    return (tuple(c for c in near if gmap.is_land[c]), sea,
-            tuple(c for c in sea if _adjacent_own_development(state, c, player)))
+    land, sea, sea_by_development = [], [], []
+    for c in near_development(state, player):
+        if state.land[c]:
+            land.append(c)
+        elif state.sea[c]:
+            sea.append(c)
+            if _adjacent_own_development(state, c, player):
+                sea_by_development.append(c)
+    return land, sea, sea_by_development
 
 
 def free_for(state: GameState, cell: int, player: int, room: int) -> bool:
     """The hex is not another player's and has room for ``room`` more occupancy."""
-    return state.cell_player[cell] in (-1, player) and state.occ[cell] + room <= MAX_OCCUPANCY
+    h = state.cell_player[cell]
+    return (h == -1 or h == player) and state.occ[cell] + room <= MAX_OCCUPANCY
 
 
-def unit_sites(state: GameState, player: int, utype: int) -> list[int]:
-    """Where a built (or recruited) unit of this type may be placed, ascending."""
-    land, sea, sea_by_development = near_sites(state, player)
-    holder, occ = state.cell_player, state.occ
+def unit_sites(state: GameState, player: int, utype: int, near: tuple | None = None) -> list[int]:
+    """Where a built (or recruited) unit of this type may be placed, ascending. ``near``: the
+    player's :func:`near_sites`, when the caller has them."""
+    land, sea, sea_by_development = near or near_sites(state, player)
     if IS_SHIP[utype]:
-        return [c for c in sea if holder[c] in (-1, player) and occ[c] < MAX_OCCUPANCY]
-    out = [c for c in land if holder[c] in (-1, player) and occ[c] < MAX_OCCUPANCY]
+        return [c for c in sea if free_for(state, c, player, 1)]
+    out = [c for c in land if free_for(state, c, player, 1)]
     # built straight onto a freighter next to a developed hex
-    aboard = [c for c in sea_by_development if holder[c] == player and freighter_with_room(state, c, player) >= 0]
+    aboard = [c for c in sea_by_development
+              if state.cell_player[c] == player and freighter_with_room(state, c, player) >= 0]
     return sorted(out + aboard) if aboard else out
 
 
 def _adjacent_own_development(state: GameState, cell: int, player: int) -> bool:
-    return any(n >= 0 and state.dev_owner[n] == player for n in state.gmap.board.neighbours[cell])
+    for d in range(6):
+        n = state.nbr[cell * 6 + d]
+        if n >= 0 and state.dev_owner[n] == player:
+            return True
+    return False
 
 
-def artillery_sites(state: GameState, player: int) -> list[int]:
-    return [c for c in near_sites(state, player)[0]
+def artillery_sites(state: GameState, player: int, near: tuple | None = None) -> list[int]:
+    return [c for c in (near or near_sites(state, player))[0]
             if state.art_owner[c] < 0 and free_for(state, c, player, ARTILLERY_OCCUPANCY)]
 
 
@@ -112,27 +137,40 @@ def development_sites(state: GameState, player: int, dev: int, candidates: list[
     return [c for c in candidates if state.occ[c] <= room]
 
 
-def development_candidates(state: GameState, player: int, presence: set[int] | None = None) -> list[int]:
-    """Hexes a development could go on, occupancy aside. ``presence``: the hexes of the
-    player's units on the board or aboard, when the caller has them."""
-    gmap, around = state.gmap, state.gmap.board.around
+def development_candidates(state: GameState, player: int, presence: set[int] | None = None,
+                           near: tuple | None = None) -> list[int]:
+    """Hexes a development could go on, occupancy aside: land next to or under the player's
+    units (on the board or aboard) or developments. ``presence``: the hexes of those units,
+    ``near``: the player's :func:`near_sites`, when the caller has them."""
     if presence is None:
-        presence = {c for c, o, w in zip(state.u_cell, state.u_owner, state.u_where) if o == player and w <= 1}
-    near = set(near_sites(state, player)[0])  # the land around own developments
+        presence = {state.u_cell[u] for u in range(state.n_units)
+                    if state.u_owner[u] == player and state.u_where[u] <= 1}
+    mark = [0] * state.n_cells
+    for c in (near or near_sites(state, player))[0]:  # the land around own developments
+        mark[c] = 1
     for c in presence:
-        near.update(around[c])
-    is_land, dev_type, holder = gmap.is_land, state.dev_type, state.cell_player
-    return sorted(c for c in near if is_land[c] and dev_type[c] == NO_DEV and holder[c] in (-1, player))
+        mark[c] = 1
+        for d in range(6):
+            n = state.nbr[c * 6 + d]
+            if n >= 0:
+                mark[n] = 1
+    out = []
+    for c in range(state.n_cells):
+        if mark[c] and state.land[c] and state.dev_type[c] == NO_DEV:
+            h = state.cell_player[c]
+            if h == -1 or h == player:
+                out.append(c)
+    return out
 
 
 def wall_sites(state: GameState, player: int) -> list[list[int]]:
     """Free edges of the player's occupied or built hexes: for each direction, the hexes."""
-    edge, walls = state.gmap.board.edge, state.walls
     out: list[list[int]] = [[], [], [], [], [], []]
-    for c in positions(state.cell_player, player):
-        for d, e in enumerate(edge[c]):
-            if walls[e] < 0:
-                out[d].append(c)
+    for c in range(state.n_cells):
+        if state.cell_player[c] == player:
+            for d in range(6):
+                if state.walls[state.nbr_edge[c * 6 + d]] < 0:
+                    out[d].append(c)
     return out
 
 
@@ -159,9 +197,9 @@ def can_afford_wall(state: GameState, player: int) -> bool:
 
 def placement_sites(state: GameState, player: int) -> list[int]:
     """Phase 1: any sea hex not held by another player, with room."""
-    gmap = state.gmap
-    return [c for c in range(gmap.board.n_cells) if gmap.is_sea[c] and free_for(state, c, player, 1)]
+    return [c for c in range(state.n_cells) if state.sea[c] and free_for(state, c, player, 1)]
 
 
 def reserve_ships(state: GameState, player: int) -> list[int]:
-    return [u for u, w in enumerate(state.u_where) if w == RESERVE and state.u_owner[u] == player and IS_SHIP[state.u_type[u]]]
+    return [u for u in range(state.n_units)
+            if state.u_where[u] == RESERVE and state.u_owner[u] == player and IS_SHIP[state.u_type[u]]]

@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 from .combat import can_stand
 from .state import BREACHED, LOADED, ON_BOARD, PRISONER, REPELLED, SPENT, GameState, positions
-from .stats import BREACH_HIT_MAX, DEV_COST, FREIGHTER, LAND_TYPES, NO_DEV, UNIT_COST
+from .stats import BREACH_HIT_MAX, DEV_COST, CAVALRY, FREIGHTER, LAND_TYPES, NO_DEV, UNIT_COST
 from .tokens import check_complex, check_wall_awards
 
 LAST_DEVELOPMENT_BONUS = 3
@@ -55,9 +55,9 @@ def one_per_hex_and_type(state: GameState, units: list[int]) -> list[int]:
 
 def _seizing_units(state: GameState, player: int) -> list[int]:
     """Units of the player that may seize: on the board, not freighters, not repelled."""
-    u_where, u_type, u_flags = state.u_where, state.u_type, state.u_flags
-    return [u for u in positions(state.u_owner, player)
-            if u_where[u] == ON_BOARD and u_type[u] != FREIGHTER and not u_flags[u] & REPELLED]
+    return [u for u in range(state.n_units)
+            if state.u_owner[u] == player and state.u_where[u] == ON_BOARD and state.u_type[u] != FREIGHTER
+            and not state.u_flags[u] & REPELLED]
 
 
 def seizer_cells(state: GameState, player: int) -> set[int]:
@@ -71,16 +71,15 @@ def guard_cells(state: GameState, owner: int, on_board: list[int] | None = None)
     Developments are defended by the first kind, artillery alone by the second. ``on_board``:
     the owner's units on the board, when the caller has them."""
     if on_board is None:
-        on_board = [u for u, (o, w) in enumerate(zip(state.u_owner, state.u_where)) if o == owner and w == ON_BOARD]
+        on_board = [u for u in range(state.n_units) if state.u_owner[u] == owner and state.u_where[u] == ON_BOARD]
     fighters: set[int] = set()
     knights: set[int] = set()
-    u_type, u_cell = state.u_type, state.u_cell
     for u in on_board:
-        t = u_type[u]
+        t = state.u_type[u]
         if t != FREIGHTER:
-            fighters.add(u_cell[u])
-            if t in LAND_TYPES:
-                knights.add(u_cell[u])
+            fighters.add(state.u_cell[u])
+            if t <= CAVALRY:  # a knight (LAND_TYPES)
+                knights.add(state.u_cell[u])
     return fighters, knights
 
 
@@ -94,18 +93,17 @@ def seize_sources(state: GameState, player: int, target: int,
     his units on a hex next to both may step in when the seizure is declared (Defend), a
     choice asked of him then (:func:`guard_options`)."""
     owner = state.cell_player[target]
-    if owner in (-1, player) or (state.dev_owner[target] != owner and state.art_owner[target] != owner):
+    if owner == -1 or owner == player or (state.dev_owner[target] != owner and state.art_owner[target] != owner):
         return []
     fighters, knights = guards_of(owner)
     if target in (knights if state.dev_type[target] == NO_DEV else fighters):
         return []
-    board = state.gmap.board
-    nbrs, edges = board.neighbours[target], board.edge[target]
     out = []
-    for d, c in enumerate(nbrs):
+    for d in range(6):
+        c = state.nbr[target * 6 + d]
         if c not in mine:  # -1 (off the board) never is
             continue
-        w = state.walls[edges[d]]
+        w = state.walls[state.nbr_edge[target * 6 + d]]
         if w >= 0 and w != player:
             continue  # no seizing through an opponent's wall
         out.append(c)

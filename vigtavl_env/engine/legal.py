@@ -150,7 +150,7 @@ def _h_build_unit(state: GameState, verb: int, sh: Shared) -> list[int]:
 
 
 def _h_build_artillery(state: GameState, verb: int, sh: Shared) -> list[int]:
-    return artillery_sites(state, sh.me) if can_afford_unit(state, sh.me, ARTILLERY_SLOT) else []
+    return artillery_sites(state, sh.me, sh.near()) if can_afford_unit(state, sh.me, ARTILLERY_SLOT) else []
 
 
 def _h_build_dev(state: GameState, verb: int, sh: Shared) -> list[int]:
@@ -236,14 +236,14 @@ def battle_sides(state: GameState, top: Activation, r: Reach, cell: int) -> list
     own terrain (or the freighter a knight storms ashore from), not across an opponent wall."""
     u = top.unit
     me, start, ship = state.u_owner[u], state.u_cell[u], IS_SHIP[state.u_type[u]]
-    board, is_sea, walls = state.gmap.board, state.gmap.is_sea, state.walls
     out = []
-    for d, n in enumerate(board.neighbours[cell]):
+    for d in range(6):
+        n = state.nbr[cell * 6 + d]
         if n < 0 or n not in r.cost or n in r.battles or r.cost[n] + 1 > top.move_left:
             continue
-        if n != start and ship != bool(is_sea[n]):
+        if n != start and ship != bool(state.sea[n]):
             continue
-        w = walls[board.edge[cell][d]]
+        w = state.walls[state.nbr_edge[cell * 6 + d]]
         if w >= 0 and w != me:
             continue
         out.append(n)
@@ -360,21 +360,23 @@ def _dischargeable_hexes(state: GameState, me: int, utype: int, sh: Shared) -> l
 def _frees_a_site(state: GameState, me: int, cell: int) -> bool:
     """Removing a knight here would make this hex a recruit site (it is on or next to an own
     development, on land or aboard a freighter beside one)."""
-    board = state.gmap.board
-    next_to_dev = any(n >= 0 and state.dev_owner[n] == me for n in board.neighbours[cell])
-    if state.gmap.is_land[cell]:
-        return next_to_dev or state.dev_owner[cell] == me
-    return next_to_dev
+    for d in range(6):
+        n = state.nbr[cell * 6 + d]
+        if n >= 0 and state.dev_owner[n] == me:
+            return True
+    return bool(state.land[cell]) and state.dev_owner[cell] == me
 
 
 def _activatable(state: GameState, me: int, utype: int, sh: Shared) -> list[int]:
     """Hexes with an upright own unit of this type that may be activated now."""
     if UNIT_COST[utype] > state.silver[me]:
         return []
-    top, upright, u_cell = state.active, sh.mine().upright[utype], state.u_cell
-    if top is None:
-        return sorted({u_cell[u] for u in upright})
-    return sorted({u_cell[u] for u in upright if nested_ok(state, top.unit, u)})
+    top, upright = state.active, sh.mine().upright[utype]
+    cells = set()
+    for u in upright:
+        if top is None or nested_ok(state, top.unit, u):
+            cells.add(state.u_cell[u])
+    return sorted(cells)
 
 
 def nested_ok(state: GameState, active: int, u: int) -> bool:
@@ -389,9 +391,15 @@ def nested_ok(state: GameState, active: int, u: int) -> bool:
             return False
         if state.u_where[u] == LOADED:
             return state.u_carrier[u] == active
-        board = state.gmap.board
-        return board.dist[state.u_cell[u]][state.u_cell[active]] == 1
+        return _adjacent(state, state.u_cell[u], state.u_cell[active])
     return state.u_type[u] == FREIGHTER and state.u_carrier[active] == u  # the knight's carrier
+
+
+def _adjacent(state: GameState, a: int, b: int) -> bool:
+    for d in range(6):
+        if state.nbr[a * 6 + d] == b:
+            return True
+    return False
 
 
 def may_battle_move(state: GameState, top) -> bool:
@@ -432,11 +440,12 @@ def _unit_action_hexes(state: GameState, verb: int) -> list[int]:
 
 def _seizable(state: GameState, me: int, sh: Shared) -> list[int]:
     """Other players' developments and artillery next to one of my units, undefended."""
-    neighbours, holder, dev_type, art_owner = state.gmap.board.neighbours, state.cell_player, state.dev_type, state.art_owner
     candidates = set()
     for c in sh.guards(me)[0]:  # my units other than freighters
-        for n in neighbours[c]:
-            if n >= 0 and holder[n] not in (-1, me) and (dev_type[n] or art_owner[n] >= 0):
+        for d in range(6):
+            n = state.nbr[c * 6 + d]
+            if n >= 0 and state.cell_player[n] != -1 and state.cell_player[n] != me \
+                    and (state.dev_type[n] or state.art_owner[n] >= 0):
                 candidates.add(n)
     out = []
     mine = seizer_cells(state, me) if candidates else set()

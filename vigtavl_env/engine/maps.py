@@ -42,6 +42,8 @@ west-east axis (so the four quadrants match).
 
 from __future__ import annotations
 
+from array import array
+
 import numbers
 import random
 import re
@@ -90,6 +92,8 @@ class GameMap:
         coastal: per cell, land with at least one sea neighbour.
         border_sea: per cell, sea on one of the board's six sides.
         coastal_cells, border_sea_cells: the same two sets as sorted tuples of cell indices.
+        flat: neighbours, edges (both ``cell * 6 + direction``), is_sea and is_land in one
+            ``array('i')``, for the compiled core (``GameState`` views it).
         wind_targets_cw, wind_targets_ccw: per cell, the border sea cells a ship on it reaches by
             riding the prevailing wind one side onward (side ``k`` -> ``k + 1`` clockwise,
             ``k - 1`` counter-clockwise, sides as in ``board.sides``); a corner cell gets the
@@ -108,6 +112,7 @@ class GameMap:
     border_sea_cells: tuple[int, ...] = field(init=False, compare=False, repr=False)
     wind_targets_cw: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
     wind_targets_ccw: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
+    flat: array = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         _check_name(self.name)
@@ -132,6 +137,10 @@ class GameMap:
         set_(self, "border_sea_cells", tuple(c for c, x in enumerate(border_sea) if x))
         set_(self, "wind_targets_cw", wind_targets(board, border_sea, 1))
         set_(self, "wind_targets_ccw", wind_targets(board, border_sea, -1))
+        # The tables the compiled core reads as C arrays (GameState.nbr, .nbr_edge, .sea, .land):
+        # neighbour and edge per cell and direction (cell * 6 + d), then the terrain masks.
+        set_(self, "flat", array("i", [n for nbs in board.neighbours for n in nbs]
+                                 + [e for es in board.edge for e in es] + list(is_sea) + list(is_land)))
 
 
 def side_for(num_players: int) -> int:

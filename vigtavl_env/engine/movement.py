@@ -22,14 +22,12 @@ may move in to start a battle.
 
 from __future__ import annotations
 
-from .state import BATTLE, GameState, positions
+from .state import BATTLE, GameState
 from .stats import ARTILLERY_OCCUPANCY, FREIGHTER, FREIGHTER_CAPACITY, IS_SHIP, MAX_OCCUPANCY
 
 
 class Reach:
     """Result of a movement search: cheapest cost per visited hex, stops and battle hexes."""
-
-    __slots__ = ("cost", "stops", "battles", "windy")
 
     def __init__(self) -> None:
         self.cost: dict[int, int] = {}
@@ -40,8 +38,9 @@ class Reach:
 
 def freighter_with_room(state: GameState, cell: int, player: int) -> int:
     """An own freighter at ``cell`` with room for one more land unit, or -1."""
-    for u in positions(state.u_cell, cell):
-        if state.u_type[u] == FREIGHTER and state.u_owner[u] == player and state.u_where[u] == 0:
+    for u in range(state.n_units):
+        if state.u_cell[u] == cell and state.u_type[u] == FREIGHTER and state.u_owner[u] == player \
+                and state.u_where[u] == 0:
             if len(state.cargo(u)) < FREIGHTER_CAPACITY:
                 return u
     return -1
@@ -57,16 +56,15 @@ def reach(state: GameState, u: int, points: int, towing: bool = False, can_attac
     ``wind``: the ship may still ride the prevailing winds in this move.
     """
     gmap = state.gmap
-    board = gmap.board
     me = state.u_owner[u]
     ship = IS_SHIP[state.u_type[u]]
     start = state.u_cell[u]
     battle_phase = state.phase == BATTLE
     need = 1 + (ARTILLERY_OCCUPANCY if towing else 0)
-    walls, holder, occ, is_land = state.walls, state.cell_player, state.occ, gmap.is_land
+    walls, holder, occ, art_owner = state.walls, state.cell_player, state.occ, state.art_owner
     # The hexes this unit walks (knights) or sails (ships) on.
-    own_terrain = gmap.is_sea if ship else is_land
-    art_owner, neighbours, edges = state.art_owner, board.neighbours, board.edge
+    own_terrain = state.sea if ship else state.land
+    nbr, nbr_edge = state.nbr, state.nbr_edge
     wind_to = gmap.wind_targets_cw if state.wind > 0 else gmap.wind_targets_ccw
     res = Reach()
     costs, stops = res.cost, res.stops
@@ -78,14 +76,17 @@ def reach(state: GameState, u: int, points: int, towing: bool = False, can_attac
         nxt = later
         later = []
         for a in frontier:
-            for b, e in zip(neighbours[a], edges[a]):
+            for d in range(6):
+                b = nbr[a * 6 + d]
                 if b < 0:
                     continue
+                e = nbr_edge[a * 6 + d]
                 if b in costs:
                     if b in rode and costs[b] == cost and a not in rode and own_terrain[b]:
                         # as cheap without the wind: the ride is not needed to get here
                         w = walls[e]
-                        if (w < 0 or w == me) and holder[b] in (-1, me):
+                        h = holder[b]
+                        if (w < 0 or w == me) and (h == -1 or h == me):
                             rode.discard(b)
                     continue
                 w = walls[e]
@@ -97,8 +98,7 @@ def reach(state: GameState, u: int, points: int, towing: bool = False, can_attac
                     costs[b] = cost
                     if occ[b] + need <= MAX_OCCUPANCY and not (towing and art_owner[b] >= 0):
                         stops[b] = cost
-                elif not _enter(state, res, b, cost, me, ship, need, towing, battle_phase,
-                                can_attack, holder, occ, is_land):
+                elif not _enter(state, res, b, cost, me, ship, need, towing, battle_phase, can_attack):
                     continue
                 nxt.append(b)
                 if a in rode:
@@ -109,7 +109,8 @@ def reach(state: GameState, u: int, points: int, towing: bool = False, can_attac
                 if a in rode:
                     continue
                 for b in wind_to[a]:
-                    if b not in res.cost and holder[b] in (-1, me):
+                    h = holder[b]
+                    if b not in res.cost and (h == -1 or h == me):
                         res.cost[b] = cost + 1
                         if occ[b] + 1 <= MAX_OCCUPANCY:
                             res.stops[b] = cost + 1
@@ -121,13 +122,13 @@ def reach(state: GameState, u: int, points: int, towing: bool = False, can_attac
     return res
 
 
-def _enter(state, res, b, cost, me, ship, need, towing, battle_phase, can_attack,
-           holder, occ, is_land) -> bool:
+def _enter(state: GameState, res: Reach, b: int, cost: int, me: int, ship: bool, need: int, towing: bool,
+           battle_phase: bool, can_attack: bool) -> bool:
     """Record what stepping onto ``b`` at ``cost`` allows; True if movement may go on from b."""
-    land = is_land[b]
-    if not land and not state.gmap.is_sea[b]:
+    land = state.land[b]
+    if not land and not state.sea[b]:
         return False  # mountain
-    h = holder[b]
+    h = state.cell_player[b]
     if ship != (not land):
         # A knight steps onto sea only to board its own freighter (and stops there).
         if not ship and not towing and h == me and freighter_with_room(state, b, me) >= 0:
@@ -138,20 +139,27 @@ def _enter(state, res, b, cost, me, ship, need, towing, battle_phase, can_attack
         if battle_phase:
             # U28: knights (the defenders of a land hex) are attacked only by a player with a
             # development to hold the prisoner; ships may always be attacked.
-            if can_attack and (ship or me in state.dev_owner) and _has_defenders(state, b, h):
+            if can_attack and (ship or _has_development(state, me)) and _has_defenders(state, b, h):
                 res.cost[b] = cost
                 res.battles[b] = cost
             return False
         res.cost[b] = cost  # build phase: pass through, never stop
         return True
     res.cost[b] = cost
-    if occ[b] + need <= MAX_OCCUPANCY and not (towing and state.art_owner[b] >= 0):
+    if state.occ[b] + need <= MAX_OCCUPANCY and not (towing and state.art_owner[b] >= 0):
         res.stops[b] = cost
     return True
 
 
 def _has_defenders(state: GameState, cell: int, owner: int) -> bool:
-    for v in positions(state.u_cell, cell):
-        if state.u_where[v] == 0 and state.u_owner[v] == owner:
+    for v in range(state.n_units):
+        if state.u_cell[v] == cell and state.u_where[v] == 0 and state.u_owner[v] == owner:
+            return True
+    return False
+
+
+def _has_development(state: GameState, player: int) -> bool:
+    for c in range(state.n_cells):
+        if state.dev_owner[c] == player:
             return True
     return False

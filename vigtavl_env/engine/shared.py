@@ -8,7 +8,7 @@ lives for one enumeration of one state; nothing here changes the state.
 from __future__ import annotations
 
 
-from .building import development_candidates, unit_capacity, unit_sites, wall_sites
+from .building import development_candidates, near_sites, unit_capacity, unit_sites, wall_sites
 from .free_actions import guard_cells, may_breach
 from .state import LOADED, ON_BOARD, SPENT, GameState, positions
 from .stats import IS_SHIP
@@ -17,14 +17,18 @@ from .stats import IS_SHIP
 class Shared:
     """Work shared by several verbs within one enumeration (computed on first use)."""
 
-    __slots__ = ("state", "me", "_walls", "_own_walls", "_land", "_ships", "_mine",
-                 "_capacity", "_dev_candidates", "_guards", "_breaches")
-
     def __init__(self, state: GameState) -> None:
         self.state, self.me = state, state.current_player
         self._walls = self._own_walls = self._land = self._ships = self._mine = None
-        self._capacity = self._dev_candidates = self._breaches = None
+        self._dev_candidates = self._breaches = self._near = None
+        self._capacity = -1
         self._guards: dict[int, tuple[set[int], set[int]]] = {}
+
+    def near(self) -> tuple:
+        """``near_sites`` of the deciding player: the hexes around his developments."""
+        if self._near is None:
+            self._near = near_sites(self.state, self.me)
+        return self._near
 
     def mine(self) -> "Mine":
         """One scan of the deciding player's units, shared by activation, seize, breach and
@@ -64,11 +68,10 @@ class Shared:
             active = {a.unit for a in state.stack}
             # hexes with a unit that may still breach
             ready = {state.u_cell[u] for u in mine.board_units if may_breach(state, u, active)}
-            edge, walls = state.gmap.board.edge, state.walls
             for c in mine.board_cells:
                 if c in ready:
-                    for k, e in enumerate(edge[c]):
-                        w = walls[e]
+                    for k in range(6):
+                        w = state.walls[state.nbr_edge[c * 6 + k]]
                         if w >= 0 and w != me:
                             self._breaches[k].append(c)
         return self._breaches
@@ -80,52 +83,54 @@ class Shared:
         return self._walls
 
     def capacity(self) -> int:
-        if self._capacity is None:
+        if self._capacity < 0:
             self._capacity = unit_capacity(self.state, self.me)
         return self._capacity
 
     def dev_candidates(self) -> list[int]:
         if self._dev_candidates is None:
-            self._dev_candidates = development_candidates(self.state, self.me, self.mine().cells)
+            self._dev_candidates = development_candidates(self.state, self.me, self.mine().cells, self.near())
         return self._dev_candidates
 
     def unit_sites(self, utype: int) -> list[int]:
         # Sites depend only on land versus sea: every knight type shares one list, every ship one.
         if IS_SHIP[utype]:
             if self._ships is None:
-                self._ships = unit_sites(self.state, self.me, utype)
+                self._ships = unit_sites(self.state, self.me, utype, self.near())
             return self._ships
         if self._land is None:
-            self._land = unit_sites(self.state, self.me, utype)
+            self._land = unit_sites(self.state, self.me, utype, self.near())
         return self._land
 
 
 class Mine:
     """The deciding player's units, grouped the ways the verbs ask for them."""
 
-    __slots__ = ("upright", "board_cells", "land_cells", "board_units", "cells")
-
     def __init__(self, state: GameState, me: int) -> None:
-        upright: list[list[int]] = [[] for _ in range(6)]  # by type: not yet activated
-        # knights on board or aboard, not in an activation: the ones a discharge may take
-        land_cells: list[set[int]] = [set(), set(), set()]
-        active = {a.unit for a in state.stack}
-        board_cells: set[int] = set()
-        board_units: list[int] = []
-        cells: set[int] = set()  # hexes of all of them, on the board or aboard
-        u_where, u_type, u_cell, u_flags = state.u_where, state.u_type, state.u_cell, state.u_flags
-        for u in positions(state.u_owner, me):  # my units alone, found by a scan in C
-            w = u_where[u]
-            if w > LOADED:  # ON_BOARD = 0, LOADED = 1
-                continue
-            t, c = u_type[u], u_cell[u]
-            cells.add(c)
-            if not u_flags[u] & SPENT:
-                upright[t].append(u)
-            if t < 3 and u not in active:
-                land_cells[t].add(c)
-            if w == ON_BOARD:
-                board_cells.add(c)
-                board_units.append(u)
-        self.upright, self.land_cells, self.board_units, self.cells = upright, land_cells, board_units, cells
-        self.board_cells = sorted(board_cells)
+        _scan_units(self, state, me)
+
+
+def _scan_units(mine: Mine, state: GameState, me: int) -> None:
+    """Fill ``mine`` with one pass over the units."""
+    upright: list[list[int]] = [[], [], [], [], [], []]  # by type: not yet activated
+    # knights on board or aboard, not in an activation: the ones a discharge may take
+    land_cells: list[set[int]] = [set(), set(), set()]
+    active = {a.unit for a in state.stack}
+    board_cells: set[int] = set()
+    board_units: list[int] = []
+    cells: set[int] = set()  # hexes of all of them, on the board or aboard
+    for u in range(state.n_units):
+        w = state.u_where[u]
+        if state.u_owner[u] != me or w > LOADED:  # ON_BOARD = 0, LOADED = 1
+            continue
+        t, c = state.u_type[u], state.u_cell[u]
+        cells.add(c)
+        if not state.u_flags[u] & SPENT:
+            upright[t].append(u)
+        if t < 3 and u not in active:
+            land_cells[t].add(c)
+        if w == ON_BOARD:
+            board_cells.add(c)
+            board_units.append(u)
+    mine.upright, mine.land_cells, mine.board_units, mine.cells = upright, land_cells, board_units, cells
+    mine.board_cells = sorted(board_cells)

@@ -7,6 +7,19 @@ cpdef list positions(int[:] values, int x)
 cpdef int count_of(int[:] values, int x)
 
 
+cdef class Activation:
+    cdef public int unit, move, move_left, origin
+    cdef public bint attacked, rode, done
+    cdef public list losers
+    @cython.locals(a=Activation)
+    cpdef Activation copy(self)
+
+
+cdef class Pending:
+    cdef public int kind, player, unit, cell, origin, rng, extra
+    cdef public bint artillery
+
+
 cdef class GameState:
     cdef public object gmap, config, buf
     cdef public int n_players, n_cells, n_edges, n_units, unit_room
@@ -15,6 +28,7 @@ cdef class GameState:
     cdef public int[:] dev_type, dev_owner, art_owner, occ, cell_player, dev_builder
     cdef public int[:] walls, wall_builder
     cdef public int[:] u_owner, u_type, u_cell, u_where, u_carrier, u_holder, u_flags
+    cdef public int[:] nbr, nbr_edge, sea, land
     cdef public list gold, silver, tokens, awards, sunk, to_load, built_types
     cdef public int built_units, recruit_type, retaliator, occupy_unit, occupy_cell
     cdef public object wall_in_hand, wall_relocated, discharged, retaliation_used, ending_turn
@@ -26,7 +40,12 @@ cdef class GameState:
     cdef public bint record_events
     cdef dict __dict__
 
+    @cython.locals(whole=cython.int[:])
     cpdef _views(self)
+    @cython.locals(flat=cython.int[:])
+    cpdef _map_views(self)
+    @cython.locals(new=GameState)
+    cpdef GameState clone(self, bint keep_events=*)
     cpdef list units_at(self, int cell, int owner=*, int where=*)
     cpdef list cargo(self, int freighter)
     cpdef put(self, int u, int cell)

@@ -68,8 +68,6 @@ def count_of(values: Any, x: int) -> int:
 class Activation:
     """An activated unit: its two unique actions and the movement it has left."""
 
-    __slots__ = ("unit", "move", "attacked", "move_left", "origin", "losers", "rode", "done")
-
     def __init__(self, unit: int, move_left: int, origin: int) -> None:
         self.unit = unit
         self.move = MOVE_UNUSED
@@ -111,8 +109,6 @@ class Pending:
     ``extra``: the movement a battle move costs (-1: not a battle move), or the breached edge.
     ``artillery``: the attack fires artillery.
     """
-
-    __slots__ = ("kind", "player", "unit", "cell", "origin", "rng", "extra", "artillery")
 
     def __init__(self, kind: int, player: int, unit: int = -1, cell: int = -1, origin: int = -1,
                  rng: int = 0, extra: int = -1, artillery: bool = False) -> None:
@@ -167,6 +163,7 @@ class GameState:
         self.unit_room = UNIT_ROOM_PER_PLAYER * p
         self.buf = array("i", fill) + array("i", [0]) * (N_UNIT_TABLES * self.unit_room)
         self._views()
+        self._map_views()
         self.to_load: list[int] = []  # players still to load their freighters (setup)
         # Per turn.
         self.built_units = 0
@@ -193,6 +190,15 @@ class GameState:
         self.forced_dice: list[int] = []
         self.record_events = True
         self.events: list[dict] = []
+
+    def _map_views(self) -> None:
+        """The map's tables as views: ``nbr[c * 6 + d]`` (the neighbour, -1 off the board),
+        ``nbr_edge[c * 6 + d]`` (the edge between), ``sea[c]``, ``land[c]`` (1 or 0)."""
+        flat, n = memoryview(self.gmap.flat), self.n_cells
+        self.nbr = flat[0:6 * n]
+        self.nbr_edge = flat[6 * n:12 * n]
+        self.sea = flat[12 * n:13 * n]
+        self.land = flat[13 * n:14 * n]
 
     def _views(self) -> None:
         """Point every table at its slice of ``buf`` (after making or copying it)."""
@@ -249,6 +255,7 @@ class GameState:
         new.n_cells, new.n_edges, new.n_units, new.unit_room = self.n_cells, self.n_edges, self.n_units, self.unit_room
         new.buf = self.buf[:]
         new._views()
+        new.nbr, new.nbr_edge, new.sea, new.land = self.nbr, self.nbr_edge, self.sea, self.land
         new.phase, new.round, new.turn_player = self.phase, self.round, self.turn_player
         new.turns_played, new.decisions, new.wind = self.turns_played, self.decisions, self.wind
         new.gold, new.silver, new.tokens = self.gold[:], self.silver[:], self.tokens[:]

@@ -1,0 +1,18 @@
+# C types for free_actions.py in the compiled build (see state.pxd).
+cimport cython
+from vigtavl_env.engine.state cimport GameState
+
+@cython.locals(u=int, best=dict, active=set)
+cpdef list one_per_hex_and_type(GameState state, list units)
+@cython.locals(u=int)
+cpdef list _seizing_units(GameState state, int player)
+@cython.locals(u=int)
+cpdef set seizer_cells(GameState state, int player)
+@cython.locals(u=int, t=int, fighters=set, knights=set)
+cpdef tuple guard_cells(GameState state, int owner, list on_board=*)
+@cython.locals(owner=int, d=int, c=int, w=int, out=list)
+cpdef list seize_sources(GameState state, int player, int target, object guards_of, set mine)
+@cython.locals(f=int)
+cpdef bint may_breach(GameState state, int u, set active)
+@cython.locals(u=int)
+cpdef int dischargeable(GameState state, int player, int cell, int utype)

@@ -1,0 +1,28 @@
+# C types for movement.py in the compiled build (see state.pxd).
+cimport cython
+from vigtavl_env.engine.state cimport GameState
+
+
+cdef class Reach:
+    cdef public dict cost, stops, battles
+    cdef public set windy
+
+
+@cython.locals(u=int)
+cpdef int freighter_with_room(GameState state, int cell, int player)
+
+@cython.locals(me=int, ship=bint, start=int, battle_phase=bint, need=int, walls=cython.int[:],
+               holder=cython.int[:], occ=cython.int[:], art_owner=cython.int[:], own_terrain=cython.int[:],
+               nbr=cython.int[:], nbr_edge=cython.int[:], res=Reach, costs=dict, stops=dict, rode=set,
+               frontier=list, later=list, nxt=list, cost=int, a=int, b=int, d=int, e=int, w=int, h=int)
+cpdef Reach reach(GameState state, int u, int points, bint towing=*, bint can_attack=*, bint wind=*)
+
+@cython.locals(land=int, h=int)
+cpdef bint _enter(GameState state, Reach res, int b, int cost, int me, bint ship, int need, bint towing,
+                  bint battle_phase, bint can_attack)
+
+@cython.locals(v=int)
+cpdef bint _has_defenders(GameState state, int cell, int owner)
+
+@cython.locals(c=int)
+cpdef bint _has_development(GameState state, int player)

@@ -1,0 +1,33 @@
+# C types for shared.py in the compiled build (see state.pxd).
+cimport cython
+from vigtavl_env.engine.state cimport GameState
+
+
+cdef class Mine:
+    cdef public list upright, land_cells, board_units, board_cells
+    cdef public set cells
+
+
+cdef class Shared:
+    cdef public GameState state
+    cdef public int me, _capacity
+    cdef public object _walls, _own_walls, _land, _ships, _mine, _dev_candidates, _breaches, _near
+    cdef public dict _guards
+
+    cpdef tuple near(self)
+    cpdef Mine mine(self)
+    @cython.locals(e=int, cell=int, direction=int)
+    cpdef list own_walls(self)
+    cpdef tuple guards(self, int player)
+    @cython.locals(c=int, k=int, w=int, u=int, me=int, state=GameState, mine=Mine)
+    cpdef list breaches(self)
+    cpdef list walls(self)
+    cpdef int capacity(self)
+    cpdef list dev_candidates(self)
+    cpdef list unit_sites(self, int utype)
+
+
+
+@cython.locals(u=int, w=int, t=int, c=int, active=set, cells=set, board_cells=set, board_units=list,
+               upright=list, land_cells=list)
+cpdef _scan_units(Mine mine, GameState state, int me)
