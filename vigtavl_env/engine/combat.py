@@ -76,7 +76,10 @@ def defender_at(state: GameState, cell: int) -> int:
 
 def can_capture(state: GameState, player: int) -> bool:
     """If a player has no developments on the map, he may not capture any opponent units."""
-    return player in state.dev_owner
+    for c in range(state.n_cells):
+        if state.dev_owner[c] == player:
+            return True
+    return False
 
 
 def may_target(state: GameState, player: int, cell: int) -> bool:
@@ -93,12 +96,13 @@ def may_target(state: GameState, player: int, cell: int) -> bool:
 
 def close_targets(state: GameState, u: int) -> list[int]:
     """Adjacent hexes unit ``u`` can attack in close combat (not through opponent walls)."""
-    board, me, a = state.gmap.board, state.u_owner[u], state.u_cell[u]
+    me, a = state.u_owner[u], state.u_cell[u]
     out = []
-    for d, b in enumerate(board.neighbours[a]):
+    for d in range(6):
+        b = state.nbr[a * 6 + d]
         if b < 0:
             continue
-        w = state.walls[board.edge[a][d]]
+        w = state.walls[state.nbr_edge[a * 6 + d]]
         if (w < 0 or w == me) and may_target(state, me, b):
             out.append(b)
     return out
@@ -209,25 +213,28 @@ def hex_cleared(state: GameState, cell: int, player: int) -> bool:
     """Occupation: "if no enemy units remain" on the hex (a development or artillery of theirs
     may still stand there: occupying takes it)."""
     h = state.cell_player[cell]
-    if h in (-1, player):
+    if h == -1 or h == player:
         return True
-    u_where, u_owner = state.u_where, state.u_owner
-    return not any(u_where[v] == ON_BOARD and u_owner[v] != player for v in positions(state.u_cell, cell))
+    for v in range(state.n_units):
+        if state.u_cell[v] == cell and state.u_where[v] == ON_BOARD and state.u_owner[v] != player:
+            return False
+    return True
 
 
 def can_stand(state: GameState, u: int, cell: int) -> bool:
     """Unit ``u`` could end a move on ``cell`` (terrain, holder and occupancy)."""
     ship = IS_SHIP[state.u_type[u]]
-    if ship != bool(state.gmap.is_sea[cell]) or not (state.gmap.is_sea[cell] or state.gmap.is_land[cell]):
+    if ship != bool(state.sea[cell]) or not (state.sea[cell] or state.land[cell]):
         return False
-    return state.cell_player[cell] in (-1, state.u_owner[u]) and state.occ[cell] + 1 <= MAX_OCCUPANCY
+    h = state.cell_player[cell]
+    return (h == -1 or h == state.u_owner[u]) and state.occ[cell] + 1 <= MAX_OCCUPANCY
 
 
 def can_occupy(state: GameState, u: int, cell: int) -> bool:
     """Occupation: unit ``u`` may move onto the hex it won, ``cell``, now that no enemy units
     remain there; what else stands there (a development, artillery) becomes the victor's."""
     ship = IS_SHIP[state.u_type[u]]
-    if ship != bool(state.gmap.is_sea[cell]) or not (state.gmap.is_sea[cell] or state.gmap.is_land[cell]):
+    if ship != bool(state.sea[cell]) or not (state.sea[cell] or state.land[cell]):
         return False
     return hex_cleared(state, cell, state.u_owner[u]) and state.occ[cell] + 1 <= MAX_OCCUPANCY
 
@@ -235,11 +242,11 @@ def can_occupy(state: GameState, u: int, cell: int) -> bool:
 def surrounded(state: GameState, cell: int, by: int) -> bool:
     """Tactics > Surrender: the units on ``cell`` are surrounded on all adjacent land and sea
     hexes (one of them by ``by``) and none of them can move anywhere."""
-    board, gmap = state.gmap.board, state.gmap
     owner = state.cell_player[cell]
     touching = False
-    for d, n in enumerate(board.neighbours[cell]):
-        if n < 0 or not (gmap.is_land[n] or gmap.is_sea[n]):
+    for d in range(6):
+        n = state.nbr[cell * 6 + d]
+        if n < 0 or not (state.land[n] or state.sea[n]):
             continue
         if state.cell_player[n] < 0:
             return False
@@ -251,7 +258,10 @@ def surrounded(state: GameState, cell: int, by: int) -> bool:
         return False
     saved_phase, state.phase = state.phase, BATTLE  # escape means a free hex, never a battle
     try:
-        return not any(reach(state, v, UNIT_MOVEMENT[state.u_type[v]]).stops for v in units)
+        for v in units:
+            if reach(state, v, UNIT_MOVEMENT[state.u_type[v]]).stops:
+                return False
+        return True
     finally:
         state.phase = saved_phase
 
@@ -262,10 +272,10 @@ def check_surrender(state: GameState, player: int, near: list[int]) -> None:
     ``near`` "must immediately surrender" and are captured (sunk, for ships)."""
     if not state.config.surrender:
         return
-    board = state.gmap.board
     seen = set()
     for c in near:
-        for n in (c, *board.neighbours[c]):
+        for k in range(7):
+            n = c if k == 0 else state.nbr[c * 6 + k - 1]
             if n < 0 or n in seen:
                 continue
             seen.add(n)
@@ -273,11 +283,18 @@ def check_surrender(state: GameState, player: int, near: list[int]) -> None:
             if h < 0 or h == player or not surrounded(state, n, player):
                 continue
             units = state.units_at(n, h)
-            if not can_capture(state, player) and any(state.u_type[v] in LAND_TYPES for v in units):
+            if not can_capture(state, player) and _any_knight(state, units):
                 continue
             state.emit("surrender", cell=n, owner=h, units=units, player=player)
             for v in units:
                 defeat(state, v, player, n)
+
+
+def _any_knight(state: GameState, units: list[int]) -> bool:
+    for v in units:
+        if state.u_type[v] in LAND_TYPES:
+            return True
+    return False
 
 
 def attack_origin(state: GameState, u: int) -> int:
@@ -288,7 +305,7 @@ def attack_origin(state: GameState, u: int) -> int:
 def coastal_or_sea(state: GameState, cell: int) -> bool:
     """"Archers loaded onto a freighter can attack coastal hexes or enemy ships": the hexes an
     archer aboard may target (sea hexes, and land hexes with a sea neighbour)."""
-    return bool(state.gmap.is_sea[cell] or state.gmap.coastal[cell])
+    return bool(state.sea[cell] or state.gmap.coastal[cell])
 
 
 def can_attack_from_here(state: GameState, u: int) -> bool:

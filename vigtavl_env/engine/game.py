@@ -38,10 +38,10 @@ from .movement import freighter_with_room, reach
 from .state import (
     BATTLE, BUILD, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_SEIZER, CHOOSE_SIDE,
     LOADED, MOVE_DONE, MOVE_IN_PROGRESS, MOVE_UNUSED, ON_BOARD, OVER, PHASE_NAMES, REPELLED,
-    SPENT, Activation, GameState, Pending,
+    RESERVE, SPENT, Activation, GameState, Pending,
 )
 from .stats import (
-    ARTILLERY_COST, DEV_COST, DEV_NAMES, FREIGHTER, FREIGHTER_SPLITS, IS_SHIP, LAND_TYPES,
+    ARTILLERY_COST, DEV_COST, DEV_NAMES, FREIGHTER, FREIGHTER_SPLITS, LAND_TYPES, SHIP_TYPES,
     STARTING_SHIPS, UNIT_COST, UNIT_MOVEMENT, UNIT_NAMES, WALL_COST,
 )
 from .tokens import check_complex, check_wall_awards, end_awards
@@ -154,19 +154,28 @@ def _handler_key(verb: int) -> int:
 def place_ship(state: GameState, verb: int, cell: int) -> None:
     """Phase 1 - Placement: one ship on a sea hex, then the next player with ships left."""
     me, utype = state.current_player, 3 + verb - A.PLACE
-    u = next(u for u, w in enumerate(state.u_where) if w == 3 and state.u_owner[u] == me and state.u_type[u] == utype)
+    u = _first_in_reserve(state, me, utype)
     state.put(u, cell)
     state.emit("place", unit=u, type=UNIT_NAMES[utype], cell=cell)
     _next_placement(state)
+
+
+def _first_in_reserve(state: GameState, player: int, utype: int) -> int:
+    """The lowest-numbered unit of this type the player still has in reserve, or -1."""
+    for u in range(state.n_units):
+        if state.u_where[u] == RESERVE and state.u_owner[u] == player and state.u_type[u] == utype:
+            return u
+    return -1
 
 
 def _next_placement(state: GameState) -> None:
     p = state.n_players
     for k in range(1, p + 1):
         q = (state.turn_player + k) % p
-        if any(w == 3 and state.u_owner[u] == q and IS_SHIP[state.u_type[u]] for u, w in enumerate(state.u_where)):
-            state.turn_player = q
-            return
+        for t in SHIP_TYPES:
+            if _first_in_reserve(state, q, t) >= 0:
+                state.turn_player = q
+                return
     state.phase, state.round, state.turn_player = BUILD, 0, 0
     _start_turn(state)
 
@@ -213,21 +222,20 @@ def build_wall(state: GameState, verb: int, cell: int) -> None:
         state.wall_in_hand = False  # the relocated wall goes up again at no cost
     else:
         state.gold[me] -= WALL_COST
-    board = state.gmap.board
-    edge = board.edge[cell][d]
+    edge, other = state.nbr_edge[cell * 6 + d], state.nbr[cell * 6 + d]
     state.walls[edge] = me
     state.wall_builder[edge] = me
     state.emit("build", what="wall", cell=cell, direction=d)
     check_wall_awards(state, me, edge)
     # Walls stand on the builder's own hexes, which others cannot enter anyway, so a wall never
     # closes their way; the check catches a ring they closed themselves with their own move.
-    check_surrender(state, me, [c for c in (cell, board.neighbours[cell][d]) if c >= 0])
+    check_surrender(state, me, [cell, other] if other >= 0 else [cell])
 
 
 def relocate_wall(state: GameState, verb: int, cell: int) -> None:
     """Once per a player's turn, he may deconstruct an existing wall and rebuild it"."""
     d = verb - A.RELOCATE_WALL
-    edge = state.gmap.board.edge[cell][d]
+    edge = state.nbr_edge[cell * 6 + d]
     state.walls[edge] = state.wall_builder[edge] = -1
     state.wall_in_hand = state.wall_relocated = True
     state.emit("wall_taken_down", cell=cell, direction=d)
@@ -238,12 +246,11 @@ def activate(state: GameState, verb: int, cell: int) -> None:
     """Pay the unit's cost in silver; it gets two unique actions (move, attack)."""
     me, utype = state.current_player, verb - A.ACTIVATE
     top = state.active
-    u = min(
-        u for u in range(len(state.u_cell))
-        if state.u_cell[u] == cell and state.u_type[u] == utype and state.u_owner[u] == me
-        and state.u_where[u] in (ON_BOARD, LOADED) and not state.u_flags[u] & SPENT
-        and (top is None or nested_ok(state, top.unit, u))
-    )
+    u = 0
+    while not (state.u_cell[u] == cell and state.u_type[u] == utype and state.u_owner[u] == me
+               and state.u_where[u] <= LOADED and not state.u_flags[u] & SPENT  # ON_BOARD or LOADED
+               and (top is None or nested_ok(state, top.unit, u))):
+        u += 1  # the lowest-numbered such unit (the move is legal: there is one)
     state.silver[me] -= UNIT_COST[utype]
     state.u_flags[u] |= SPENT
     state.stack.append(Activation(u, UNIT_MOVEMENT[utype], cell))

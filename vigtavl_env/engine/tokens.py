@@ -109,11 +109,19 @@ def has_complex(state: GameState, player: int) -> bool:
 def may_close_enclosure(state: GameState, player: int, edge: int) -> bool:
     """A new wall can only complete an enclosure if both of its ends continue into another of
     the player's walls or an edge that needs no wall (one next to a mountain)."""
-    board, walls = state.gmap.board, state.walls
+    board = state.gmap.board
     for v in board.edge_vertices[edge]:
-        if not any(e != edge and (walls[e] == player or _mountain_edge(state, e)) for e in board.vertex_edges[v]):
+        if not _wall_continues(state, player, edge, board.vertex_edges[v]):
             return False
     return True
+
+
+def _wall_continues(state: GameState, player: int, edge: int, edges: tuple[int, ...]) -> bool:
+    """One of ``edges`` (those meeting at an end of ``edge``) is the player's wall or needs none."""
+    for e in edges:
+        if e != edge and (state.walls[e] == player or _mountain_edge(state, e)):
+            return True
+    return False
 
 
 def _mountain_edge(state: GameState, edge: int) -> bool:

@@ -1,0 +1,27 @@
+# C types for combat.py in the compiled build (see state.pxd).
+cimport cython
+from vigtavl_env.engine.state cimport GameState
+
+@cython.locals(u=int, best=int)
+cpdef int defender_at(GameState state, int cell)
+@cython.locals(c=int)
+cpdef bint can_capture(GameState state, int player)
+@cython.locals(h=int, d=int)
+cpdef bint may_target(GameState state, int player, int cell)
+@cython.locals(me=int, a=int, d=int, b=int, w=int, out=list)
+cpdef list close_targets(GameState state, int u)
+@cython.locals(h=int, v=int)
+cpdef bint hex_cleared(GameState state, int cell, int player)
+@cython.locals(ship=bint, h=int)
+cpdef bint can_stand(GameState state, int u, int cell)
+@cython.locals(ship=bint)
+cpdef bint can_occupy(GameState state, int u, int cell)
+@cython.locals(owner=int, touching=bint, d=int, n=int, v=int, saved_phase=int, units=list)
+cpdef bint surrounded(GameState state, int cell, int by)
+@cython.locals(c=int, k=int, n=int, h=int, v=int, seen=set, units=list)
+cpdef check_surrender(GameState state, int player, list near)
+@cython.locals(v=int)
+cpdef bint _any_knight(GameState state, list units)
+cpdef bint coastal_or_sea(GameState state, int cell)
+@cython.locals(t=int)
+cpdef bint can_attack_from_here(GameState state, int u)
