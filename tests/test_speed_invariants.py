@@ -2,8 +2,9 @@
 
 - Results the engine remembers between calls (build sites near developments, own walls) are
   dropped when the lists they come from change, whichever state or map asks next.
-- The observation encoder redraws only what changed since the last state it encoded: its output
-  equals a fresh encoder's, bit for bit, whatever order states come in (pending choices too).
+- The observation encoder keeps nothing from one state to the next: its output equals a fresh
+  encoder's, bit for bit, whatever order states come in (pending choices too), and
+  ``encode_into`` writes exactly what ``encode`` returns into the caller's array.
 - ``env()``'s wrappers read attributes straight from the environment but behave like
   PettingZoo's: the same errors before reset, the same ``str``, the same values.
 """
@@ -163,3 +164,20 @@ def test_incremental_encoder_matches_a_fresh_one_through_pending_choices() -> No
         fresh = ObservationEncoder(load.gmap, load.config.rounds_per_phase).encode(load, 0)
         assert encoder.encode(load, 0).tobytes() == fresh.tobytes()
         apply_action(load, legal_actions(load)[0])
+
+
+def test_encode_into_writes_what_encode_returns_and_refuses_a_wrong_array() -> None:
+    states = random_states("triad", games=1, seed=4)[::7]
+    enc = ObservationEncoder(states[0].gmap, states[0].config.rounds_per_phase)
+    batch = np.full((2,) + enc.shape, 9.0, dtype=np.float32)  # rows of a batch, dirty beforehand
+    for s in states:
+        for seat in range(s.n_players):
+            enc.encode_into(s, seat, batch[1])
+            assert batch[1].tobytes() == enc.encode(s, seat).tobytes()
+            assert (batch[0] == 9.0).all()  # the other row untouched
+    off_hexagon = enc.board_row.reshape(enc.height, enc.width) == 0
+    assert not batch[1][:, off_hexagon].any()  # cells off the hexagon are 0 in every channel
+    for bad in (np.zeros(enc.shape, dtype=np.float64), np.zeros(enc.shape[::-1], dtype=np.float32),
+                np.zeros(enc.shape[:-1] + (enc.width * 2,), dtype=np.float32)[..., ::2]):
+        with pytest.raises(ValueError, match="C-contiguous float32 array of shape"):
+            enc.encode_into(states[0], 0, bad)

@@ -51,7 +51,8 @@ def random_games_digest(num_players: int, first: int, count: int) -> str:
         while not state.is_over:
             legal = legal_actions(state)
             h.update(np.asarray(legal, dtype=np.int32).tobytes())
-            h.update(encoder.encode(state, state.current_player).tobytes())
+            obs = encoder.encode(state, state.current_player) + np.float32(0.0)  # -0.0 counts as 0.0
+            h.update(obs.tobytes())
             apply_action(state, rng.choice(legal), legal)
         h.update(json.dumps(to_dict(state), sort_keys=True).encode())
     return h.hexdigest()[:24]

@@ -63,14 +63,11 @@ players there are ``52 + 30 P`` channels (112, 142, 172 for 2, 3, 4 players), in
 ``ObservationEncoder.channel_names`` lists the ``C`` names in order; ``docs/observation.md``
 is the same table for readers. Values lie in ``[OBS_LOW, OBS_HIGH]``.
 
-How it is fast: the planes live in absolute seat order in one buffer that the encoder keeps
-from one state to the next. The static planes are written once; each dynamic part is redrawn
-only when the engine lists it comes from changed (comparing lists is far cheaper than encoding):
-unit counts (one loop over the units, a precomputed channel table, only the counts that differ
-written), developments / artillery / walls (flat indices from per-map tables), this turn's marks,
-and the broadcast scalars (only the changed rows). One gather per observer (a plain copy for an
-observer whose view is the absolute order) permutes the player groups; it is a fresh array, so
-a returned observation never changes when the game goes on.
+How it is fast: ``encode_into`` writes straight into the caller's array (a row of a batch),
+in the observer's seat order: one copy of the static planes (board, terrain), then one loop over
+the units, one over the hexes (developments, artillery), one over the edges (walls), this turn's
+marks, and the non-zero scalars broadcast over the hexagon. The loops are typed
+(``observation.pxd``) and read the state's tables as C arrays in the compiled build.
 """
 
 from __future__ import annotations
@@ -83,7 +80,7 @@ from .engine.combat import pending_attack_dice
 from .engine.hexgrid import DIRECTION_NAMES
 from .engine.state import (
     BATTLE, BUILD, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_SEIZER, CHOOSE_SIDE,
-    LOADED, MOVE_DONE, ON_BOARD, PLACEMENT, PRISONER, RESERVE, SPENT, GameState, positions,
+    LOADED, MOVE_DONE, ON_BOARD, OVER, PLACEMENT, PRISONER, RESERVE, SPENT, GameState,
 )
 from .engine.stats import (
     ARTILLERY_RANGE, CASTLE, UNITS, UNITS_PER_TURN, UNITS_PER_TURN_WITH_CASTLE, UNIT_NAMES,
@@ -99,7 +96,6 @@ BUILD_SCALE = 3.0
 ATTACK_SCALE = 3.0
 DICE_SCALE = 6.0
 RANGE_SCALE = float(ARTILLERY_RANGE)  # the longest range
-FEW_ROWS = 3  # scalar rows rewritten one by one; more than this, all at once
 LAND_NAMES = UNIT_NAMES[:3]
 SHIP_NAMES = UNIT_NAMES[3:]
 PHASES = ("placement", "build", "battle", "over")
@@ -194,7 +190,7 @@ class ChannelLayout:
 
 
 class ObservationEncoder:
-    """Encodes states of one map into observations; holds its buffers and per-map tables."""
+    """Encodes states of one map into observations; holds the per-map tables."""
 
     def __init__(self, gmap: Any, rounds_per_phase: int) -> None:
         board = gmap.board
@@ -206,32 +202,12 @@ class ObservationEncoder:
         self.hw = board.width * board.width
         self.shape = (self.n_channels, self.height, self.width)
         self.rounds_per_phase = rounds_per_phase
-        self.tc = np.asarray(board.tensor_index + (0,), dtype=np.int64)  # [-1] -> 0 (masked later)
+        self.tc = np.asarray(board.tensor_index, dtype=np.int32)  # cell -> index in a plane
         self.board_row = np.zeros(self.hw, dtype=np.float32)
-        self.board_row[self.tc[:-1]] = 1.0
-        self._static = self._static_planes(gmap)
-        self._unit_ch_list = self._unit_channel_table().ravel().tolist()
-        self._tc_list = self.tc.tolist()
-        self._spent0 = L.channel("spent") * self.hw
-        self._edge_tables(board)
-        # The absolute planes of the last state encoded: static planes written once, each
-        # dynamic part rewritten only when what it is drawn from changed (the parts write
-        # disjoint channels, so each can be cleared and redrawn alone).
-        self._buf = self._static.copy()
-        self._buf_key: Any = None
-        self._unit_seen: tuple[list[int], ...] = ()  # copies of the unit lists drawn
-        self._unit_counts_drawn: dict[int, float] = {}
-        self._reserve: list[int] = []
-        self._marks: list[tuple[int, float]] = []
-        self._scalar_vals: list[float] | None = None
-        self._identity = [bool((L.perm[o] == np.arange(self.n_channels)).all()) for o in range(P)]
-        self._cells = memoryview(self._buf.reshape(-1))  # scalar writes without numpy's overhead
-        self._hex_seen: dict[str, list[int]] = {}  # copies of the engine lists the parts were drawn from
-        self._hex_drawn: dict[str, list[int]] = {"dev": [], "art": [], "wall": []}  # flat indices set to 1
-        self._dev_base = [self.layout.channel("dev", d, 0) * self.hw for d in range(3)]
-        self._art_base = self.layout.channel("artillery") * self.hw
-        self._castle_owners: set[int] = set()
-        self._scalar_offset = {k: L.base[k] - L.scalar_start for k, _, _ in SCALAR_GROUPS}
+        self.board_row[self.tc] = 1.0
+        self._static = self._static_planes(gmap).reshape(-1)
+        self._tables = self._encoding_tables(board)
+        self._tc_view, self._tables_view = memoryview(self.tc), memoryview(self._tables)
 
     # ------------------------------------------------------------------ per-map tables
     def _static_planes(self, gmap: Any) -> np.ndarray:
@@ -242,229 +218,178 @@ class ObservationEncoder:
             static[t0 + terrain, self.tc[c]] = 1.0
         return static
 
-    def _unit_channel_table(self) -> np.ndarray:
-        """``table[where, type, owner]`` = absolute channel counting that unit, or -1."""
-        L, P = self.layout, self.n_players
-        table = np.full((N_WHERE, len(UNITS), P), -1, dtype=np.int64)
-        for t in range(len(UNITS)):
-            for o in range(P):
-                table[ON_BOARD, t, o] = L.channel("unit", t, o)
-                if t < len(LAND_NAMES):
-                    table[LOADED, t, o] = L.channel("aboard", t, o)
-                    table[PRISONER, t, o] = L.channel("prisoner", 0, o)
-        return table
-
-    def _edge_tables(self, board: Any) -> None:
-        """Per edge and owner: the flat indices of its wall, one per hex it borders (a wall
-        between two hexes shows on both, in opposite directions)."""
-        wall0, P, hw = self.layout.channel("wall"), self.n_players, self.hw
-        sides: list[list[tuple[int, int]]] = [[] for _ in range(board.n_edges)]
+    def _encoding_tables(self, board: Any) -> np.ndarray:
+        """One int32 table for :func:`draw`: the channels of every group (for owner 0, relative
+        seat 0), the unit channel per (where, type), and per edge the two (hex, direction)
+        sides its wall shows on."""
+        L = self.layout
+        heads = [L.base[k] for k, _, _ in SPATIAL_GROUPS + SCALAR_GROUPS] + [L.scalar_start, self.rounds_per_phase]
+        units = [-1] * (N_WHERE * N_TYPES)
+        for t in range(N_TYPES):
+            units[ON_BOARD * N_TYPES + t] = L.channel("unit", t, 0)
+            if t < N_LAND:
+                units[LOADED * N_TYPES + t] = L.channel("aboard", t, 0)
+                units[PRISONER * N_TYPES + t] = L.channel("prisoner", 0, 0)
+        sides = [[-1, -1, -1, -1] for _ in range(board.n_edges)]  # cell, direction (twice)
         for c, edges in enumerate(board.edge):
             for d, e in enumerate(edges):
-                sides[e].append((self._tc_list[c], d))
-        self._wall_index = [[[(wall0 + d * P + p) * hw + cell for cell, d in sides[e]] for p in range(P)]
-                            for e in range(board.n_edges)]
+                k = 0 if sides[e][0] < 0 else 2
+                sides[e][k], sides[e][k + 1] = c, d
+        return np.asarray(heads + units + [x for side in sides for x in side], dtype=np.int32)
 
     # ------------------------------------------------------------------ encoding
     def encode(self, state: GameState, observer: int, key: Any = None) -> np.ndarray:
-        """A fresh ``(C, H, W)`` float32 observation of ``state`` for seat ``observer``.
+        """A fresh ``(C, H, W)`` float32 observation of ``state`` for seat ``observer``
+        (``key`` is accepted for older callers and ignored)."""
+        out = np.empty(self.shape, dtype=np.float32)
+        self.encode_into(state, observer, out)
+        return out
 
-        ``key`` identifies the state's version: observing the same key again (another seat,
-        the same moment) reuses the absolute planes instead of encoding them again.
-        """
-        if key is None or key != self._buf_key:
-            self._encode_absolute(state, self._buf)
-            self._buf_key = key
-        if self._identity[observer]:
-            return self._buf.copy().reshape(self.shape)
-        return np.take(self._buf, self.layout.perm[observer], axis=0).reshape(self.shape)
+    def encode_into(self, state: GameState, observer: int, out: np.ndarray) -> None:
+        """Write the observation into ``out``, a C-contiguous float32 array of ``shape`` (a row
+        of a batch: nothing is allocated)."""
+        if out.dtype != np.float32 or out.shape != self.shape or not out.flags.c_contiguous:
+            raise ValueError(f"out must be a C-contiguous float32 array of shape {self.shape}, got "
+                             f"{out.dtype} {out.shape}")
+        flat = out.reshape(-1)
+        np.copyto(flat, self._static)
+        draw(state, observer, memoryview(flat), self._tc_view, self._tables_view, self.hw)
 
-    def _encode_absolute(self, state: GameState, buf: np.ndarray) -> None:
-        """Bring ``buf`` (the planes of the last state encoded) up to ``state``."""
-        flat = self._cells
-        self._draw_units(state, flat)
-        self._draw_hex_parts(state, flat)
-        marks = self._turn_marks(state)
-        if marks != self._marks:
-            for i, _ in self._marks:
-                flat[i] = 0.0
-            for i, v in marks:
-                flat[i] = v
-            self._marks = marks
-        self._draw_scalars(self._scalars(state, self._reserve), buf)
 
-    def _draw_scalars(self, vals: list[float], buf: np.ndarray) -> None:
-        """Broadcast the scalars over the hexagon: the changed rows alone when they are few."""
-        old, s0 = self._scalar_vals, self.layout.scalar_start
-        if old is None:
-            changed = range(len(vals))
-        else:
-            changed = [i for i, (a, b) in enumerate(zip(vals, old)) if a != b]
-        if len(changed) <= FEW_ROWS:
-            for i in changed:
-                np.multiply(self.board_row, np.float32(vals[i]), out=buf[s0 + i])
-        else:
-            np.multiply.outer(np.asarray(vals, dtype=np.float32), self.board_row, out=buf[s0:])
-        self._scalar_vals = vals
+# Positions in ObservationEncoder._tables: the groups' first channels in layout order, then the
+# first scalar channel and the rounds per phase, then the unit channels, then the wall sides.
+_G = {k: i for i, (k, _, _) in enumerate(SPATIAL_GROUPS + SCALAR_GROUPS)}
+_SCALAR_START = len(_G)
+_ROUNDS = _SCALAR_START + 1
+_UNITS = _ROUNDS + 1
+_SIDES = _UNITS + N_WHERE * N_TYPES
 
-    def _draw_units(self, state: GameState, flat: memoryview) -> None:
-        """Unit counts, redrawn only when a unit list changed (comparing lists is cheap)."""
-        lists = tuple(list(x) for x in (state.u_owner, state.u_type, state.u_cell, state.u_where, state.u_flags))
-        if lists == self._unit_seen:
-            return
-        counts, self._reserve = self._unit_counts(state)
-        old = self._unit_counts_drawn
-        for i in old:
-            if i not in counts:
-                flat[i] = 0.0
-        for i, n in counts.items():
-            if old.get(i) != n:  # a few entries change per decision
-                flat[i] = n
-        self._unit_counts_drawn = counts
-        self._unit_seen = lists
 
-    def _unit_counts(self, state: GameState) -> tuple[dict[int, float], list[int]]:
-        """Unit counts by flat index, and reserve ships per (ship type, owner).
-
-        A plain loop over the parallel lists: for the few dozen units of a game it beats
-        converting the lists to arrays.
-        """
-        P, hw, tab, tc, spent0 = self.n_players, self.hw, self._unit_ch_list, self._tc_list, self._spent0
-        counts: dict[int, float] = {}
-        get = counts.get
-        reserve = [0] * (len(SHIP_NAMES) * P)
-        for o, t, c, w, f in zip(state.u_owner, state.u_type, state.u_cell, state.u_where, state.u_flags):
-            if w <= PRISONER:
-                cell = tc[c]
-                i = tab[(w * N_TYPES + t) * P + o] * hw + cell
-                counts[i] = get(i, 0.0) + 1.0
-                if f & SPENT and w <= LOADED:
-                    i = spent0 + o * hw + cell
-                    counts[i] = get(i, 0.0) + 1.0
-            elif w == RESERVE and t >= N_LAND:
-                reserve[(t - N_LAND) * P + o] += 1
-        return counts, reserve
-
-    def _draw_hex_parts(self, state: GameState, flat: memoryview) -> None:
-        """Developments, artillery and walls: each part is redrawn only when the engine lists it
-        comes from changed (comparing two lists is far cheaper than encoding), by clearing the
-        indices it set last time and setting its new ones (a handful each)."""
-        seen = self._hex_seen
-        dev_type, dev_owner = list(state.dev_type), list(state.dev_owner)
-        if dev_type != seen.get("dev_type") or dev_owner != seen.get("dev_owner"):
-            seen["dev_type"], seen["dev_owner"] = dev_type, dev_owner
-            self._redraw("dev", self._dev_part(state.dev_type, state.dev_owner), flat)
-        art_owner = list(state.art_owner)
-        if art_owner != seen.get("art_owner"):
-            seen["art_owner"] = art_owner
-            self._redraw("art", self._art_part(state.art_owner), flat)
-        walls = list(state.walls)
-        if walls != seen.get("walls"):
-            seen["walls"] = walls
-            self._redraw("wall", self._wall_part(state.walls), flat)
-
-    def _redraw(self, part: str, idx: list[int], flat: memoryview) -> None:
-        for i in self._hex_drawn[part]:
-            flat[i] = 0.0
-        for i in idx:
-            flat[i] = 1.0  # one development / artillery / wall per index
-        self._hex_drawn[part] = idx
-
-    def _dev_part(self, dev_type: list[int], dev_owner: list[int]) -> list[int]:
-        hw, P, tc, base, idx = self.hw, self.n_players, self._tc_list, self._dev_base, []
-        castles = set()
-        for p in range(P):
-            for c in positions(dev_owner, p):
-                d = dev_type[c]
-                idx.append(base[d - 1] + p * hw + tc[c])
-                if d == CASTLE:
-                    castles.add(p)
-        self._castle_owners = castles
-        return idx
-
-    def _art_part(self, art_owner: list[int]) -> list[int]:
-        hw, tc, base = self.hw, self._tc_list, self._art_base
-        return [base + p * hw + tc[c] for p in range(self.n_players) for c in positions(art_owner, p)]
-
-    def _wall_part(self, walls: list[int]) -> list[int]:
-        """A wall shows on both hexes it separates, as that hex's edge direction. Walls are
-        few: each owner's are found by a scan in C."""
-        table, idx = self._wall_index, []
-        for p in range(self.n_players):
-            for e in positions(walls, p):
-                idx += table[e][p]
-        return idx
-
-    def _turn_marks(self, state: GameState) -> list[tuple[int, float]]:
-        """(flat index, value) of the front, attacks, the active hex, the occupation offer and
-        this turn's seizures (each index at most once)."""
-        L, hw, tc = self.layout, self.hw, self._tc_list
-        front0, attacks0 = L.channel("front") * hw, L.channel("attacks") * hw
-        marks = [(front0 + d * hw + tc[cell], 1.0) for cell, d in state.front.items()]
-        for k, n in state.attacks.items():
-            cell, d = divmod(k, 6)
-            marks.append((attacks0 + d * hw + tc[cell], n / ATTACK_SCALE))
-        if state.stack:
-            c = state.u_cell[state.stack[-1].unit]
-            if c >= 0:
-                marks.append((L.channel("active") * hw + tc[c], 1.0))
-        if state.occupy_unit >= 0 and state.occupy_cell >= 0:
-            marks.append((L.channel("occupy") * hw + tc[state.occupy_cell], 1.0))
-        seized0 = L.channel("seized") * hw
-        marks += [(seized0 + tc[cell], 1.0) for cell in state.seized_this_turn]
-        pend = state.pending
-        if pend is not None:
-            attacker = state.u_cell[pend.unit] if pend.unit >= 0 else -1
-            for key, c in (("pending_cell", pend.cell), ("pending_origin", pend.origin),
-                           ("pending_attacker", attacker)):
+def draw(state: GameState, observer: int, f: Any, tc: Any, tab: Any, hw: int) -> None:
+    """Draw the dynamic planes of ``state``, seen from ``observer``, onto ``f`` (the flat
+    observation, its static planes already there and every other value 0). A player's groups
+    go to his relative seat ``(p - observer) % P``."""
+    P = state.n_players
+    # Units: counts per (where, type, owner) on their hex, the spent ones, ships in reserve.
+    reserve = [0] * (3 * P)
+    spent0 = tab[_G["spent"]]
+    for u in range(state.n_units):
+        w = state.u_where[u]
+        t = state.u_type[u]
+        o = state.u_owner[u]
+        if w <= PRISONER and state.u_cell[u] >= 0:  # (not aboard a freighter still in reserve)
+            cell = tc[state.u_cell[u]]
+            rel = (o - observer + P) % P
+            i = (tab[_UNITS + w * N_TYPES + t] + rel) * hw + cell
+            f[i] += 1.0
+            if state.u_flags[u] & SPENT and w <= LOADED:
+                f[(spent0 + rel) * hw + cell] += 1.0
+        elif w == RESERVE and t >= N_LAND:
+            reserve[(t - N_LAND) * P + o] += 1
+    # Developments and artillery.
+    castle = [0] * P
+    dev0, art0 = tab[_G["dev"]], tab[_G["artillery"]]
+    for c in range(state.n_cells):
+        p = state.dev_owner[c]
+        if p >= 0:
+            d = state.dev_type[c]
+            f[(dev0 + (d - 1) * P + (p - observer + P) % P) * hw + tc[c]] = 1.0
+            if d == CASTLE:
+                castle[p] = 1
+        p = state.art_owner[c]
+        if p >= 0:
+            f[(art0 + (p - observer + P) % P) * hw + tc[c]] = 1.0
+    # Walls: on both hexes they separate, as that hex's edge direction.
+    wall0 = tab[_G["wall"]]
+    for e in range(state.n_edges):
+        p = state.walls[e]
+        if p >= 0:
+            rel = (p - observer + P) % P
+            for k in range(0, 4, 2):
+                c = tab[_SIDES + e * 4 + k]
                 if c >= 0:
-                    marks.append((L.channel(key) * hw + tc[c], 1.0))
-        return marks
+                    f[(wall0 + tab[_SIDES + e * 4 + k + 1] * P + rel) * hw + tc[c]] = 1.0
+    _draw_marks(state, f, tc, tab, hw)
+    _draw_scalars(state, observer, f, tc, tab, hw, reserve, castle)
 
-    def _scalars(self, state: GameState, reserve: list[int]) -> list[float]:
-        """The broadcast scalars in channel order (absolute seats)."""
-        P, o = self.n_players, self._scalar_offset
-        vals = [0.0] * (self.n_channels - self.layout.scalar_start)
-        vals[o["wind"]] = float(state.wind)
-        vals[o["phase"] + state.phase] = 1.0
-        vals[o["round"]] = state.round / self.rounds_per_phase
-        tp = state.turn_player
-        if state.phase == BUILD or state.phase == BATTLE:
-            cap = UNITS_PER_TURN_WITH_CASTLE if tp in self._castle_owners else UNITS_PER_TURN
-            vals[o["builds_left"]] = max(cap - state.built_units, 0) / BUILD_SCALE
-        if state.recruit_type >= 0:
-            vals[o["recruit"] + state.recruit_type] = 1.0
-        f = o["flag"]
-        vals[f:f + 4] = (float(state.wall_in_hand), float(state.wall_relocated),
-                         float(state.discharged), float(state.retaliation_used))
-        if state.stack:
-            self._active_scalars(state, vals)
-        if state.pending is not None:
-            pend = state.pending
-            vals[o["pending"] + pend.kind] = 1.0
-            vals[o["pending_dice"]] = pending_attack_dice(state) / DICE_SCALE
-            vals[o["pending_range"]] = pend.rng / RANGE_SCALE
-        elif state.phase == PLACEMENT and state.to_load:
-            vals[o["pending"] + LOAD_ITEM] = 1.0
-        if not state.is_over:
-            vals[o["turn"] + tp] = 1.0
-        if state.retaliator >= 0:
-            vals[o["retaliator"] + state.retaliator] = 1.0
-        for key, values, scale in (("gold", state.gold, GOLD_SCALE), ("silver", state.silver, SILVER_SCALE),
-                                   ("tokens", state.tokens, TOKEN_SCALE), ("sunk", state.sunk, SUNK_SCALE)):
-            b = o[key]
-            vals[b:b + P] = [min(v / scale, OBS_HIGH) for v in values]
-        b = o["reserve"]
-        vals[b:b + len(reserve)] = [n / RESERVE_SCALE for n in reserve]
-        return vals
 
-    def _active_scalars(self, state: GameState, vals: list[float]) -> None:
-        o, top = self._scalar_offset, state.stack[-1]
+def _draw_marks(state: GameState, f: Any, tc: Any, tab: Any, hw: int) -> None:
+    """This turn's front and attacks, the active hex, the occupation offer, this turn's
+    seizures and the hexes a pending choice is about."""
+    front0, attacks0 = tab[_G["front"]], tab[_G["attacks"]]
+    for cell, d in state.front.items():
+        f[(front0 + d) * hw + tc[cell]] = 1.0
+    for k, n in state.attacks.items():
+        f[(attacks0 + k % 6) * hw + tc[k // 6]] = n / ATTACK_SCALE
+    if state.stack:
+        c = state.u_cell[state.stack[-1].unit]
+        if c >= 0:
+            f[tab[_G["active"]] * hw + tc[c]] = 1.0
+    if state.occupy_unit >= 0 and state.occupy_cell >= 0:
+        f[tab[_G["occupy"]] * hw + tc[state.occupy_cell]] = 1.0
+    for cell in state.seized_this_turn:
+        f[tab[_G["seized"]] * hw + tc[cell]] = 1.0
+    pend = state.pending
+    if pend is not None:
+        if pend.cell >= 0:
+            f[tab[_G["pending_cell"]] * hw + tc[pend.cell]] = 1.0
+        if pend.origin >= 0:
+            f[tab[_G["pending_origin"]] * hw + tc[pend.origin]] = 1.0
+        if pend.unit >= 0 and state.u_cell[pend.unit] >= 0:
+            f[tab[_G["pending_attacker"]] * hw + tc[state.u_cell[pend.unit]]] = 1.0
+
+
+def _draw_scalars(state: GameState, observer: int, f: Any, tc: Any, tab: Any, hw: int,
+                  reserve: list[int], castle: list[int]) -> None:
+    """The scalars, each broadcast over the hexagon (only the non-zero ones: the rest are 0)."""
+    P, tp = state.n_players, state.turn_player
+    _fill(f, tc, hw, tab[_G["wind"]], float(state.wind))
+    _fill(f, tc, hw, tab[_G["phase"]] + state.phase, 1.0)
+    _fill(f, tc, hw, tab[_G["round"]], state.round / tab[_ROUNDS])
+    if state.phase == BUILD or state.phase == BATTLE:
+        cap = UNITS_PER_TURN_WITH_CASTLE if castle[tp] else UNITS_PER_TURN
+        _fill(f, tc, hw, tab[_G["builds_left"]], max(cap - state.built_units, 0) / BUILD_SCALE)
+    if state.recruit_type >= 0:
+        _fill(f, tc, hw, tab[_G["recruit"]] + state.recruit_type, 1.0)
+    flag0 = tab[_G["flag"]]
+    _fill(f, tc, hw, flag0, float(state.wall_in_hand))
+    _fill(f, tc, hw, flag0 + 1, float(state.wall_relocated))
+    _fill(f, tc, hw, flag0 + 2, float(state.discharged))
+    _fill(f, tc, hw, flag0 + 3, float(state.retaliation_used))
+    if state.stack:
+        top = state.stack[-1]
         t = state.u_type[top.unit]
-        vals[o["active_move_left"]] = 0.0 if top.move == MOVE_DONE else top.move_left / MOVE_SCALE
+        _fill(f, tc, hw, tab[_G["active_move_left"]], 0.0 if top.move == MOVE_DONE else top.move_left / MOVE_SCALE)
         can = not top.attacked and state.phase == BATTLE and UNITS[t].can_attack
-        vals[o["active_can_attack"]] = float(can)
-        vals[o["active_type"] + t] = 1.0
+        _fill(f, tc, hw, tab[_G["active_can_attack"]], float(can))
+        _fill(f, tc, hw, tab[_G["active_type"]] + t, 1.0)
+    pend = state.pending
+    if pend is not None:
+        _fill(f, tc, hw, tab[_G["pending"]] + pend.kind, 1.0)
+        _fill(f, tc, hw, tab[_G["pending_dice"]], pending_attack_dice(state) / DICE_SCALE)
+        _fill(f, tc, hw, tab[_G["pending_range"]], pend.rng / RANGE_SCALE)
+    elif state.phase == PLACEMENT and state.to_load:
+        _fill(f, tc, hw, tab[_G["pending"]] + LOAD_ITEM, 1.0)
+    if state.phase != OVER:
+        _fill(f, tc, hw, tab[_G["turn"]] + (tp - observer + P) % P, 1.0)
+    if state.retaliator >= 0:
+        _fill(f, tc, hw, tab[_G["retaliator"]] + (state.retaliator - observer + P) % P, 1.0)
+    for p in range(P):
+        rel = (p - observer + P) % P
+        _fill(f, tc, hw, tab[_G["gold"]] + rel, min(state.gold[p] / GOLD_SCALE, OBS_HIGH))
+        _fill(f, tc, hw, tab[_G["silver"]] + rel, min(state.silver[p] / SILVER_SCALE, OBS_HIGH))
+        _fill(f, tc, hw, tab[_G["tokens"]] + rel, min(state.tokens[p] / TOKEN_SCALE, OBS_HIGH))
+        _fill(f, tc, hw, tab[_G["sunk"]] + rel, min(state.sunk[p] / SUNK_SCALE, OBS_HIGH))
+        for i in range(3):
+            _fill(f, tc, hw, tab[_G["reserve"]] + i * P + rel, reserve[i * P + p] / RESERVE_SCALE)
+
+
+def _fill(f: Any, tc: Any, hw: int, channel: int, v: float) -> None:
+    """Broadcast ``v`` over the hexagon of one channel (nothing to do for 0)."""
+    if v != 0.0:
+        base = channel * hw
+        for j in range(len(tc)):
+            f[base + tc[j]] = v
 
 
 def plane_text(plane: np.ndarray, board: Any, fmt: str = "{:g}") -> str:

@@ -39,24 +39,23 @@ def enclosed_hexes(state: GameState, player: int) -> int:
     on, so an edge to a mountain closes the group; but a group closed by mountains alone, with
     none of the player's walls around it, is not enclosed "with walls".
     """
-    gmap, board, walls = state.gmap, state.gmap.board, state.walls
-    passable = [gmap.is_land[c] or gmap.is_sea[c] for c in range(board.n_cells)]
-    seen = [False] * board.n_cells
+    seen = [False] * state.n_cells
     total = 0
-    for s in range(board.n_cells):
-        if seen[s] or not passable[s]:
+    for s in range(state.n_cells):
+        if seen[s] or not (state.land[s] or state.sea[s]):
             continue
         seen[s], stack, size, open_, walled = True, [s], 0, False, False
         while stack:
             a = stack.pop()
             size += 1
-            for d, b in enumerate(board.neighbours[a]):
-                if walls[board.edge[a][d]] == player:
+            for d in range(6):
+                if state.walls[state.nbr_edge[a * 6 + d]] == player:
                     walled = True
                     continue
+                b = state.nbr[a * 6 + d]
                 if b < 0:
                     open_ = True
-                elif passable[b] and not seen[b]:
+                elif (state.land[b] or state.sea[b]) and not seen[b]:
                     seen[b] = True
                     stack.append(b)
         if walled and not open_:
@@ -69,24 +68,28 @@ def longest_wall(state: GameState, player: int) -> int:
     trail through the corners, never branching), counting only walls he built and still owns
     (Great Wall is "for building a wall": walls that came to him by a seizure do not count)."""
     verts = state.gmap.board.edge_vertices
-    mine = [e for e in positions(state.walls, player) if state.wall_builder[e] == player]
     at: dict[int, list[int]] = {}
-    for e in mine:
-        for v in verts[e]:
-            at.setdefault(v, []).append(e)
+    for e in range(state.n_edges):
+        if state.walls[e] == player and state.wall_builder[e] == player:
+            for v in verts[e]:
+                at.setdefault(v, []).append(e)
     used: set[int] = set()
+    best = 0
+    for v in at:
+        best = max(best, _longest_run(at, verts, used, v))
+    return best
 
-    def run(v: int) -> int:
-        best = 0
-        for e in at[v]:
-            if e not in used:
-                used.add(e)
-                a, b = verts[e]
-                best = max(best, 1 + run(b if a == v else a))
-                used.discard(e)
-        return best
 
-    return max((run(v) for v in at), default=0)
+def _longest_run(at: dict[int, list[int]], verts: tuple, used: set[int], v: int) -> int:
+    """The longest trail of unused walls from corner ``v`` (depth-first, each wall once)."""
+    best = 0
+    for e in at[v]:
+        if e not in used:
+            used.add(e)
+            a, b = verts[e]
+            best = max(best, 1 + _longest_run(at, verts, used, b if a == v else a))
+            used.discard(e)
+    return best
 
 
 def has_complex(state: GameState, player: int) -> bool:
