@@ -354,7 +354,8 @@ def test_observation_counts_match_the_state(n):
                 obs = e.observe(f"player_{seat}")["observation"]
                 total = lambda prefix: sum(float(obs[i].sum()) for i, nm in enumerate(names) if nm.startswith(prefix))  # noqa: E731
                 assert total("unit_") == sum(w == 0 for w in s.u_where)
-                assert total("aboard_") == sum(w == 1 for w in s.u_where)
+                # knights aboard freighters on the board (not those on a freighter still in reserve)
+                assert total("aboard_") == sum(w == 1 and c >= 0 for w, c in zip(s.u_where, s.u_cell))
                 assert total("prisoner_") == sum(w == 2 for w in s.u_where)
                 assert total("dev_") == sum(t > 0 for t in s.dev_type)
                 assert total("artillery_") == sum(o >= 0 for o in s.art_owner)
