@@ -48,6 +48,7 @@ bench: compile
 	$(PIP) install -q -e '.[dev,bench]' 'torch==$(TORCH_VERSION)'
 	$(PYTHON) -m vigtavl_env.bench
 	$(PYTHON) -m vigtavl_env.bench_env
+	$(PYTHON) -m vigtavl_env.bench_vector
 	$(PYTHON) -m agents.bench_search
 
 clean:

@@ -61,3 +61,18 @@ def test_search_bench_peer_runs_when_installed(capsys: pytest.CaptureFixture[str
 def test_search_bench_rejects_bad_arguments(argv: list[str]) -> None:
     with pytest.raises(SystemExit):
         bench_search.main(argv)
+
+
+def test_vector_bench_tiny_run(capsys: pytest.CaptureFixture[str]) -> None:
+    from vigtavl_env import bench_vector
+    assert bench_vector.main(["--envs", "2", "--seconds", "0.05", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    for line in ("2 games in one process", "vs random opponent", "vs greedy bot", "connect_four_v3"):
+        assert line in out
+
+
+@pytest.mark.parametrize("argv", [["--envs", "0"], ["--seconds", "0"], ["--rounds", "0"]])
+def test_vector_bench_rejects_bad_arguments(argv: list[str]) -> None:
+    from vigtavl_env import bench_vector
+    with pytest.raises(SystemExit):
+        bench_vector.main(argv)

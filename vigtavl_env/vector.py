@@ -1,0 +1,342 @@
+"""A batched vector environment: N games in one process, stepped by one call.
+
+::
+
+    from vigtavl_env.vector import VigtavlVectorEnv
+    venv = VigtavlVectorEnv(num_envs=64, opponents=["random", "greedy"], seed=0)
+    obs = venv.reset()                      # (N, C, H, W) float32
+    masks = venv.action_masks()             # (N, n_actions) bool
+    obs, rewards, dones, infos = venv.step(actions)   # actions: (N,) env action indices
+
+It is a Stable-Baselines3 ``VecEnv`` (so sb3-contrib's ``MaskablePPO`` trains on it as it is:
+``action_masks()`` and ``env_method("action_masks")`` give the masks) in the style of EnvPool
+and gymnasium's vector API: observations, masks, rewards and done flags are written into
+preallocated arrays that every call reuses (copy them if you keep them), and a finished game is
+reset at once (its last observation is ``infos[i]["terminal_observation"]``, as SB3 expects).
+
+**Learner mode** (default). Each game has one learner seat, drawn per game; every other seat is
+an opponent drawn per game from ``opponents``: bot names of ``agents.registry`` (``"random"``,
+``"greedy"``, ``"search:20"`` ...), agent objects, or frozen policies (an object with
+``predict(obs, action_masks=..., deterministic=...)`` such as a ``MaskablePPO`` model: the
+decisions of every game waiting on one policy are made in one batched call). After the learner's
+action the opponents play, out-of-turn decisions included (retaliation, defence: whoever the
+engine asks), until the learner must decide again or the game ends. Rewards are the learner's, as
+the AEC env's ``last()`` gives them between two of its decisions (``reward=`` as ``raw_env``).
+
+**Self-play mode** (``self_play=True``). Every seat of every game is a learner: row ``i`` is the
+decision of the seat to move in game ``i`` (``seats[i]``), seen from that seat; ``rewards[i]`` is
+what the decision earned the seat that made it, and a finished game's every seat's result is
+``infos[i]["final_rewards"]``. It is for learners that batch every seat's decision themselves
+(a league, search with a shared network); with SB3's PPO use learner mode against snapshots.
+
+Seeding: game ``i`` draws its game seeds as ``raw_env(seed=seed + i)`` does on each reset, so the
+single-game environment replays it (``tests/test_vector.py`` checks observations, masks and
+rewards decision by decision); seats and opponents come from their own generators per game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+
+from .codec import ActionCodec
+from .engine import GameState, apply_action, legal_actions, new_game, returns
+from .env import (
+    DEFAULT_MAX_STEPS, MARGIN_SCALE, REWARDS, SEED_BITS, interrupt_kind, raw_env,
+)
+from .observation import OBS_HIGH, OBS_LOW, ObservationEncoder
+
+SEAT_SEED = 0x5EA7  # mixed into a game's seed for its seat and opponent draws
+
+
+class VigtavlVectorEnv(VecEnv):
+    """N Vigtavl games stepped together (see the module docstring)."""
+
+    def __init__(self, num_envs: int = 64, num_players: int = 2, map: Any = None,
+                 opponents: Sequence[Any] = ("random",), self_play: bool = False, reward: str = "win_loss",
+                 max_steps: int = DEFAULT_MAX_STEPS, rules: dict[str, Any] | None = None,
+                 seed: int | None = None, deterministic_policies: bool = True) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
+        if not self_play and not opponents:
+            raise ValueError("opponents must name at least one opponent (or pass self_play=True)")
+        # One single-game env checks the other options and gives the map, rules and spaces.
+        probe = raw_env(num_players=num_players, map=map, seed=seed, reward=reward, max_steps=max_steps,
+                        rules=rules)
+        self.gmap, self.config = probe.gmap, probe.config
+        self.n_players = self.gmap.num_players
+        self.codec = ActionCodec(self.gmap.board)
+        self.encoder = ObservationEncoder(self.gmap, self.config.rounds_per_phase)
+        self.reward_kind, self.max_steps, self.self_play = reward, int(max_steps), bool(self_play)
+        self.deterministic_policies = deterministic_policies
+        self._map_spec, self._rules = map, rules
+        self.opponents = [_opponent_factory(o) for o in opponents] if not self_play else []
+        obs_space = spaces.Box(OBS_LOW, OBS_HIGH, self.encoder.shape, dtype=np.float32)
+        self.render_mode = None
+        super().__init__(num_envs, obs_space, spaces.Discrete(self.codec.n_actions))
+        n, a = num_envs, self.codec.n_actions
+        self.observations = np.zeros((n,) + self.encoder.shape, dtype=np.float32)
+        self.masks = np.zeros((n, a), dtype=bool)
+        self.rewards = np.zeros(n, dtype=np.float32)
+        self.terminated = np.zeros(n, dtype=bool)
+        self.truncated = np.zeros(n, dtype=bool)
+        self.seats = np.zeros(n, dtype=np.int64)  # the seat each row decides for
+        self.states: list[GameState | None] = [None] * n
+        self._legal: list[list[int]] = [[] for _ in range(n)]
+        self._agents: list[list[Any]] = [[] for _ in range(n)]  # per game: per seat, None = learner
+        self._steps = [0] * n
+        self._seeders = [random.Random() for _ in range(n)]
+        self._pickers = [random.Random() for _ in range(n)]
+        self._base_seed = seed
+        self._actions: np.ndarray | None = None
+        self._infos: list[dict[str, Any]] = [{} for _ in range(n)]
+
+    # ------------------------------------------------------------------ VecEnv API
+    def reset(self) -> np.ndarray:
+        """Start every game afresh (seeds from ``seed()`` or the constructor, else random)."""
+        base = self._seeds[0] if self._seeds[0] is not None else self._base_seed
+        if base is None:
+            base = random.SystemRandom().getrandbits(32)
+        for i in range(self.num_envs):
+            self._seeders[i] = random.Random(base + i)  # as raw_env(seed=base + i)
+            self._pickers[i] = random.Random((base + i) * SEAT_SEED + 1)
+        self._reset_seeds()
+        self._base_seed = base + self.num_envs  # a later plain reset starts new games
+        for i in range(self.num_envs):
+            self._new_game(i)
+            self._settle(i)
+        self._play_policies()
+        for i in range(self.num_envs):
+            self._publish(i)
+        return self.observations
+
+    def step_async(self, actions: np.ndarray) -> None:
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), got {actions.shape}")
+        self._actions = actions
+
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        if self._actions is None:
+            raise ValueError("step_wait() needs step_async(actions) first")
+        actions, self._actions = self._actions, None
+        if any(s is None for s in self.states):
+            raise ValueError("call reset() before step()")
+        codes = [self._checked_code(i, int(actions[i])) for i in range(self.num_envs)]  # all, before any move
+        self.rewards[:] = 0.0
+        self.terminated[:] = False
+        self.truncated[:] = False
+        self._infos = [{} for _ in range(self.num_envs)]
+        before = [self._tokens_of(i) for i in range(self.num_envs)]
+        for i in range(self.num_envs):
+            self._learner_move(i, codes[i])
+        self._play_policies()
+        for i in range(self.num_envs):
+            self._finish_step(i, before[i])
+        return self.observations, self.rewards, self.terminated | self.truncated, self._infos
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of every row, (N, n_actions) bool (sb3-contrib's MaskablePPO)."""
+        return self.masks
+
+    def close(self) -> None:
+        self.states = [None] * self.num_envs
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        return [getattr(self, attr_name) for _ in self._get_indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any) -> list[Any]:
+        if method_name == "action_masks":
+            return [self.masks[i] for i in self._get_indices(indices)]
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        return [result for _ in self._get_indices(indices)]
+
+    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+        return [False for _ in self._get_indices(indices)]
+
+    def get_images(self) -> list[None]:
+        return [None] * self.num_envs
+
+    # ------------------------------------------------------------------ one game
+    def _new_game(self, i: int) -> None:
+        game_seed = self._seeders[i].getrandbits(SEED_BITS)
+        self.states[i] = new_game(self.gmap, self.config, seed=game_seed)
+        self.states[i].record_events = False
+        self._steps[i] = 0
+        picker, P = self._pickers[i], self.n_players
+        if self.self_play:
+            self._agents[i] = [None] * P
+            return
+        learner = picker.randrange(P)
+        agents: list[Any] = []
+        for seat in range(P):
+            if seat == learner:
+                agents.append(None)
+                continue
+            factory = self.opponents[picker.randrange(len(self.opponents))]
+            agents.append(factory(seat, picker.getrandbits(32)))
+        self._agents[i] = agents
+
+    def _checked_code(self, i: int, action: int) -> int:
+        """The engine code of row ``i``'s action, or a one-line error if it is not legal."""
+        try:
+            code = self.codec.to_engine(action)
+        except ValueError as e:
+            raise ValueError(f"game {i}: {e}") from None
+        if code not in self._legal[i]:
+            raise ValueError(f"game {i}: action {action} is not legal now (mask it with action_masks())")
+        return code
+
+    def _learner_move(self, i: int, code: int) -> None:
+        state = self.states[i]
+        self.seats[i] = state.current_player
+        apply_action(state, code, self._legal[i])
+        self._steps[i] += 1
+        self._settle(i)
+
+    def _settle(self, i: int) -> None:
+        """Let the bots play game ``i`` until a learner or a frozen policy must decide."""
+        state = self.states[i]
+        while not state.is_over and self._steps[i] < self.max_steps:
+            self._legal[i] = legal = legal_actions(state)
+            agent = self._agents[i][state.current_player]
+            if agent is None or isinstance(agent, _Policy):
+                return
+            apply_action(state, _bot_decision(agent, state, legal, self.codec), legal)
+            self._steps[i] += 1
+        self._legal[i] = []
+
+    def _play_policies(self) -> None:
+        """Frozen policies decide for every game waiting on them, one batched call per policy
+        and round, until no game waits on a policy."""
+        while True:
+            waiting: dict[int, list[int]] = {}
+            for i, state in enumerate(self.states):
+                if state is None or state.is_over or not self._legal[i]:
+                    continue
+                agent = self._agents[i][state.current_player]
+                if isinstance(agent, _Policy):
+                    waiting.setdefault(id(agent.model), []).append(i)
+            if not waiting:
+                return
+            for rows in waiting.values():
+                model = self._agents[rows[0]][self.states[rows[0]].current_player].model
+                obs = np.empty((len(rows),) + self.encoder.shape, dtype=np.float32)
+                masks = np.zeros((len(rows), self.codec.n_actions), dtype=bool)
+                for k, i in enumerate(rows):
+                    state = self.states[i]
+                    self.encoder.encode_into(state, state.current_player, obs[k])
+                    masks[k, self.codec.legal_indices(self._legal[i])] = True
+                actions, _ = model.predict(obs, action_masks=masks, deterministic=self.deterministic_policies)
+                for k, i in enumerate(rows):
+                    apply_action(self.states[i], self.codec.to_engine(int(actions[k])), self._legal[i])
+                    self._steps[i] += 1
+                    self._settle(i)
+
+    def _finish_step(self, i: int, tokens_before: int) -> None:
+        """Rewards, done flags and, for a finished game, its terminal observation and a reset."""
+        state, seat = self.states[i], int(self.seats[i])
+        self.rewards[i] = self._reward(i, seat, tokens_before)
+        over, cut = state.is_over, not state.is_over and self._steps[i] >= self.max_steps
+        if not (over or cut):
+            self._publish(i)
+            return
+        self.terminated[i], self.truncated[i] = over, cut
+        info = self._infos[i]
+        terminal = np.empty(self.encoder.shape, dtype=np.float32)
+        self.encoder.encode_into(state, seat, terminal)
+        info["terminal_observation"] = terminal
+        info["TimeLimit.truncated"] = cut
+        info["final_rewards"] = [float(r) for r in returns(state)] if over else [0.0] * self.n_players
+        info["tokens"] = list(state.tokens)
+        info["learner_seat"] = seat
+        self._new_game(i)
+        self._settle(i)
+        self._play_policies()
+        self._publish(i)
+
+    def _publish(self, i: int) -> None:
+        """Write game ``i``'s observation and mask for the seat that decides next."""
+        state = self.states[i]
+        seat = state.current_player
+        self.seats[i] = seat
+        self.encoder.encode_into(state, seat, self.observations[i])
+        row = self.masks[i]
+        row[:] = False
+        row[self.codec.legal_indices(self._legal[i])] = True
+        self._infos[i]["interrupt"] = interrupt_kind(state)
+
+    def _tokens_of(self, i: int) -> int:
+        state = self.states[i]
+        return state.tokens[state.current_player] if self.reward_kind == "tokens" else 0
+
+    def _reward(self, i: int, seat: int, tokens_before: int) -> float:
+        state = self.states[i]
+        if self.reward_kind == "tokens":
+            return float(state.tokens[seat] - tokens_before)
+        if not state.is_over:
+            return 0.0
+        if self.reward_kind == "win_loss":
+            return float(returns(state)[seat])
+        best_other = max(t for j, t in enumerate(state.tokens) if j != seat)
+        return (state.tokens[seat] - best_other) / MARGIN_SCALE
+
+    @property
+    def learner_seats(self) -> np.ndarray:
+        """The seat each row decides for now (the learner's seat in learner mode)."""
+        return self.seats
+
+
+class _Policy:
+    """A frozen policy as an opponent: its decisions are batched across games."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+
+
+def _opponent_factory(spec: Any) -> Any:
+    """A function (seat, seed) -> opponent for one game, from a name, an agent or a policy."""
+    if isinstance(spec, str):
+        from agents.registry import make_agent
+        make_agent(spec, seed=0)  # a bad name fails now, in one line
+
+        def from_name(seat: int, seed: int) -> Any:
+            agent = make_agent(spec, seed=seed)
+            agent.reset(seat, seed)
+            return agent
+        return from_name
+    if hasattr(spec, "predict"):
+        policy = _Policy(spec)
+        return lambda seat, seed: policy
+    if hasattr(spec, "act") and hasattr(spec, "reset"):
+        def reuse(seat: int, seed: int) -> Any:
+            spec.reset(seat, seed)
+            return spec
+        return reuse
+    raise ValueError(f"an opponent is a bot name, an agent (act/reset) or a policy (predict), got {spec!r}")
+
+
+def _bot_decision(agent: Any, state: GameState, legal: list[int], codec: ActionCodec) -> int:
+    """The engine code a bot picks: engine bots decide on the legal list, the random bot picks
+    among the sorted env indices (as its ``act`` does), others act on an observation."""
+    from agents.base import EngineAgent, RandomAgent
+
+    if isinstance(agent, EngineAgent):
+        return agent.decide(state, legal)
+    if type(agent) is RandomAgent:
+        indices = np.sort(codec.legal_indices(legal))
+        return codec.to_engine(int(indices[agent.rng.randrange(indices.size)]))
+    encoder = ObservationEncoder(state.gmap, state.config.rounds_per_phase)
+    mask = codec.new_mask(legal)
+    info = {"interrupt": interrupt_kind(state), "action_mask": mask, "state": state}
+    return codec.to_engine(int(agent.act(encoder.encode(state, state.current_player), mask, info)))
