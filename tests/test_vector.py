@@ -108,6 +108,34 @@ def test_learner_mode_matches_the_single_game_seen_by_the_learner() -> None:
     assert ends >= 2
 
 
+class FirstLegalPolicy:
+    """A frozen 'network': the lowest legal action of each row, one call per batch."""
+
+    def __init__(self) -> None:
+        self.batches: list[int] = []
+
+    def predict(self, obs: np.ndarray, action_masks: np.ndarray, deterministic: bool = True):
+        assert obs.shape[0] == action_masks.shape[0] and obs.dtype == np.float32
+        self.batches.append(obs.shape[0])
+        return action_masks.argmax(axis=1), None
+
+
+def test_a_frozen_policy_decides_for_every_waiting_game_in_one_call() -> None:
+    policy = FirstLegalPolicy()
+    batched = VigtavlVectorEnv(num_envs=6, opponents=[policy], seed=2)
+    scripted = VigtavlVectorEnv(num_envs=6, opponents=[FirstLegal()], seed=2)
+    a, b = batched.reset(), scripted.reset()
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        assert np.array_equal(a, b) and np.array_equal(batched.action_masks(), scripted.action_masks())
+        actions = np.array([_pick(rng, m) for m in batched.action_masks()])
+        a, ra, da, _ = batched.step(actions)
+        b, rb, db, _ = scripted.step(actions)
+        assert np.array_equal(ra, rb) and np.array_equal(da, db)
+    assert max(policy.batches) > 1  # several games' decisions in one call
+    assert sum(policy.batches) > len(policy.batches)
+
+
 def test_maskable_ppo_trains_on_it_with_no_glue() -> None:
     from sb3_contrib import MaskablePPO
 
