@@ -10,6 +10,8 @@ in the learner) on
 
 - Vigtavl (2 players, the config's network) against a random opponent, and against greedy
   (the heuristic bot's thinking counts as env time);
+- Vigtavl on the batched vector env (``vigtavl_env.vector``, ``--vector-envs`` games in the
+  learner process, n_steps scaled to the same rollout size) against random and greedy;
 - PettingZoo's ``connect_four_v3`` as a single-agent env (one learner seat, random opponent,
   the final reward handed to the learner) with an MLP over its flat 84-float observation,
 
@@ -32,7 +34,7 @@ from gymnasium import spaces
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnvWrapper
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecEnvWrapper
 
 from training.config import load_config
 from training.league import LeagueEnv, OpponentPool
@@ -156,22 +158,31 @@ def _vigtavl_env(opponent: str) -> Any:
     return build
 
 
+def _vector(opponent: str, n: int) -> VecEnv:
+    from vigtavl_env.vector import VigtavlVectorEnv
+    return VigtavlVectorEnv(num_envs=n, opponents=[opponent], seed=0)
+
+
 def _connect_four_env() -> gymnasium.Env:
     return StepTimer(ConnectFourSeat())
 
 
 def bench(name: str, env_fns: list[Any], policy_class: Any, policy_kwargs: dict, steps: int, cfg: Any,
-          vec_class: Any = SubprocVecEnv) -> dict:
-    """Train ``steps`` timesteps and time it; returns the row of figures."""
-    vec = TimedVecEnv(vec_class(env_fns))
-    model = MaskablePPO(policy_class, vec, n_steps=cfg.n_steps, batch_size=cfg.batch_size,
+          vec_class: Any = SubprocVecEnv, n_steps: int | None = None) -> dict:
+    """Train ``steps`` timesteps and time it; returns the row of figures. ``vec_class`` may
+    also be a ready vector env (the batched one), whose own time is its env code."""
+    vec = TimedVecEnv(vec_class if isinstance(vec_class, VecEnv) else vec_class(env_fns))
+    model = MaskablePPO(policy_class, vec, n_steps=n_steps or cfg.n_steps, batch_size=cfg.batch_size,
                         n_epochs=cfg.n_epochs, policy_kwargs=policy_kwargs, seed=0, verbose=0, device="cpu")
     timer = RolloutTimer()
     start = time.perf_counter()
     model.learn(steps, callback=timer)
     wall = time.perf_counter() - start
-    per_env = vec.get_attr("env_seconds")  # in parallel workers: the mean; in one process: the sum
-    worker = float(np.mean(per_env) if vec_class is SubprocVecEnv else np.sum(per_env))
+    if isinstance(vec_class, VecEnv):
+        worker = vec.seconds  # one process, no IPC: all of its time is env code
+    else:
+        per_env = vec.get_attr("env_seconds")  # in parallel workers: the mean; in one process: the sum
+        worker = float(np.mean(per_env) if vec_class is SubprocVecEnv else np.sum(per_env))
     vec.close()
     return {"name": name, "steps": model.num_timesteps, "wall_s": wall, "steps_per_s": model.num_timesteps / wall,
             "env_wait_share": vec.seconds / wall, "env_code_share": worker / wall,
@@ -183,14 +194,18 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--steps", type=int, default=8192, help="timesteps per benchmark")
     p.add_argument("--n-envs", type=int, default=2)
     p.add_argument("--config", default="configs/ppo_quick.yaml", help="n_steps, batch, epochs and network")
+    p.add_argument("--vector-envs", type=int, default=16, help="games in the batched vector env runs "
+                   "(n_steps scaled so a rollout holds as many steps as the others')")
     p.add_argument("--only", default=None, help="comma list of runs (default all): vigtavl-random, "
-                   "vigtavl-random-dummy, vigtavl-greedy-dummy, connect4, connect4-dummy")
+                   "vigtavl-random-dummy, vigtavl-greedy-dummy, vigtavl-vector, vigtavl-vector-greedy, "
+                   "connect4, connect4-dummy")
     args = p.parse_args(argv)
     cfg = load_config(args.config)
     th.set_num_threads(1)
     th.distributions.Distribution.set_default_validate_args(False)  # as training.train does
     cls, kwargs = policy_spec(cfg.policy, cfg.net.channels, cfg.net.blocks, cfg.net.hidden)
     mlp = dict(net_arch=dict(pi=list(cfg.net.hidden), vf=list(cfg.net.hidden)))
+    vec_steps = max(1, cfg.n_steps * args.n_envs // args.vector_envs)
     runs = {
         "vigtavl-random": lambda: bench("vigtavl vs random", [_vigtavl_env("random")] * args.n_envs, cls, kwargs,
                                         args.steps, cfg),
@@ -198,6 +213,10 @@ def main(argv: list[str] | None = None) -> None:
                                               cls, kwargs, args.steps, cfg, DummyVecEnv),
         "vigtavl-random-dummy": lambda: bench("vigtavl vs random, Dummy", [_vigtavl_env("random")] * args.n_envs,
                                               cls, kwargs, args.steps, cfg, DummyVecEnv),
+        "vigtavl-vector": lambda: bench(f"vigtavl vs random, vector {args.vector_envs}", [], cls, kwargs,
+                                        args.steps, cfg, _vector("random", args.vector_envs), vec_steps),
+        "vigtavl-vector-greedy": lambda: bench(f"vigtavl vs greedy, vector {args.vector_envs}", [], cls, kwargs,
+                                               args.steps, cfg, _vector("greedy", args.vector_envs), vec_steps),
         "connect4-dummy": lambda: bench("connect4 vs random, Dummy", [_connect_four_env] * args.n_envs,
                                         MaskableActorCriticPolicy, mlp, args.steps, cfg, DummyVecEnv),
         "connect4": lambda: bench("connect4 vs random (MLP)", [_connect_four_env] * args.n_envs,
