@@ -452,6 +452,7 @@ def _seizable(state: GameState, me: int, sh: Shared) -> list[int]:
     for c in sorted(candidates):
         if state.retaliator >= 0 and c in state.seized_this_turn:
             continue
-        if seize_sources(state, me, c, sh.guards, mine):
+        # the bound method as a Python object (a typed Shared's C method cannot be passed on)
+        if seize_sources(state, me, c, getattr(sh, "guards"), mine):
             out.append(c)
     return out
