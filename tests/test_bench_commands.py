@@ -67,8 +67,9 @@ def test_vector_bench_tiny_run(capsys: pytest.CaptureFixture[str]) -> None:
     from vigtavl_env import bench_vector
     assert bench_vector.main(["--envs", "2", "--seconds", "0.05", "--rounds", "1"]) == 0
     out = capsys.readouterr().out
-    for line in ("2 games in one process", "vs random opponent", "vs greedy bot", "connect_four_v3"):
+    for line in ("2 games in one process", "vs random opponent", "vs greedy bot", "peer: connect_four_v3"):
         assert line in out
+    assert ("not installed, skipped" in out) == (importlib.util.find_spec("pygame") is None)
 
 
 @pytest.mark.parametrize("argv", [["--envs", "0"], ["--seconds", "0"], ["--rounds", "0"]])

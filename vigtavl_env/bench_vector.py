@@ -39,9 +39,13 @@ def vector_rate(venv: VigtavlVectorEnv, seconds: float, rng: np.random.Generator
     return steps / (time.process_time() - t0)
 
 
-def connect_four_rate(seconds: float, rng: np.random.Generator) -> float:
-    """PettingZoo connect_four_v3, random masked play through the AEC loop: steps/s."""
-    from pettingzoo.classic import connect_four_v3
+def connect_four_rate(seconds: float, rng: np.random.Generator) -> float | None:
+    """PettingZoo connect_four_v3, random masked play through the AEC loop: steps/s (None when
+    PettingZoo's classic games are not installed: they need pygame, the ``bench`` extra)."""
+    try:
+        from pettingzoo.classic import connect_four_v3
+    except ImportError:
+        return None
 
     env, steps = connect_four_v3.env(), 0
     t0 = time.process_time()
@@ -77,16 +81,21 @@ def main(argv: list[str] | None = None) -> int:
             for name, venv in venvs.items():
                 rates[name].append(vector_rate(venv, args.seconds, rng))
                 bar.update()
-            rates["connect_four_v3"].append(connect_four_rate(args.seconds, rng))
+            peer = connect_four_rate(args.seconds, rng)
+            if peer is not None:
+                rates["connect_four_v3"].append(peer)
             bar.update()
-    med = {k: statistics.median(v) for k, v in rates.items()}
+    med = {k: statistics.median(v) for k, v in rates.items() if v}
     print(f"vector env, {args.envs} games in one process ({compiled.describe()}); per CPU-s, "
           f"median of {args.rounds} alternating rounds")
     print(f"  vs random opponent   {med['random']:>10,.0f} learner steps/s   aim >= {AIM_STEPS_PER_S:,}"
           f"   {'ok' if med['random'] >= AIM_STEPS_PER_S else 'misses the aim'}")
     print(f"  vs greedy bot        {med['greedy']:>10,.0f} learner steps/s")
-    print(f"  peer: connect_four_v3 AEC loop {med['connect_four_v3']:>10,.0f} steps/s "
-          f"(vector env vs random / peer: {med['random'] / med['connect_four_v3']:.2f}x)")
+    if "connect_four_v3" in med:
+        print(f"  peer: connect_four_v3 AEC loop {med['connect_four_v3']:>10,.0f} steps/s "
+              f"(vector env vs random / peer: {med['random'] / med['connect_four_v3']:.2f}x)")
+    else:
+        print("  peer: connect_four_v3 not installed, skipped: pip install -e '.[bench]' (it needs pygame)")
     print(f"  (load average {load0:.1f} at the start, {os.getloadavg()[0]:.1f} at the end, on {os.cpu_count()} cores)")
     return 0
 
