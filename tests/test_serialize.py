@@ -404,3 +404,32 @@ def test_pending_choice_round_trips(position, kind, asked):
         apply_action(b, code)
         assert a.pending is None
         assert to_json(a) == to_json(b)
+
+
+def test_a_state_pickles_and_copies_whole() -> None:
+    """GameState's tables are views of one buffer: pickle and copy go through clone or the
+    saved-state format, and give the same position (and the same game from there)."""
+    import copy
+    import pickle
+    import random as _random
+
+    from agents.match import state_digest
+    from vigtavl_env.engine import apply_action, legal_actions, load_map, new_game
+
+    state = new_game(load_map("duel"), seed=3)
+    rng = _random.Random(3)
+    for _ in range(60):
+        legal = legal_actions(state)
+        apply_action(state, rng.choice(legal), legal)
+    for other in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state), copy.copy(state)):
+        assert state_digest(other) == state_digest(state) and other.events == state.events
+        a, b = state.clone(), other
+        for _ in range(40):
+            if a.is_over:
+                break
+            legal = legal_actions(a)
+            assert legal_actions(b) == legal
+            code = legal[len(legal) // 2]
+            apply_action(a, code, legal)
+            apply_action(b, code, legal)
+        assert state_digest(a) == state_digest(b)

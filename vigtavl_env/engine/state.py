@@ -277,6 +277,18 @@ class GameState:
         new.events = self.events[:] if keep_events else []
         return new
 
+    def __reduce__(self) -> tuple:
+        """Pickling goes through the saved-state format (``serialize.to_dict``): the tables are
+        views, which pickle cannot take apart."""
+        from .serialize import to_dict
+        return (_state_from_dict, (to_dict(self), self.record_events))
+
+    def __deepcopy__(self, memo: dict) -> "GameState":
+        return self.clone()
+
+    def __copy__(self) -> "GameState":
+        return self.clone()
+
     def score_key(self) -> tuple:
         """Everything a position's evaluation may read, hashable: the tables, the counters and
         the turn (not the dice stream, the event log, the decision count or the map)."""
@@ -437,3 +449,10 @@ class GameState:
 
     def roll_dice(self, n: int) -> list[int]:
         return [self.roll() for _ in range(n)]
+
+
+def _state_from_dict(data: dict, record_events: bool) -> GameState:
+    from .serialize import from_dict
+    state = from_dict(data)
+    state.record_events = record_events
+    return state
