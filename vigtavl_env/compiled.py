@@ -133,7 +133,7 @@ def install() -> None:
     pure = os.environ.get(PURE_ENV, "").strip()
     if _finder is not None or pure == "1":
         return
-    manifest = read_manifest()
+    manifest = {m: h for m, h in read_manifest().items() if m in MODULES}  # (an older build's extras)
     for m in pure.split(","):  # a list of modules keeps just those plain
         manifest.pop(m.strip(), None)
     typed = {m for m in MODULES if source_path(m).with_suffix(".pxd").is_file()}
