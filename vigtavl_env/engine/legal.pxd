@@ -4,6 +4,11 @@ from vigtavl_env.engine.state cimport Activation, GameState, Pending
 from vigtavl_env.engine.shared cimport Shared, Mine
 from vigtavl_env.engine.movement cimport Reach
 
+# the verb codes of actions.py, as C ints here (imported by name in legal.py)
+cdef int ACTIVATE, ATTACK, ATTACK_FROM, BREACH, BUILD_ARTILLERY, BUILD_DEV, BUILD_UNIT, BUILD_WALL
+cdef int CHOOSE, DISCHARGE, END_ACTIVATION, END_TURN, FIRE_ARTILLERY, LOAD, MOVE, MOVE_ARTILLERY
+cdef int NO_DEFENCE, N_HEX_VERBS, OCCUPY, PLACE, RECRUIT, RELOCATE_WALL, SEIZE, SHOOT
+
 @cython.locals(pend=Pending, top=Activation)
 cpdef tuple open_verbs(GameState state)
 @cython.locals(top=Activation)
@@ -11,15 +16,14 @@ cpdef list _unit_verbs(GameState state)
 @cython.locals(n=int, shared=Shared, out=list, done_below=int, v=int, start=int, w=int, base=int, c=int,
                is_open=set, hexes=list, hexes_by_verb=list, g=int, verbs=list, glob=list)
 cpdef list legal_codes(GameState state)
+cpdef int _span_start(int verb)
+cpdef list _span_hexes(GameState state, int start, Shared sh)
+cpdef list _verb_hexes(GameState state, int verb, Shared sh)
 cpdef list _all_placements(GameState state, Shared sh)
 cpdef list _h_build_unit(GameState state, int verb, Shared sh)
 cpdef list _h_build_artillery(GameState state, int verb, Shared sh)
 cpdef list _h_build_dev(GameState state, int verb, Shared sh)
 cpdef list _all_walls(GameState state, Shared sh)
-cpdef list _all_relocations(GameState state, Shared sh)
-cpdef list _all_breaches(GameState state, Shared sh)
-cpdef list _h_activate(GameState state, int verb, Shared sh)
-cpdef list _h_unit_action(GameState state, int verb, Shared sh)
 @cython.locals(u=int)
 cpdef list _h_occupy(GameState state, int verb, Shared sh)
 @cython.locals(top=Activation, pend=Pending, r=Reach)
@@ -31,10 +35,7 @@ cpdef list pending_units(GameState state)
 @cython.locals(u=int, me=int, start=int, ship=bint, d=int, n=int, w=int)
 cpdef list battle_sides(GameState state, Activation top, Reach r, int cell)
 cpdef bint activation_spent(GameState state, Activation top)
-cpdef list _h_seize(GameState state, int verb, Shared sh)
-cpdef list _h_discharge(GameState state, int verb, Shared sh)
-cpdef list _h_recruit(GameState state, int verb, Shared sh)
-@cython.locals(v=int)
+@cython.locals(v=int, out=list)
 cpdef list _all_builds(GameState state, Shared sh)
 @cython.locals(top=Activation, t=int)
 cpdef list _all_activations(GameState state, Shared sh)

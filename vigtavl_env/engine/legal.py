@@ -13,9 +13,12 @@ one ``shared.Shared`` per enumeration; the per-verb functions use the same piece
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from . import actions as A
+from .actions import (
+    ACTIVATE, ATTACK, ATTACK_FROM, BREACH, BUILD_ARTILLERY, BUILD_DEV,
+    BUILD_UNIT, BUILD_WALL, CHOOSE, DISCHARGE, END_ACTIVATION, END_TURN,
+    FIRE_ARTILLERY, LOAD, MOVE, MOVE_ARTILLERY, NO_DEFENCE, N_HEX_VERBS,
+    OCCUPY, PLACE, RECRUIT, RELOCATE_WALL, SEIZE, SHOOT,
+)
 from .building import (
     ARTILLERY_SLOT, artillery_sites, can_afford_development, can_afford_unit, can_afford_wall,
     development_sites, may_build_now, placement_sites, reserve_ships,
@@ -32,15 +35,14 @@ from .state import (
 )
 from .stats import FREIGHTER, FREIGHTER_SPLITS, IS_SHIP, LAND_TYPES, SHIP_TYPES, UNIT_COST, UNIT_RANGE
 
-GLOBAL_OPEN = -100  # marker in open_verbs for the global verbs
 # Verbs that open_verbs opens together, in its order.
-_BUILD_AND_WALL_VERBS = tuple(range(A.BUILD_UNIT, A.BUILD_DEV + 3)) + tuple(range(A.BUILD_WALL, A.BUILD_WALL + 6))
-_RELOCATE_VERBS = tuple(range(A.RELOCATE_WALL, A.RELOCATE_WALL + 6))
-_DISCHARGE_VERBS = tuple(range(A.DISCHARGE, A.DISCHARGE + 3))
-_SEIZE_BREACH_VERBS = (A.SEIZE,) + tuple(range(A.BREACH, A.BREACH + 6))
-_ACTIVATE_VERBS = tuple(range(A.ACTIVATE, A.ACTIVATE + 6))
-_CHOOSE_VERBS = tuple(range(A.CHOOSE, A.CHOOSE + 6))
-_LOAD_GLOBALS = [A.LOAD + i for i in range(len(FREIGHTER_SPLITS))]
+_BUILD_AND_WALL_VERBS = tuple(range(BUILD_UNIT, BUILD_DEV + 3)) + tuple(range(BUILD_WALL, BUILD_WALL + 6))
+_RELOCATE_VERBS = tuple(range(RELOCATE_WALL, RELOCATE_WALL + 6))
+_DISCHARGE_VERBS = tuple(range(DISCHARGE, DISCHARGE + 3))
+_SEIZE_BREACH_VERBS = (SEIZE,) + tuple(range(BREACH, BREACH + 6))
+_ACTIVATE_VERBS = tuple(range(ACTIVATE, ACTIVATE + 6))
+_CHOOSE_VERBS = tuple(range(CHOOSE, CHOOSE + 6))
+_LOAD_GLOBALS = [LOAD + i for i in range(len(FREIGHTER_SPLITS))]
 
 
 def open_verbs(state: GameState) -> tuple[list[int], list[int], str]:
@@ -50,25 +52,25 @@ def open_verbs(state: GameState) -> tuple[list[int], list[int], str]:
     pend = state.pending
     if pend is not None:
         if pend.kind == CHOOSE_SIDE:
-            return [A.ATTACK_FROM], [], "choose the side your battle move attacks from"
+            return [ATTACK_FROM], [], "choose the side your battle move attacks from"
         if pend.kind == CHOOSE_DEFENDER:
             return list(_CHOOSE_VERBS), [], "you are attacked: choose the unit that defends"
         if pend.kind == CHOOSE_GUARD:
-            return list(_CHOOSE_VERBS), [A.NO_DEFENCE], "a seizure: choose a defender, or none"
+            return list(_CHOOSE_VERBS), [NO_DEFENCE], "a seizure: choose a defender, or none"
         what = "breaches" if pend.kind == CHOOSE_BREACHER else "seizes"
         return list(_CHOOSE_VERBS), [], f"choose the unit that {what}"
     if state.phase == PLACEMENT:
         if state.to_load:
             return [], list(_LOAD_GLOBALS), "setup: load your two freighters with 3 land units each"
-        return [A.PLACE, A.PLACE + 1, A.PLACE + 2], [], "placement: place one of your ships"
+        return [PLACE, PLACE + 1, PLACE + 2], [], "placement: place one of your ships"
     if state.recruit_type >= 0:
-        return [A.RECRUIT], [], "a discharged unit must be recruited first"
+        return [RECRUIT], [], "a discharged unit must be recruited first"
     verbs: list[int] = []
     top = state.active
     if state.occupy_unit >= 0 and state.u_owner[state.occupy_unit] == state.current_player:
-        verbs.append(A.OCCUPY)
+        verbs.append(OCCUPY)
         if top is not None and top.done:
-            return verbs, [A.END_ACTIVATION], "occupy the hex your unit won, or end its activation"
+            return verbs, [END_ACTIVATION], "occupy the hex your unit won, or end its activation"
     if state.retaliator >= 0:
         if top is None and not state.retaliation_used:
             verbs += _ACTIVATE_VERBS
@@ -76,8 +78,8 @@ def open_verbs(state: GameState) -> tuple[list[int], list[int], str]:
             verbs += _unit_verbs(state)
         if state.phase == BATTLE:
             verbs += _SEIZE_BREACH_VERBS
-        glob = [A.END_ACTIVATION] if top is not None else []
-        return verbs, glob + [A.END_TURN], "retaliation: activate one unit, or end to decline"
+        glob = [END_ACTIVATION] if top is not None else []
+        return verbs, glob + [END_TURN], "retaliation: activate one unit, or end to decline"
     if may_build_now(state):
         verbs += _BUILD_AND_WALL_VERBS
         if not state.wall_relocated:
@@ -89,17 +91,17 @@ def open_verbs(state: GameState) -> tuple[list[int], list[int], str]:
     verbs += _ACTIVATE_VERBS
     if top is not None:
         verbs += _unit_verbs(state)
-    glob = [A.END_ACTIVATION] if top is not None else []
-    return verbs, glob + [A.END_TURN], "your turn"
+    glob = [END_ACTIVATION] if top is not None else []
+    return verbs, glob + [END_TURN], "your turn"
 
 
 def _unit_verbs(state: GameState) -> list[int]:
     top = state.active
     out = []
     if top.move != MOVE_DONE and top.move_left > 0:
-        out += [A.MOVE, A.MOVE_ARTILLERY]
+        out += [MOVE, MOVE_ARTILLERY]
     if not top.attacked and state.phase == BATTLE:
-        out += [A.ATTACK, A.FIRE_ARTILLERY, A.SHOOT]
+        out += [ATTACK, FIRE_ARTILLERY, SHOOT]
     return out
 
 
@@ -116,25 +118,25 @@ def legal_codes(state: GameState) -> list[int]:
     for v in sorted(verbs):
         if v < done_below:
             continue  # listed with its span
-        start, every_hexes = _SPAN_OF[v]
-        hexes_by_verb = every_hexes(state, shared)
-        for w, hexes in enumerate(hexes_by_verb, start):
+        start = _span_start(v)
+        hexes_by_verb = _span_hexes(state, start, shared)
+        w = start
+        for hexes in hexes_by_verb:
             if hexes and w in is_open:
                 base = w * n
-                out += [base + c for c in hexes]
-        done_below = start + len(hexes_by_verb)
-    base = A.N_HEX_VERBS * n
-    out += [base + g for g in glob]
+                for c in hexes:
+                    out.append(base + c)
+            w += 1
+        done_below = w
+    base = N_HEX_VERBS * n
+    for g in glob:
+        out.append(base + g)
     return out
 
 
 def hexes_for(state: GameState, verb: int, shared: Shared | None = None) -> list[int]:
     """Hexes where ``verb`` is legal now (assuming the moment opens the verb)."""
-    return list(_VERB_HEXES[verb](state, verb, shared or Shared(state)))  # the caller's own list
-
-
-def _h_place(state: GameState, verb: int, sh: Shared) -> list[int]:
-    return _all_placements(state, sh)[verb - A.PLACE]
+    return list(_verb_hexes(state, verb, shared or Shared(state)))  # the caller's own list
 
 
 def _all_placements(state: GameState, sh: Shared) -> list[list[int]]:
@@ -145,7 +147,7 @@ def _all_placements(state: GameState, sh: Shared) -> list[list[int]]:
 
 
 def _h_build_unit(state: GameState, verb: int, sh: Shared) -> list[int]:
-    utype = verb - A.BUILD_UNIT
+    utype = verb - BUILD_UNIT
     return sh.unit_sites(utype) if can_afford_unit(state, sh.me, utype, sh.capacity()) else []
 
 
@@ -154,42 +156,14 @@ def _h_build_artillery(state: GameState, verb: int, sh: Shared) -> list[int]:
 
 
 def _h_build_dev(state: GameState, verb: int, sh: Shared) -> list[int]:
-    dev = verb - A.BUILD_DEV + 1
+    dev = verb - BUILD_DEV + 1
     if not can_afford_development(state, sh.me, dev):
         return []
     return development_sites(state, sh.me, dev, sh.dev_candidates())
 
 
-def _h_build_wall(state: GameState, verb: int, sh: Shared) -> list[int]:
-    return _all_walls(state, sh)[verb - A.BUILD_WALL]
-
-
 def _all_walls(state: GameState, sh: Shared) -> list[list[int]]:
     return sh.walls() if can_afford_wall(state, sh.me) else _NONE[6]
-
-
-def _h_relocate_wall(state: GameState, verb: int, sh: Shared) -> list[int]:
-    return sh.own_walls()[verb - A.RELOCATE_WALL]
-
-
-def _all_relocations(state: GameState, sh: Shared) -> list[list[int]]:
-    return sh.own_walls()
-
-
-def _h_breach(state: GameState, verb: int, sh: Shared) -> list[int]:
-    return sh.breaches()[verb - A.BREACH]
-
-
-def _all_breaches(state: GameState, sh: Shared) -> list[list[int]]:
-    return sh.breaches()
-
-
-def _h_activate(state: GameState, verb: int, sh: Shared) -> list[int]:
-    return _activatable(state, sh.me, verb - A.ACTIVATE, sh)
-
-
-def _h_unit_action(state: GameState, verb: int, sh: Shared) -> list[int]:
-    return _unit_action_hexes(state, verb)
 
 
 def _h_occupy(state: GameState, verb: int, sh: Shared) -> list[int]:
@@ -204,10 +178,6 @@ def _h_attack_from(state: GameState, verb: int, sh: Shared) -> list[int]:
     top, pend = state.active, state.pending
     r = reach(state, top.unit, top.move_left, can_attack=True, wind=not top.rode)
     return battle_sides(state, top, r, pend.cell)
-
-
-def _h_choose(state: GameState, verb: int, sh: Shared) -> list[int]:
-    return _all_choices(state, sh)[verb - A.CHOOSE]
 
 
 def _all_choices(state: GameState, sh: Shared) -> list[list[int]]:
@@ -254,31 +224,25 @@ def activation_spent(state: GameState, top: Activation) -> bool:
     """The active unit has no action left: its attack used or impossible, and its movement
     used or impossible."""
     if state.phase == BATTLE and not top.attacked:
-        for verb in (A.ATTACK, A.SHOOT, A.FIRE_ARTILLERY):
+        for verb in (ATTACK, SHOOT, FIRE_ARTILLERY):
             if _unit_action_hexes(state, verb):
                 return False
     if top.move != MOVE_DONE and top.move_left > 0:
-        return not _unit_action_hexes(state, A.MOVE)
+        return not _unit_action_hexes(state, MOVE)
     return True
-
-
-def _h_seize(state: GameState, verb: int, sh: Shared) -> list[int]:
-    return _seizable(state, sh.me, sh)
-
-
-def _h_discharge(state: GameState, verb: int, sh: Shared) -> list[int]:
-    return _dischargeable_hexes(state, sh.me, LAND_TYPES[verb - A.DISCHARGE], sh)
-
-
-def _h_recruit(state: GameState, verb: int, sh: Shared) -> list[int]:
-    return sh.unit_sites(state.recruit_type)
 
 
 def _all_builds(state: GameState, sh: Shared) -> list[list[int]]:
     """Units, artillery and developments: every one costs gold, so none without it."""
     if state.gold[sh.me] <= 0:
-        return _NONE[A.BUILD_DEV + 3 - A.BUILD_UNIT]
-    return [_VERB_HEXES[v](state, v, sh) for v in range(A.BUILD_UNIT, A.BUILD_DEV + 3)]
+        return _NONE[BUILD_DEV + 3 - BUILD_UNIT]
+    out = []
+    for v in range(BUILD_UNIT, BUILD_ARTILLERY):
+        out.append(_h_build_unit(state, v, sh))
+    out.append(_h_build_artillery(state, BUILD_ARTILLERY, sh))
+    for v in range(BUILD_DEV, BUILD_DEV + 3):
+        out.append(_h_build_dev(state, v, sh))
+    return out
 
 
 def _all_activations(state: GameState, sh: Shared) -> list[list[int]]:
@@ -301,46 +265,70 @@ def _nesting_open(state: GameState, top) -> bool:
 
 
 _NONE = {k: [[]] * k for k in (6, 10)}  # no hexes for any verb of a span (never changed)
-# (first verb, verbs, hexes of one verb, hexes of each verb of the span or None: one by one).
-# A span is what open_verbs opens together: a span function works out all of its verbs.
-_SPANS = (
-    (A.PLACE, 3, _h_place, _all_placements), (A.BUILD_UNIT, 6, _h_build_unit, _all_builds),
-    (A.BUILD_ARTILLERY, 1, _h_build_artillery, None), (A.BUILD_DEV, 3, _h_build_dev, None),
-    (A.BUILD_WALL, 6, _h_build_wall, _all_walls),
-    (A.RELOCATE_WALL, 6, _h_relocate_wall, _all_relocations),
-    (A.BREACH, 6, _h_breach, _all_breaches), (A.ACTIVATE, 6, _h_activate, _all_activations),
-    (A.MOVE, 2, _h_unit_action, None), (A.ATTACK, 2, _h_unit_action, None),
-    (A.OCCUPY, 1, _h_occupy, None), (A.SEIZE, 1, _h_seize, None),
-    (A.DISCHARGE, 3, _h_discharge, None), (A.RECRUIT, 1, _h_recruit, None),
-    (A.SHOOT, 1, _h_unit_action, None), (A.ATTACK_FROM, 1, _h_attack_from, None),
-    (A.CHOOSE, 6, _h_choose, _all_choices),
-)
 
 
-def _one_by_one(start: int, count: int, fn: Callable[[GameState, int, Shared], list[int]]
-                ) -> Callable[[GameState, Shared], list[list[int]]]:
-    """A span function that asks the verb function of each verb in turn."""
-    def every(state: GameState, sh: Shared) -> list[list[int]]:
-        return [fn(state, v, sh) for v in range(start, start + count)]
-    return every
+def _span_start(verb: int) -> int:
+    """The first verb of the span ``verb`` belongs to: a span is what ``open_verbs`` opens
+    together and ``_span_hexes`` works out in one call (the build span covers units, artillery
+    and developments, verbs 3-12); any other verb is a span of its own."""
+    if verb < BUILD_UNIT:
+        return PLACE
+    if verb < BUILD_WALL:
+        return BUILD_UNIT
+    if verb < RELOCATE_WALL:
+        return BUILD_WALL
+    if verb < BREACH:
+        return RELOCATE_WALL
+    if verb < ACTIVATE:
+        return BREACH
+    if verb < MOVE:
+        return ACTIVATE
+    if verb >= CHOOSE:
+        return CHOOSE
+    return verb
 
 
-def _verb_tables() -> tuple[tuple, tuple]:
-    """Per verb: its hexes function, and (first verb of its span, the span's function). The
-    build span's function covers artillery and developments too (verbs 3-12)."""
-    table: list = [None] * A.N_HEX_VERBS
-    span_of: list = [None] * A.N_HEX_VERBS
-    for start, count, fn, every in _SPANS:
-        for v in range(start, start + count):
-            table[v] = fn
-            span_of[v] = (start, every or _one_by_one(start, count, fn))
-    for v in range(A.BUILD_UNIT, A.BUILD_DEV + 3):
-        span_of[v] = (A.BUILD_UNIT, _all_builds)
-    assert all(table), "every verb needs a function"
-    return tuple(table), tuple(span_of)
+def _span_hexes(state: GameState, start: int, sh: Shared) -> list[list[int]]:
+    """The hexes of each verb of the span starting at ``start``, in verb order."""
+    if start == PLACE:
+        return _all_placements(state, sh)
+    if start == BUILD_UNIT:
+        return _all_builds(state, sh)
+    if start == BUILD_WALL:
+        return _all_walls(state, sh)
+    if start == RELOCATE_WALL:
+        return sh.own_walls()
+    if start == BREACH:
+        return sh.breaches()
+    if start == ACTIVATE:
+        return _all_activations(state, sh)
+    if start == CHOOSE:
+        return _all_choices(state, sh)
+    return [_verb_hexes(state, start, sh)]
 
 
-_VERB_HEXES, _SPAN_OF = _verb_tables()
+def _verb_hexes(state: GameState, verb: int, sh: Shared) -> list[int]:
+    """Hexes where one verb is legal (the moment aside); a verb of a span asks its span."""
+    if verb == MOVE or verb == MOVE_ARTILLERY or verb == ATTACK or verb == FIRE_ARTILLERY or verb == SHOOT:
+        return _unit_action_hexes(state, verb)
+    if verb == OCCUPY:
+        return _h_occupy(state, verb, sh)
+    if verb == SEIZE:
+        return _seizable(state, sh.me, sh)
+    if DISCHARGE <= verb < DISCHARGE + 3:
+        return _dischargeable_hexes(state, sh.me, LAND_TYPES[verb - DISCHARGE], sh)
+    if verb == RECRUIT:
+        return sh.unit_sites(state.recruit_type)
+    if verb == ATTACK_FROM:
+        return _h_attack_from(state, verb, sh)
+    if verb == BUILD_ARTILLERY:
+        return _h_build_artillery(state, verb, sh)
+    if BUILD_DEV <= verb < BUILD_DEV + 3:
+        return _h_build_dev(state, verb, sh)
+    if BUILD_UNIT <= verb < BUILD_ARTILLERY:
+        return _h_build_unit(state, verb, sh)
+    start = _span_start(verb)  # a verb of a span of several (every single verb is above)
+    return _span_hexes(state, start, sh)[verb - start]
 
 
 def _dischargeable_hexes(state: GameState, me: int, utype: int, sh: Shared) -> list[int]:
@@ -413,17 +401,17 @@ def _unit_action_hexes(state: GameState, verb: int) -> list[int]:
     u = top.unit
     me = state.u_owner[u]
     cell = state.u_cell[u]
-    if verb == A.MOVE:
+    if verb == MOVE:
         r = reach(state, u, top.move_left, can_attack=may_battle_move(state, top), wind=not top.rode)
         return sorted(list(r.stops) + list(r.battles))
-    if verb == A.MOVE_ARTILLERY:
+    if verb == MOVE_ARTILLERY:
         if state.u_where[u] != ON_BOARD or state.u_type[u] not in LAND_TYPES or state.art_owner[cell] != me:
             return []
         return sorted(reach(state, u, top.move_left, towing=True).stops)
-    if verb in (A.ATTACK, A.SHOOT):
+    if verb in (ATTACK, SHOOT):
         if not can_attack_from_here(state, u):
             return []
-        if verb == A.ATTACK:
+        if verb == ATTACK:
             targets = close_targets(state, u)
         elif UNIT_RANGE[state.u_type[u]]:
             targets = list(ranged_targets(state, me, cell))
