@@ -3,6 +3,11 @@ cimport cython
 from vigtavl_env.engine.state cimport Activation, GameState, Pending
 from vigtavl_env.engine.movement cimport Reach
 
+# the verb codes of actions.py, as C ints here (imported by name in game.py)
+cdef int ACTIVATE, ATTACK, ATTACK_FROM, BREACH, BUILD_ARTILLERY, BUILD_DEV, BUILD_UNIT, BUILD_WALL
+cdef int CHOOSE, DISCHARGE, END_ACTIVATION, END_TURN, FIRE_ARTILLERY, LOAD, MOVE, MOVE_ARTILLERY
+cdef int NO_DEFENCE, N_HEX_VERBS, OCCUPY, PLACE, RECRUIT, RELOCATE_WALL, SEIZE, SHOOT
+
 cpdef list legal_actions(GameState state)
 @cython.locals(n=int, verb=int, cell=int, g=int)
 cpdef apply_action(GameState state, object code, object legal=*)

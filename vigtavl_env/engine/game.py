@@ -23,6 +23,12 @@ from __future__ import annotations
 from typing import Any
 
 from . import actions as A
+from .actions import (
+    ACTIVATE, ATTACK, ATTACK_FROM, BREACH, BUILD_ARTILLERY, BUILD_DEV,
+    BUILD_UNIT, BUILD_WALL, CHOOSE, DISCHARGE, END_ACTIVATION, END_TURN,
+    FIRE_ARTILLERY, LOAD, MOVE, MOVE_ARTILLERY, NO_DEFENCE, N_HEX_VERBS,
+    OCCUPY, PLACE, RECRUIT, RELOCATE_WALL, SEIZE, SHOOT,
+)
 from .building import ARTILLERY_SLOT
 from .combat import (
     attack_dice, can_capture, can_occupy, can_stand, check_surrender, close_combat, defeat,
@@ -83,7 +89,7 @@ def load_freighters(state: GameState, g: int) -> None:
     """Setup: "Each player must load his 2 freighters with 3 land units each": the player
     deciding chooses the split (``FREIGHTER_SPLITS[g - LOAD]``)."""
     p = state.to_load.pop(0)
-    split = FREIGHTER_SPLITS[g - A.LOAD]
+    split = FREIGHTER_SPLITS[g - LOAD]
     _load_freighters(state, p, split)
     state.emit("load", player=p, loads=[[UNIT_NAMES[t] for t in load] for load in split])
     state.turn_player = state.to_load[0] if state.to_load else 0
@@ -101,7 +107,7 @@ def apply_action(state: GameState, code: int, legal: Any = None) -> None:
     set); membership in it then replaces re-checking the decision. Anything not in it is still
     checked in full, so the error names the reason.
     """
-    n = state.gmap.board.n_cells
+    n = state.n_cells
     try:
         code = A.as_code(code)
         verb, cell, g = A.decode(code, n)
@@ -110,17 +116,17 @@ def apply_action(state: GameState, code: int, legal: Any = None) -> None:
     if legal is None or code not in legal:
         _check(state, code, verb, cell, g)
     state.decisions += 1
-    if verb != A.OCCUPY and _own_occupy_chance(state):
+    if verb != OCCUPY and _own_occupy_chance(state):
         # Any other decision of the victor lets the chance pass; a retaliation that starts
         # right after a seizure (no unit active) leaves it for when his turn resumes.
         state.occupy_unit = state.occupy_cell = -1
-    if g == A.END_ACTIVATION:
+    if g == END_ACTIVATION:
         end_activation(state)
-    elif g == A.END_TURN:
+    elif g == END_TURN:
         end_turn(state)
-    elif g == A.NO_DEFENCE:
+    elif g == NO_DEFENCE:
         no_defence(state)
-    elif g >= A.LOAD:
+    elif g >= LOAD:
         load_freighters(state, g)
     else:
         HANDLERS[_handler_key(verb)](state, verb, cell)
@@ -153,7 +159,7 @@ def _handler_key(verb: int) -> int:
 # ------------------------------------------------------------------ placement and building
 def place_ship(state: GameState, verb: int, cell: int) -> None:
     """Phase 1 - Placement: one ship on a sea hex, then the next player with ships left."""
-    me, utype = state.current_player, 3 + verb - A.PLACE
+    me, utype = state.current_player, 3 + verb - PLACE
     u = _first_in_reserve(state, me, utype)
     state.put(u, cell)
     state.emit("place", unit=u, type=UNIT_NAMES[utype], cell=cell)
@@ -182,7 +188,7 @@ def _next_placement(state: GameState) -> None:
 
 def build_unit(state: GameState, verb: int, cell: int) -> None:
     """Build a unit (gold = its cost) on or next to a developed hex, or onto a freighter."""
-    me, utype = state.current_player, verb - A.BUILD_UNIT
+    me, utype = state.current_player, verb - BUILD_UNIT
     state.gold[me] -= UNIT_COST[utype]
     state.built_units += 1
     state.built_types[utype] += 1
@@ -207,7 +213,7 @@ def build_artillery(state: GameState, verb: int, cell: int) -> None:
 
 
 def build_development(state: GameState, verb: int, cell: int) -> None:
-    me, dev = state.current_player, verb - A.BUILD_DEV + 1
+    me, dev = state.current_player, verb - BUILD_DEV + 1
     state.gold[me] -= DEV_COST[dev]
     state.set_development(cell, dev, me)
     state.dev_builder[cell] = me
@@ -217,7 +223,7 @@ def build_development(state: GameState, verb: int, cell: int) -> None:
 
 
 def build_wall(state: GameState, verb: int, cell: int) -> None:
-    me, d = state.current_player, verb - A.BUILD_WALL
+    me, d = state.current_player, verb - BUILD_WALL
     if state.wall_in_hand:
         state.wall_in_hand = False  # the relocated wall goes up again at no cost
     else:
@@ -234,7 +240,7 @@ def build_wall(state: GameState, verb: int, cell: int) -> None:
 
 def relocate_wall(state: GameState, verb: int, cell: int) -> None:
     """Once per a player's turn, he may deconstruct an existing wall and rebuild it"."""
-    d = verb - A.RELOCATE_WALL
+    d = verb - RELOCATE_WALL
     edge = state.nbr_edge[cell * 6 + d]
     state.walls[edge] = state.wall_builder[edge] = -1
     state.wall_in_hand = state.wall_relocated = True
@@ -244,7 +250,7 @@ def relocate_wall(state: GameState, verb: int, cell: int) -> None:
 # ------------------------------------------------------------------ activation and unit actions
 def activate(state: GameState, verb: int, cell: int) -> None:
     """Pay the unit's cost in silver; it gets two unique actions (move, attack)."""
-    me, utype = state.current_player, verb - A.ACTIVATE
+    me, utype = state.current_player, verb - ACTIVATE
     top = state.active
     u = 0
     while not (state.u_cell[u] == cell and state.u_type[u] == utype and state.u_owner[u] == me
@@ -430,7 +436,7 @@ def _after_unit_action(state: GameState) -> None:
         top = state.stack[-1]
         if not activation_spent(state, top):
             return
-        if state.occupy_unit == top.unit and hexes_for(state, A.OCCUPY):
+        if state.occupy_unit == top.unit and hexes_for(state, OCCUPY):
             top.done = True
             return
         end_activation(state)
@@ -551,7 +557,7 @@ def choose(state: GameState, verb: int, cell: int) -> None:
     """The answer to a pending choice: the unit of this type on this hex defends (an attack or
     a seizure), breaches or seizes."""
     pend = state.pending
-    t = verb - A.CHOOSE
+    t = verb - CHOOSE
     unit = next(u for u in pending_units(state) if state.u_cell[u] == cell and state.u_type[u] == t)
     state.pending = None
     if pend.kind == CHOOSE_DEFENDER:
@@ -568,7 +574,7 @@ def choose(state: GameState, verb: int, cell: int) -> None:
 
 
 def breach_wall(state: GameState, verb: int, cell: int) -> None:
-    me, d = state.current_player, verb - A.BREACH
+    me, d = state.current_player, verb - BREACH
     edge = state.gmap.board.edge[cell][d]
     options = breachers(state, me, cell)
     if len(options) == 1:
@@ -579,7 +585,7 @@ def breach_wall(state: GameState, verb: int, cell: int) -> None:
 
 def discharge(state: GameState, verb: int, cell: int) -> None:
     """Once per turn a player may discharge any land unit ... recruit a new unit of the same type"."""
-    me, utype = state.current_player, LAND_TYPES[verb - A.DISCHARGE]
+    me, utype = state.current_player, LAND_TYPES[verb - DISCHARGE]
     u = dischargeable(state, me, cell, utype)
     state.remove(u)
     state.discharged = True
@@ -715,12 +721,12 @@ def describe(state: GameState, code: int) -> str:
         return f"{who}: {A.GLOBAL_NAMES[g]}"
     where = board.coords[cell]
     top = state.active
-    if verb >= A.CHOOSE and state.pending is not None:
+    if verb >= CHOOSE and state.pending is not None:
         what = _CHOICE_WORDS[state.pending.kind]
-        return f"{who}: {what} {UNIT_NAMES[verb - A.CHOOSE]} at {where}"
-    if verb == A.ATTACK_FROM and state.pending is not None:
+        return f"{who}: {what} {UNIT_NAMES[verb - CHOOSE]} at {where}"
+    if verb == ATTACK_FROM and state.pending is not None:
         return f"{who}: attack {board.coords[state.pending.cell]} from {where}"
-    if verb in (A.MOVE, A.MOVE_ARTILLERY, A.ATTACK, A.SHOOT, A.FIRE_ARTILLERY) and top is not None:
+    if verb in (MOVE, MOVE_ARTILLERY, ATTACK, SHOOT, FIRE_ARTILLERY) and top is not None:
         u = top.unit
         return f"{who}: {A.VERB_NAMES[verb]} {UNIT_NAMES[state.u_type[u]]} {board.coords[state.u_cell[u]]} -> {where}"
     return f"{who}: {A.VERB_NAMES[verb]} at {where}"
@@ -730,16 +736,16 @@ def explain(state: GameState, verb: int, cell: int) -> str:
     """Why a hex verb the moment allows is not legal on this hex (best effort, never empty)."""
     me = state.current_player
     gmap = state.gmap
-    if A.BUILD_UNIT <= verb <= A.BUILD_DEV + 2 and state.gold[me] <= 0:
+    if BUILD_UNIT <= verb <= BUILD_DEV + 2 and state.gold[me] <= 0:
         return f"no gold left ({state.gold[me]})"
-    if A.ACTIVATE <= verb < A.MOVE and state.silver[me] < UNIT_COST[verb - A.ACTIVATE]:
-        return f"activation costs {UNIT_COST[verb - A.ACTIVATE]} silver, {state.silver[me]} left"
-    if verb in (A.MOVE, A.MOVE_ARTILLERY, A.ATTACK, A.SHOOT, A.FIRE_ARTILLERY) and state.active is None:
+    if ACTIVATE <= verb < MOVE and state.silver[me] < UNIT_COST[verb - ACTIVATE]:
+        return f"activation costs {UNIT_COST[verb - ACTIVATE]} silver, {state.silver[me]} left"
+    if verb in (MOVE, MOVE_ARTILLERY, ATTACK, SHOOT, FIRE_ARTILLERY) and state.active is None:
         return "no unit is active"
     if not (gmap.is_land[cell] or gmap.is_sea[cell]):
         return "mountain hexes can not be occupied or built on"
     h = state.cell_player[cell]
-    if h >= 0 and h != me and verb not in (A.ATTACK, A.SHOOT, A.FIRE_ARTILLERY, A.SEIZE, A.MOVE):
+    if h >= 0 and h != me and verb not in (ATTACK, SHOOT, FIRE_ARTILLERY, SEIZE, MOVE):
         return f"the hex is held by player {h}"
     return f"not legal on hex {gmap.board.coords[cell]} now (range, occupancy, terrain or limits)"
 
@@ -748,11 +754,11 @@ _CHOICE_WORDS = {CHOOSE_DEFENDER: "defend with", CHOOSE_GUARD: "defend with",
                  CHOOSE_BREACHER: "breach with", CHOOSE_SEIZER: "seize with", CHOOSE_SIDE: "choose"}
 
 HANDLERS = {
-    A.PLACE: place_ship, A.BUILD_UNIT: build_unit, A.BUILD_ARTILLERY: build_artillery,
-    A.BUILD_DEV: build_development, A.BUILD_WALL: build_wall, A.RELOCATE_WALL: relocate_wall,
-    A.BREACH: breach_wall, A.ACTIVATE: activate, A.MOVE: move,
-    A.MOVE_ARTILLERY: move_with_artillery, A.ATTACK: attack, A.FIRE_ARTILLERY: fire_artillery,
-    A.OCCUPY: occupy, A.SEIZE: seize_hex, A.DISCHARGE: discharge, A.RECRUIT: recruit,
-    A.SHOOT: shoot, A.ATTACK_FROM: attack_from, A.CHOOSE: choose,
+    PLACE: place_ship, BUILD_UNIT: build_unit, BUILD_ARTILLERY: build_artillery,
+    BUILD_DEV: build_development, BUILD_WALL: build_wall, RELOCATE_WALL: relocate_wall,
+    BREACH: breach_wall, ACTIVATE: activate, MOVE: move,
+    MOVE_ARTILLERY: move_with_artillery, ATTACK: attack, FIRE_ARTILLERY: fire_artillery,
+    OCCUPY: occupy, SEIZE: seize_hex, DISCHARGE: discharge, RECRUIT: recruit,
+    SHOOT: shoot, ATTACK_FROM: attack_from, CHOOSE: choose,
 }
-_HANDLER_START = tuple(max(start for start in HANDLERS if start <= v) for v in range(A.N_HEX_VERBS))
+_HANDLER_START = tuple(max(start for start in HANDLERS if start <= v) for v in range(N_HEX_VERBS))

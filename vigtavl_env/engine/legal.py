@@ -109,7 +109,7 @@ def legal_codes(state: GameState) -> list[int]:
     """Engine codes of every decision the current player may make now, ascending (the body of
     ``legal_actions``): the open verbs in order, each verb's hexes in order. Verbs come in spans
     (the six wall directions, the six unit types ...) that are worked out together."""
-    n = state.gmap.board.n_cells
+    n = state.n_cells
     verbs, glob, _ = open_verbs(state)
     shared = Shared(state)
     is_open = set(verbs)
