@@ -408,3 +408,42 @@ def test_ppo_search_proposes_the_networks_favourites(tmp_path: Path, monkeypatch
     assert r.match.agents[0].startswith("ppo-search:") and r.model.games == 1 and not r.model.truncated
     with pytest.raises(ValueError, match="at least 1 simulation"):
         evaluate_model(model, ["greedy"], games=1, search=0)
+
+
+# ------------------------------------------------------------------ the league on the vector env
+def test_training_runs_on_the_vector_env_with_snapshots(tmp_path: Path) -> None:
+    """``vec_env: vector``: the league's bots and snapshots as the batched env's opponents, the
+    training-game statistics in the progress CSV."""
+    runs = tmp_path / "runs"
+    args = ["train", "--config", QUICK, "--no-progress"] + _sets(
+        TINY + [f"run_dir={runs}", "run_name=vec", "n_envs=4", "vec_env=vector", "n_steps=32",
+                "eval_every=0", "pretrain.teacher=null", "selfplay.snapshot_every=128",
+                "selfplay.weight=1", "selfplay.max_snapshots=1"])
+    assert cli_main(args) == 0
+    run = runs / "vec"
+    assert MaskablePPO.load(run / "final_model.zip").num_timesteps == 256
+    header = (run / "progress.csv").read_text().splitlines()[0].split(",")
+    assert "game/win_rate" in header and "game/length" in header
+    assert [p.name for p in (run / "snapshots").iterdir()] == ["snapshot_256.zip"]
+
+
+def test_league_vector_env_draws_snapshots_as_batched_policies(tmp_path: Path) -> None:
+    from training.league import LeagueVectorEnv
+    snap = str(_tiny_model(tmp_path / "snap.zip"))
+    pool = OpponentPool([("random", 1e-9)], snapshot_weight=1.0, max_snapshots=3)
+    env = LeagueVectorEnv(pool, 3, seed=2, num_players=2)
+    assert env.opponent_names == ["random"]
+    env.env_method("set_snapshots", [snap])  # what the trainer's LeagueCallback calls
+    assert env.opponent_names == ["random", SNAPSHOT] and env.opponent_weights == [1e-9, 1.0]
+    env.reset()
+    games: list[dict] = []
+    rng = np.random.default_rng(0)
+    while len(games) < 3:
+        masks = env.action_masks()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        _, _, dones, infos = env.step(actions)
+        games += [info["game"] for done, info in zip(dones, infos) if done]
+    assert all(g["opponent"] == SNAPSHOT for g in games)
+    assert all(g["length"] > 0 and g["win"] in (0.0, 0.5, 1.0) for g in games)
+    env.env_method("set_snapshots", [])
+    assert env.opponent_names == ["random"] and not env._snapshot_models

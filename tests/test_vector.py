@@ -154,6 +154,8 @@ def test_maskable_ppo_trains_on_it_with_no_glue() -> None:
     ({"opponents": [3.5]}, "an opponent is a bot name"),
     ({"reward": "gold"}, "reward must be one of"),
     ({"num_players": 5}, "num_players must be one of"),
+    ({"opponents": ["random", "greedy"], "opponent_weights": [1.0]}, "opponent_weights must be 2 weights"),
+    ({"opponents": ["random"], "opponent_weights": [-1.0]}, "opponent_weights must be 1 weights >= 0"),
 ])
 def test_bad_arguments_fail_in_one_line(kwargs: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
@@ -175,3 +177,30 @@ def test_bad_actions_fail_in_one_line_and_change_nothing() -> None:
         venv.step(np.array([0, legal]))
     assert np.array_equal(venv.observations, obs)
     assert all(s.decisions == d for s, d in zip(venv.states, decisions))
+
+
+def test_opponents_are_drawn_by_weight_and_games_are_summed_up() -> None:
+    """A weight of 0 is never drawn; a finished game's ``info["game"]`` names its opponent and
+    agrees with the terminal information; ``set_opponents`` changes the pool of later games only."""
+    venv = VigtavlVectorEnv(num_envs=3, opponents=["random", "greedy"], opponent_weights=[0.0, 1.0], seed=3)
+    venv.reset()
+    assert all(lineup == ["greedy"] for lineup in venv._lineups)
+    venv.set_opponents(["random"])  # the games under way keep greedy
+    rng = np.random.default_rng(1)
+    by_row: dict[int, list[dict]] = {i: [] for i in range(3)}
+    while min(len(games) for games in by_row.values()) < 2:
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in venv.action_masks()])
+        _, _, dones, infos = venv.step(actions)
+        for i in np.flatnonzero(dones):
+            by_row[int(i)].append(infos[i])
+    for games in by_row.values():
+        assert [info["game"]["opponent"] for info in games[:2]] == ["greedy", "random"]
+        for info in games:
+            seat, game = info["learner_seat"], info["game"]
+            assert game["tokens"] == info["tokens"][seat]
+            assert game["opp_tokens"] == max(t for j, t in enumerate(info["tokens"]) if j != seat)
+            if info["final_rewards"][seat] == 1.0:  # won alone
+                assert game["win"] == 1.0
+            if info["final_rewards"][seat] < 0:  # lost
+                assert game["win"] == 0.0
+            assert game["truncated"] == info["TimeLimit.truncated"]

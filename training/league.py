@@ -14,6 +14,11 @@ stochastic opponent gives varied games), loaded lazily from their path the first
 drawn -- so the pool works inside ``SubprocVecEnv`` workers: the trainer sends the new list of
 snapshot paths with ``vec_env.env_method("set_snapshots", paths)``. At the end of an episode
 ``info["game"]`` reports the result (win share, tokens, game length in decisions, opponents).
+
+:class:`LeagueVectorEnv` is the same league on the batched
+:class:`~vigtavl_env.vector.VigtavlVectorEnv` (``vec_env: vector``): the pool's bots and
+snapshots become its weighted opponents, each snapshot one frozen policy whose decisions are
+batched over every game waiting on it.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import gymnasium
 import numpy as np
 
 from vigtavl_env.engine import winners
+from vigtavl_env.vector import VigtavlVectorEnv
 from vigtavl_env.wrappers import SingleSeatEnv
 
 SNAPSHOT = "snapshot"  # the name snapshots go by in statistics
@@ -173,3 +179,41 @@ class LeagueEnv(gymnasium.Wrapper):
                 "opp_tokens": max(t for i, t in enumerate(state.tokens) if i != seat),
                 "length": state.decisions, "truncated": not state.is_over,
                 "opponent": names.pop() if len(names) == 1 else "mixed"}
+
+
+class LeagueVectorEnv(VigtavlVectorEnv):
+    """``n_envs`` games on one batched vector env against an :class:`OpponentPool`
+    (``env_kwargs``: num_players, map, reward, max_steps as for LeagueEnv). Snapshots sample
+    from their policy, as LeagueEnv's do."""
+
+    def __init__(self, pool: OpponentPool, n_envs: int, seed: int | None = None, **env_kwargs: Any) -> None:
+        self.pool = pool
+        self._snapshot_models: dict[str, Any] = {}
+        opponents, weights = self._pool_opponents()
+        super().__init__(num_envs=n_envs, opponents=opponents, opponent_weights=weights, seed=seed,
+                         deterministic_policies=False, **env_kwargs)
+
+    def set_snapshots(self, paths: Sequence[str]) -> None:
+        """Replace the pool's snapshots; games that start from now on draw from the new pool."""
+        self.pool.snapshots = list(paths)[-self.pool.max_snapshots:]
+        self.set_opponents(*self._pool_opponents())
+
+    def _pool_opponents(self) -> tuple[list[Any], list[float]]:
+        """The pool as (opponents, weights): bots by name, each snapshot a model loaded once."""
+        from sb3_contrib import MaskablePPO
+
+        models = self._snapshot_models
+        for path in [p for p in models if p not in self.pool.snapshots]:
+            del models[path]
+        opponents: list[Any] = []
+        weights: list[float] = []
+        for spec, w in self.pool.entries():
+            if self.pool.is_snapshot(spec):
+                if spec not in models:
+                    models[spec] = MaskablePPO.load(spec, device="cpu")
+                    models[spec].name = SNAPSHOT  # its name in the training statistics
+                opponents.append(models[spec])
+            else:
+                opponents.append(spec)
+            weights.append(w)
+        return opponents, weights

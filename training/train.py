@@ -48,7 +48,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv,
 from tqdm import tqdm
 
 from training.config import TrainConfig, save_config
-from training.league import LeagueEnv, OpponentPool
+from training.league import LeagueEnv, LeagueVectorEnv, OpponentPool
 from training.policy import check_spaces, policy_spec, saved_spaces
 
 EVAL_SEED_OFFSET = 1_000_000  # evaluation games use seeds far from the training games'
@@ -163,7 +163,11 @@ def make_env(cfg: TrainConfig, pool: OpponentPool, in_subprocess: bool) -> Any:
 
 def make_vec_env(cfg: TrainConfig, pool: OpponentPool) -> VecEnv:
     """``n_envs`` league envs: SubprocVecEnv when more than one (unless ``vec_env: dummy``), else
-    DummyVecEnv; VecMonitor on top."""
+    DummyVecEnv, or ``n_envs`` games of the batched vector env (``vec_env: vector``); VecMonitor
+    on top."""
+    if cfg.vec_env == "vector":
+        return VecMonitor(LeagueVectorEnv(pool, cfg.n_envs, seed=cfg.seed, num_players=cfg.num_players,
+                                            map=cfg.map, reward=cfg.reward, max_steps=cfg.max_steps))
     if cfg.n_envs > 1 and cfg.vec_env == "subproc":
         vec: VecEnv = SubprocVecEnv([make_env(cfg, pool, True) for _ in range(cfg.n_envs)])
     else:

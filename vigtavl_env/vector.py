@@ -12,10 +12,12 @@ It is a Stable-Baselines3 ``VecEnv`` (so sb3-contrib's ``MaskablePPO`` trains on
 ``action_masks()`` and ``env_method("action_masks")`` give the masks) in the style of EnvPool
 and gymnasium's vector API: observations, masks, rewards and done flags are written into
 preallocated arrays that every call reuses (copy them if you keep them), and a finished game is
-reset at once (its last observation is ``infos[i]["terminal_observation"]``, as SB3 expects).
+reset at once (its last observation is ``infos[i]["terminal_observation"]``, as SB3 expects;
+in learner mode ``infos[i]["game"]`` sums the game up: win, tokens, length, opponent).
 
 **Learner mode** (default). Each game has one learner seat, drawn per game; every other seat is
-an opponent drawn per game from ``opponents``: bot names of ``agents.registry`` (``"random"``,
+an opponent drawn per game from ``opponents`` (by ``opponent_weights``, equal by default;
+``set_opponents`` changes the pool for the games that start later): bot names of ``agents.registry`` (``"random"``,
 ``"greedy"``, ``"search:20"`` ...), agent objects, or frozen policies (an object with
 ``predict(obs, action_masks=..., deterministic=...)`` such as a ``MaskablePPO`` model: the
 decisions of every game waiting on one policy are made in one batched call). After the learner's
@@ -45,7 +47,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from .codec import ActionCodec
-from .engine import GameState, apply_action, legal_actions, new_game, returns
+from .engine import GameState, apply_action, legal_actions, new_game, returns, winners
 from .env import (
     DEFAULT_MAX_STEPS, MARGIN_SCALE, REWARDS, SEED_BITS, interrupt_kind, raw_env,
 )
@@ -60,7 +62,8 @@ class VigtavlVectorEnv(VecEnv):
     def __init__(self, num_envs: int = 64, num_players: int = 2, map: Any = None,
                  opponents: Sequence[Any] = ("random",), self_play: bool = False, reward: str = "win_loss",
                  max_steps: int = DEFAULT_MAX_STEPS, rules: dict[str, Any] | None = None,
-                 seed: int | None = None, deterministic_policies: bool = True) -> None:
+                 seed: int | None = None, deterministic_policies: bool = True,
+                 opponent_weights: Sequence[float] | None = None) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         if reward not in REWARDS:
@@ -77,7 +80,11 @@ class VigtavlVectorEnv(VecEnv):
         self.reward_kind, self.max_steps, self.self_play = reward, int(max_steps), bool(self_play)
         self.deterministic_policies = deterministic_policies
         self._map_spec, self._rules = map, rules
-        self.opponents = [_opponent_factory(o) for o in opponents] if not self_play else []
+        self.opponents: list[Any] = []
+        self.opponent_names: list[str] = []
+        self.opponent_weights: list[float] | None = None
+        if not self_play:
+            self.set_opponents(opponents, opponent_weights)
         obs_space = spaces.Box(OBS_LOW, OBS_HIGH, self.encoder.shape, dtype=np.float32)
         self.render_mode = None
         super().__init__(num_envs, obs_space, spaces.Discrete(self.codec.n_actions))
@@ -91,6 +98,7 @@ class VigtavlVectorEnv(VecEnv):
         self.states: list[GameState | None] = [None] * n
         self._legal: list[list[int]] = [[] for _ in range(n)]
         self._agents: list[list[Any]] = [[] for _ in range(n)]  # per game: per seat, None = learner
+        self._lineups: list[list[str]] = [[] for _ in range(n)]  # per game: the opponents' names
         self._steps = [0] * n
         self._seeders = [random.Random() for _ in range(n)]
         self._pickers = [random.Random() for _ in range(n)]
@@ -146,6 +154,23 @@ class VigtavlVectorEnv(VecEnv):
         """The legal actions of every row, (N, n_actions) bool (sb3-contrib's MaskablePPO)."""
         return self.masks
 
+    def set_opponents(self, opponents: Sequence[Any], weights: Sequence[float] | None = None) -> None:
+        """The pool games started from now on draw their opponents from (games under way keep
+        theirs): as the constructor's ``opponents`` and ``opponent_weights`` (None: equal)."""
+        if self.self_play:
+            raise ValueError("a self-play vector env has no opponents")
+        opponents = list(opponents)
+        if not opponents:
+            raise ValueError("opponents must name at least one opponent (or pass self_play=True)")
+        if weights is not None:
+            weights = [float(w) for w in weights]
+            if len(weights) != len(opponents) or any(w < 0 for w in weights) or sum(weights) <= 0:
+                raise ValueError(f"opponent_weights must be {len(opponents)} weights >= 0 with a positive "
+                                 f"sum, got {weights}")
+        self.opponents = [_opponent_factory(o) for o in opponents]
+        self.opponent_names = [_opponent_name(o) for o in opponents]
+        self.opponent_weights = weights
+
     def close(self) -> None:
         self.states = [None] * self.num_envs
 
@@ -179,13 +204,18 @@ class VigtavlVectorEnv(VecEnv):
             return
         learner = picker.randrange(P)
         agents: list[Any] = []
+        lineup: list[str] = []
         for seat in range(P):
             if seat == learner:
                 agents.append(None)
                 continue
-            factory = self.opponents[picker.randrange(len(self.opponents))]
-            agents.append(factory(seat, picker.getrandbits(32)))
-        self._agents[i] = agents
+            if self.opponent_weights is None:
+                k = picker.randrange(len(self.opponents))
+            else:
+                k = picker.choices(range(len(self.opponents)), weights=self.opponent_weights)[0]
+            agents.append(self.opponents[k](seat, picker.getrandbits(32)))
+            lineup.append(self.opponent_names[k])
+        self._agents[i], self._lineups[i] = agents, lineup
 
     def _checked_code(self, i: int, action: int) -> int:
         """The engine code of row ``i``'s action, or a one-line error if it is not legal."""
@@ -260,10 +290,23 @@ class VigtavlVectorEnv(VecEnv):
         info["final_rewards"] = [float(r) for r in returns(state)] if over else [0.0] * self.n_players
         info["tokens"] = list(state.tokens)
         info["learner_seat"] = seat
+        if not self.self_play:
+            info["game"] = self._game_summary(i, seat)
         self._new_game(i)
         self._settle(i)
         self._play_policies()
         self._publish(i)
+
+    def _game_summary(self, i: int, seat: int) -> dict[str, Any]:
+        """The learner's finished game as training statistics read it (``training/train.py``):
+        win share, tokens, the best opponent's tokens, length, cut short, the opponent's name."""
+        state = self.states[i]
+        won = winners(state) if state.is_over else []
+        names = set(self._lineups[i])
+        return {"win": (1.0 / len(won)) if seat in won else 0.0, "tokens": state.tokens[seat],
+                "opp_tokens": max(t for j, t in enumerate(state.tokens) if j != seat),
+                "length": state.decisions, "truncated": not state.is_over,
+                "opponent": names.pop() if len(names) == 1 else "mixed"}
 
     def _publish(self, i: int) -> None:
         """Write game ``i``'s observation and mask for the seat that decides next."""
@@ -324,6 +367,11 @@ def _opponent_factory(spec: Any) -> Any:
             return spec
         return reuse
     raise ValueError(f"an opponent is a bot name, an agent (act/reset) or a policy (predict), got {spec!r}")
+
+
+def _opponent_name(spec: Any) -> str:
+    """A pool entry's name in statistics: a bot's spec, else its class name."""
+    return spec if isinstance(spec, str) else getattr(spec, "name", None) or type(spec).__name__
 
 
 def _bot_decision(agent: Any, state: GameState, legal: list[int], codec: ActionCodec) -> int:
