@@ -204,3 +204,24 @@ def test_opponents_are_drawn_by_weight_and_games_are_summed_up() -> None:
             if info["final_rewards"][seat] < 0:  # lost
                 assert game["win"] == 0.0
             assert game["truncated"] == info["TimeLimit.truncated"]
+
+
+def test_returned_arrays_are_the_callers_own() -> None:
+    """SB3 keeps the last observation and done flags while it steps (it stores them after the
+    next step): what reset and step return must not change under a later step. copy=False
+    hands out the live arrays instead."""
+    venv = VigtavlVectorEnv(num_envs=3, opponents=["random"], seed=5)
+    first = venv.reset()
+    kept = first.copy()
+    rng = np.random.default_rng(0)
+    outs = []
+    for _ in range(40):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in venv.action_masks()])
+        obs, rewards, dones, _ = venv.step(actions)
+        outs.append((obs, obs.copy(), rewards, rewards.copy(), dones, dones.copy()))
+    assert np.array_equal(first, kept)
+    for obs, obs_then, rewards, rewards_then, dones, dones_then in outs:
+        assert np.array_equal(obs, obs_then) and np.array_equal(rewards, rewards_then)
+        assert np.array_equal(dones, dones_then)
+    live = VigtavlVectorEnv(num_envs=1, opponents=["random"], seed=5, copy=False)
+    assert live.reset() is live.observations

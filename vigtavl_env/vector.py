@@ -11,7 +11,10 @@
 It is a Stable-Baselines3 ``VecEnv`` (so sb3-contrib's ``MaskablePPO`` trains on it as it is:
 ``action_masks()`` and ``env_method("action_masks")`` give the masks) in the style of EnvPool
 and gymnasium's vector API: observations, masks, rewards and done flags are written into
-preallocated arrays that every call reuses (copy them if you keep them), and a finished game is
+preallocated arrays that every call reuses. ``reset`` and ``step`` return copies of them, as
+SB3's VecEnvs and gymnasium's ``copy=True`` do, because a learner keeps the last observation
+while it steps. With ``copy=False`` they return the arrays themselves, which the next call
+overwrites: only for a loop that reads them before stepping again. A finished game is
 reset at once (its last observation is ``infos[i]["terminal_observation"]``, as SB3 expects;
 in learner mode ``infos[i]["game"]`` sums the game up: win, tokens, length, opponent).
 
@@ -63,7 +66,7 @@ class VigtavlVectorEnv(VecEnv):
                  opponents: Sequence[Any] = ("random",), self_play: bool = False, reward: str = "win_loss",
                  max_steps: int = DEFAULT_MAX_STEPS, rules: dict[str, Any] | None = None,
                  seed: int | None = None, deterministic_policies: bool = True,
-                 opponent_weights: Sequence[float] | None = None) -> None:
+                 opponent_weights: Sequence[float] | None = None, copy: bool = True) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         if reward not in REWARDS:
@@ -79,6 +82,7 @@ class VigtavlVectorEnv(VecEnv):
         self.encoder = ObservationEncoder(self.gmap, self.config.rounds_per_phase)
         self.reward_kind, self.max_steps, self.self_play = reward, int(max_steps), bool(self_play)
         self.deterministic_policies = deterministic_policies
+        self.copy = bool(copy)
         self._map_spec, self._rules = map, rules
         self.opponents: list[Any] = []
         self.opponent_names: list[str] = []
@@ -123,7 +127,7 @@ class VigtavlVectorEnv(VecEnv):
         self._play_policies()
         for i in range(self.num_envs):
             self._publish(i)
-        return self.observations
+        return self.observations.copy() if self.copy else self.observations
 
     def step_async(self, actions: np.ndarray) -> None:
         actions = np.asarray(actions)
@@ -148,7 +152,10 @@ class VigtavlVectorEnv(VecEnv):
         self._play_policies()
         for i in range(self.num_envs):
             self._finish_step(i, before[i])
-        return self.observations, self.rewards, self.terminated | self.truncated, self._infos
+        dones = self.terminated | self.truncated  # a new array either way
+        if self.copy:
+            return self.observations.copy(), self.rewards.copy(), dones, self._infos
+        return self.observations, self.rewards, dones, self._infos
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every row, (N, n_actions) bool (sb3-contrib's MaskablePPO)."""
