@@ -43,7 +43,7 @@ def test_train_evaluate_plot_resume_end_to_end(tmp_path: Path, capsys: pytest.Ca
     on), then everything that uses its run, in order (one test: one training, also under xdist)."""
     runs = tmp_path / "runs"
     args = ["train", "--config", QUICK, "--no-progress"] + _sets(
-        TINY + [f"run_dir={runs}", "run_name=smoke", "n_envs=2", "vec_env=subproc",
+        TINY + [f"run_dir={runs}", "run_name=smoke", "n_envs=2", "vec_env=subproc", "pretrain.teacher=greedy",
                 "selfplay.snapshot_every=128", "selfplay.weight=1", "selfplay.max_snapshots=1"])
     assert cli_main(args) == 0
     run = runs / "smoke"
@@ -339,11 +339,11 @@ def test_pretrain_config_is_checked() -> None:
 def test_demo_trains_evaluates_and_draws(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``make demo``'s job, cut to a tiny budget: a run folder, the evaluation table, the curve."""
     from training.demo import main as demo_main
-    sets = TINY + [f"run_dir={tmp_path}", "eval_every=0", "checkpoint_every=0", "n_envs=1"]
+    sets = TINY + [f"run_dir={tmp_path}", "eval_every=0", "checkpoint_every=0", "n_envs=2", "n_steps=32"]
     assert demo_main(["--games", "2", "--workers", "1"] + _sets(sets)) == 0
     out = capsys.readouterr().out
     run = next(tmp_path.glob("demo-*"))
-    assert (run / "pretrained_model.zip").is_file() and (run / "learning_curve.png").is_file()
+    assert (run / "final_model.zip").is_file() and (run / "learning_curve.png").is_file()
     assert "random" in out and "greedy" in out and "95% CI" in out
 
 

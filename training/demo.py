@@ -4,9 +4,9 @@
 
     python -m training.demo [--config configs/ppo_quick.yaml] [--games 40] [--set key=value ...]
 
-1. ``vigtavl train`` on the quick config (behaviour cloning of the greedy bot, then PPO against
-   random and greedy) into ``runs/demo-<time>/``;
-2. ``vigtavl evaluate`` of its best model against random and greedy, seats rotated;
+1. ``vigtavl train`` on the quick config (PPO from scratch against random and greedy, on the
+   batched vector env) into ``runs/demo-<time>/``;
+2. ``vigtavl evaluate`` of its final model against random and greedy, seats rotated;
 3. ``vigtavl plot`` of the run's learning curves into ``runs/demo-<time>/learning_curve.png``.
 
 Nothing here is special to the demo: each step is the command a user would type, called in turn.
@@ -44,9 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = train(cfg, config_name="demo")
     print(f"    trained in {time.perf_counter() - start:.0f} s: {run}", flush=True)
 
-    model = run / "best_model.zip"
-    if not model.is_file():  # no evaluation during training (eval_every: 0)
-        model = run / "final_model.zip"
+    model = run / "final_model.zip"  # what the run ended with (its curve shows the way there)
     print(f"\n2/3 evaluating {model} against {', '.join(OPPONENTS)} ({args.games} games each)", flush=True)
     results = evaluate_model(model, OPPONENTS, args.games, seed=1_000_000, workers=args.workers,
                              map=cfg.map, max_steps=cfg.max_steps)

@@ -277,7 +277,8 @@ class LeagueCallback(BaseCallback):
 
 
 class EvalCallback(BaseCallback):
-    """Every ``eval_every`` timesteps (and at the end): the match runner against each eval opponent."""
+    """At the start of a new run, every ``eval_every`` timesteps and at the end: the match runner
+    against each eval opponent (the best mean win rate is kept as best_model.zip)."""
 
     def __init__(self, cfg: TrainConfig, run_dir: Path) -> None:
         super().__init__()
@@ -289,6 +290,10 @@ class EvalCallback(BaseCallback):
 
     def _on_training_start(self) -> None:
         self.next_at = (self.model.num_timesteps // self.cfg.eval_every + 1) * self.cfg.eval_every
+        if self.model.num_timesteps == 0:  # where a new run starts from: the curve's first point
+            self.evaluate()
+            self.logger.record("time/total_timesteps", 0)
+            self.logger.dump(0)
 
     def _on_step(self) -> bool:
         return True
