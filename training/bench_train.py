@@ -2,16 +2,18 @@
 
 ::
 
-    python -m training.bench_train [--steps 8192] [--n-envs 2] [--config configs/ppo_quick.yaml]
+    python -m training.bench_train [--steps 8192] [--n-envs 2] [--n-steps 256] [--config configs/ppo_quick.yaml]
 
-Runs the same trainer (MaskablePPO, the config's n_steps / batch_size / n_epochs, ``n_envs``
-environments in SubprocVecEnv workers or in the learner process (DummyVecEnv), one torch thread
-in the learner) on
+Runs the same trainer (MaskablePPO, rollouts of ``n_steps`` x ``n_envs`` steps, the config's
+batch_size / n_epochs and network, ``n_envs`` environments in SubprocVecEnv workers or in the
+learner process (DummyVecEnv), one torch thread in the learner unless a row says two) on
 
 - Vigtavl (2 players, the config's network) against a random opponent, and against greedy
   (the heuristic bot's thinking counts as env time);
 - Vigtavl on the batched vector env (``vigtavl_env.vector``, ``--vector-envs`` games in the
-  learner process, n_steps scaled to the same rollout size) against random and greedy;
+  learner process, n_steps scaled to the same rollout size) against random and greedy, and
+  against random with two torch threads (the games run between the updates, so a
+  ``vec_env: vector`` config gives the learner both cores);
 - PettingZoo's ``connect_four_v3`` as a single-agent env (one learner seat, random opponent,
   the final reward handed to the learner) with an MLP over its flat 84-float observation,
 
@@ -168,16 +170,19 @@ def _connect_four_env() -> gymnasium.Env:
 
 
 def bench(name: str, env_fns: list[Any], policy_class: Any, policy_kwargs: dict, steps: int, cfg: Any,
-          vec_class: Any = SubprocVecEnv, n_steps: int | None = None) -> dict:
+          vec_class: Any = SubprocVecEnv, n_steps: int | None = None, threads: int = 1) -> dict:
     """Train ``steps`` timesteps and time it; returns the row of figures. ``vec_class`` may
-    also be a ready vector env (the batched one), whose own time is its env code."""
+    also be a ready vector env (the batched one), whose own time is its env code. ``threads``:
+    torch threads of the learner for this run."""
     vec = TimedVecEnv(vec_class if isinstance(vec_class, VecEnv) else vec_class(env_fns))
     model = MaskablePPO(policy_class, vec, n_steps=n_steps or cfg.n_steps, batch_size=cfg.batch_size,
                         n_epochs=cfg.n_epochs, policy_kwargs=policy_kwargs, seed=0, verbose=0, device="cpu")
     timer = RolloutTimer()
+    th.set_num_threads(threads)
     start = time.perf_counter()
     model.learn(steps, callback=timer)
     wall = time.perf_counter() - start
+    th.set_num_threads(1)
     if isinstance(vec_class, VecEnv):
         worker = vec.seconds  # one process, no IPC: all of its time is env code
     else:
@@ -193,14 +198,17 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--steps", type=int, default=8192, help="timesteps per benchmark")
     p.add_argument("--n-envs", type=int, default=2)
-    p.add_argument("--config", default="configs/ppo_quick.yaml", help="n_steps, batch, epochs and network")
+    p.add_argument("--config", default="configs/ppo_quick.yaml", help="batch, epochs and network")
+    p.add_argument("--n-steps", type=int, default=256, help="steps per env and rollout with --n-envs envs "
+                   "(256 x 2: the rollouts of issue #15's baseline)")
     p.add_argument("--vector-envs", type=int, default=16, help="games in the batched vector env runs "
                    "(n_steps scaled so a rollout holds as many steps as the others')")
     p.add_argument("--only", default=None, help="comma list of runs (default all): vigtavl-random, "
-                   "vigtavl-random-dummy, vigtavl-greedy-dummy, vigtavl-vector, vigtavl-vector-greedy, "
+                   "vigtavl-random-dummy, vigtavl-greedy-dummy, vigtavl-vector, vigtavl-vector-2threads, "
+                   "vigtavl-vector-greedy, "
                    "connect4, connect4-dummy")
     args = p.parse_args(argv)
-    cfg = load_config(args.config)
+    cfg = load_config(args.config, [f"n_steps={args.n_steps}"])
     th.set_num_threads(1)
     th.distributions.Distribution.set_default_validate_args(False)  # as training.train does
     cls, kwargs = policy_spec(cfg.policy, cfg.net.channels, cfg.net.blocks, cfg.net.hidden)
@@ -215,6 +223,9 @@ def main(argv: list[str] | None = None) -> None:
                                               cls, kwargs, args.steps, cfg, DummyVecEnv),
         "vigtavl-vector": lambda: bench(f"vigtavl vs random, vector {args.vector_envs}", [], cls, kwargs,
                                         args.steps, cfg, _vector("random", args.vector_envs), vec_steps),
+        "vigtavl-vector-2threads": lambda: bench(f"vigtavl vs random, vector {args.vector_envs}, 2 threads", [],
+                                                 cls, kwargs, args.steps, cfg, _vector("random", args.vector_envs),
+                                                 vec_steps, threads=2),
         "vigtavl-vector-greedy": lambda: bench(f"vigtavl vs greedy, vector {args.vector_envs}", [], cls, kwargs,
                                                args.steps, cfg, _vector("greedy", args.vector_envs), vec_steps),
         "connect4-dummy": lambda: bench("connect4 vs random, Dummy", [_connect_four_env] * args.n_envs,
@@ -225,11 +236,11 @@ def main(argv: list[str] | None = None) -> None:
     chosen = args.only.split(",") if args.only else list(runs)
     print(f"MaskablePPO, {args.n_envs} envs, n_steps {cfg.n_steps}, batch {cfg.batch_size}, "
           f"epochs {cfg.n_epochs}, Vigtavl net: {cfg.policy} {cfg.net.channels}ch x {cfg.net.blocks} blocks, "
-          f"hidden {cfg.net.hidden}; torch threads 1")
-    print(f"{'run':<26} {'steps':>6} {'wall s':>7} {'steps/s':>8} {'env wait':>9} {'env code':>9} {'rollout':>8}")
+          f"hidden {cfg.net.hidden}; torch threads 1 unless the row says 2")
+    print(f"{'run':<36} {'steps':>6} {'wall s':>7} {'steps/s':>8} {'env wait':>9} {'env code':>9} {'rollout':>8}")
     for key in chosen:
         r = runs[key]()
-        print(f"{r['name']:<26} {r['steps']:>6} {r['wall_s']:>7.1f} {r['steps_per_s']:>8.0f} "
+        print(f"{r['name']:<36} {r['steps']:>6} {r['wall_s']:>7.1f} {r['steps_per_s']:>8.0f} "
               f"{100 * r['env_wait_share']:>8.1f}% {100 * r['env_code_share']:>8.1f}% {100 * r['rollout_share']:>7.1f}%",
               flush=True)
     print("env wait: learner blocked on the vec env (IPC included); env code: time inside env.step/reset "
