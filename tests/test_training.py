@@ -447,3 +447,66 @@ def test_league_vector_env_draws_snapshots_as_batched_policies(tmp_path: Path) -
     assert all(g["length"] > 0 and g["win"] in (0.0, 0.5, 1.0) for g in games)
     env.env_method("set_snapshots", [])
     assert env.opponent_names == ["random"] and not env._snapshot_models
+
+
+# ------------------------------------------------------------------ runs that survive
+def test_a_run_stopped_by_sigterm_resumes_from_its_folder(tmp_path: Path) -> None:
+    """SIGTERM in the middle of learning: a checkpoint of where it was, one line on stderr,
+    status 130; ``--resume RUN_DIR`` takes the newest checkpoint and trains on, leaving what the
+    first part wrote as it was."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from training.train import newest_checkpoint
+    runs = tmp_path / "runs"
+    sets = TINY + [f"run_dir={runs}", "run_name=stop", "total_timesteps=10000000", "eval_every=0",
+                   "checkpoint_every=0", "checkpoint_minutes=0.001", "pretrain.teacher=null",
+                   "vec_env=vector", "n_envs=4", "n_steps=16"]
+    cmd = [sys.executable, "-m", "vigtavl_env.cli", "train", "--config", QUICK, "--no-progress"] + _sets(sets)
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONWARNINGS": "ignore"})
+    run = runs / "stop"
+    deadline = time.monotonic() + 120
+    while not list((run / "checkpoints").glob("model_*_steps.zip")) and time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()[1]
+        time.sleep(0.2)
+    time.sleep(1.0)  # somewhere in the middle of a rollout or an update
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    last = err.strip().splitlines()[-1]
+    assert "stopped by SIGTERM" in last and f"--resume {run}" in last and "Traceback" not in err
+    checkpoint = newest_checkpoint(run)
+    stopped_at = MaskablePPO.load(checkpoint).num_timesteps
+    assert stopped_at > 0 and checkpoint.name == f"model_{stopped_at}_steps.zip"
+    assert not (run / "final_model.zip").exists()
+    first_log = (run / "progress.csv").read_bytes()
+
+    args = ["train", "--resume", str(run), "--no-progress", "--set", f"total_timesteps={stopped_at + 64}"]
+    assert cli_main(args) == 0
+    assert MaskablePPO.load(run / "final_model.zip").num_timesteps >= stopped_at + 64
+    assert (run / "progress.csv").read_bytes() == first_log  # nothing written is overwritten
+    assert (run / f"progress-resume-{stopped_at}.csv").is_file()
+
+
+def test_resume_names_what_is_missing(tmp_path: Path) -> None:
+    from training.train import newest_checkpoint
+    (tmp_path / "run" / "checkpoints").mkdir(parents=True)
+    with pytest.raises(FileNotFoundError, match="no checkpoint to resume"):
+        newest_checkpoint(tmp_path / "run")
+    with pytest.raises(FileNotFoundError, match="nothing to resume"):
+        newest_checkpoint(tmp_path / "gone")
+    for steps in (128, 1024, 256):
+        (tmp_path / "run" / "checkpoints" / f"model_{steps}_steps.zip").write_bytes(b"")
+    assert newest_checkpoint(tmp_path / "run").name == "model_1024_steps.zip"
+    assert newest_checkpoint(tmp_path / "run" / "checkpoints").name == "model_1024_steps.zip"
+
+
+def test_a_bad_map_leaves_no_run_folder(tmp_path: Path) -> None:
+    from training.train import train
+    cfg = load_config(QUICK, TINY + [f"run_dir={tmp_path}", "run_name=bad", "map=nowhere"])
+    with pytest.raises(ValueError):
+        train(cfg, progress=False)
+    assert not (tmp_path / "bad").exists()

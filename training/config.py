@@ -154,6 +154,9 @@ class TrainConfig:
     """Worker processes for evaluation games."""
     checkpoint_every: int = 100_000
     """Save a checkpoint every this many timesteps into runs/<run>/checkpoints (0: never)."""
+    checkpoint_minutes: float = 5.0
+    """Also save one when this many minutes of wall time have passed since the last (0: never); a
+    run stopped by Ctrl-C or SIGTERM saves one too, so --resume RUN_DIR loses little."""
     run_dir: str = "runs"
     """Folder holding the runs."""
     run_name: str | None = None
@@ -173,7 +176,7 @@ def _check_values(cfg: TrainConfig) -> None:
     for name in positive:
         if getattr(cfg, name) <= 0:
             raise ConfigError(f"{name} must be > 0, got {getattr(cfg, name)!r}")
-    for name in ["eval_every", "checkpoint_every", "ent_coef", "vf_coef", "max_grad_norm", "torch_threads"]:
+    for name in ["eval_every", "checkpoint_every", "checkpoint_minutes", "ent_coef", "vf_coef", "max_grad_norm", "torch_threads"]:
         if getattr(cfg, name) < 0:
             raise ConfigError(f"{name} must be >= 0, got {getattr(cfg, name)!r}")
     if cfg.num_players not in (2, 3, 4):

@@ -2,7 +2,8 @@
 
 ::
 
-    vigtavl train --config configs/ppo_vs_bots.yaml [--set key=value ...] [--resume CHECKPOINT]
+    vigtavl train --config configs/ppo_vs_bots.yaml [--set key=value ...]
+    vigtavl train --resume RUN_DIR            (or a checkpoint .zip: continue a run)
 
 Read :func:`train` top to bottom: the run folder and its resolved config, one seeding block, the
 environments, the model (cloned from a bot first when ``pretrain.teacher`` is set:
@@ -12,7 +13,9 @@ environments, the model (cloned from a bot first when ``pretrain.teacher`` is se
     progress.csv           SB3's log: rollout/*, train/*, game/*, eval/* by time/total_timesteps
                            (a resumed run adds progress-resume-<timesteps>.csv); TensorBoard
                            event files in tb/ when tensorboard is installed
-    checkpoints/           model_<timesteps>_steps.zip every checkpoint_every timesteps
+    checkpoints/           model_<timesteps>_steps.zip every checkpoint_every timesteps, every
+                           checkpoint_minutes of wall time, after cloning (model_0_steps) and
+                           when the run is stopped (Ctrl-C, SIGTERM)
     snapshots/, league.json  the self-play snapshots in the opponent pool
     pretrained_model.zip   the policy after behaviour cloning (when pretrain.teacher is set)
     eval_model.zip, best_model.zip, best.json   the last evaluated and the best model
@@ -23,8 +26,10 @@ a :class:`~training.league.LeagueEnv` draws per episode; actions are masked thro
 Evaluation plays the current policy with the project's match runner (``ppo:eval_model.zip``
 against each eval opponent, seats rotated, the same seeds each time) and logs
 ``eval/win_rate_<opponent>``; the best mean win rate is kept as ``best_model.zip``.
-``--resume`` loads a checkpoint (weights, optimizer, timestep count) and trains on to
-``total_timesteps``; its network and PPO settings come from the checkpoint.
+``--resume`` loads a checkpoint (weights, optimizer, timestep count; given a run folder, its
+newest) and trains on to ``total_timesteps``; its network and PPO settings come from the
+checkpoint. Ctrl-C or SIGTERM stops a run at the next step, saves a checkpoint and says how to
+resume; nothing a run wrote is overwritten by its resumption (the log goes on in a new CSV).
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import importlib.util
 import json
 import re
 import shutil
+import signal
 import time
 from collections import defaultdict, deque
 from pathlib import Path
@@ -60,15 +66,16 @@ BEST_FILE = "best.json"
 
 def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = True,
           config_name: str = "run") -> Path:
-    """Train as ``cfg`` says (continuing ``resume``, a checkpoint); returns the run folder."""
-    # --- the run folder and its resolved config (bad agent names fail before anything is written)
+    """Train as ``cfg`` says (continuing ``resume``: a checkpoint, or a run folder's newest);
+    returns the run folder. Raises :class:`TrainingStopped` after a checkpoint on Ctrl-C or
+    SIGTERM."""
+    # --- what to continue, and the checks that need no folder (agents, model spaces, map)
     from agents.match import check_agents
     check_agents([o.name for o in cfg.opponents] + list(cfg.eval_opponents)
                  + ([cfg.pretrain.teacher] if cfg.pretrain.teacher else []))
-    run_dir = run_folder(cfg, resume, config_name)
     if resume is not None:  # a model of another env version (v0): one clear line, nothing written
+        resume = newest_checkpoint(resume)
         check_spaces(*saved_spaces(resume), name=f"model {resume}")
-    save_config(cfg, run_dir / CONFIG_FILE)
 
     # --- seeding: Python, NumPy, torch; the environments get seed + i below
     set_random_seed(cfg.seed)
@@ -76,11 +83,22 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
         th.set_num_threads(cfg.torch_threads)
     th.distributions.Distribution.set_default_validate_args(False)  # no argument checks per distribution
 
-    # --- environments: n_envs league envs (one learner seat each), episode stats by VecMonitor
+    # --- environments: n_envs league envs (one learner seat each), episode stats by VecMonitor;
+    # building them checks the map, so a bad one fails before the run folder exists
     pool = OpponentPool.from_config(cfg)
     if resume is not None:
-        pool.snapshots = OpponentPool.saved_snapshots(run_dir / LEAGUE_FILE)[-pool.max_snapshots:]
+        run = find_run_dir(resume)
+        if run is not None:
+            pool.snapshots = OpponentPool.saved_snapshots(run / LEAGUE_FILE)[-pool.max_snapshots:]
     vec_env = make_vec_env(cfg, pool)
+
+    # --- the run folder and its resolved config
+    try:
+        run_dir = run_folder(cfg, resume, config_name)
+    except BaseException:
+        vec_env.close()
+        raise
+    save_config(cfg, run_dir / CONFIG_FILE)
 
     # --- the model (MaskablePPO finds the masks through each env's action_masks())
     if resume is None:
@@ -100,12 +118,16 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
         from training.imitation import pretrain
         pretrain(model, cfg, progress)
         model.save(run_dir / "pretrained_model.zip")
+        model.save(checkpoint_path(run_dir, 0))  # a run stopped from here on resumes after cloning
 
-    # --- callbacks: training-game stats, checkpoints, league snapshots, evaluation, progress bar
-    callbacks: list[BaseCallback] = [GameStatsCallback()]
+    # --- callbacks: stop on a signal, training-game stats, checkpoints, league snapshots, evaluation, progress bar
+    stop = StopOnSignal()
+    callbacks: list[BaseCallback] = [stop, GameStatsCallback()]
     if cfg.checkpoint_every:
         callbacks.append(CheckpointCallback(max(cfg.checkpoint_every // cfg.n_envs, 1),
                                             str(run_dir / "checkpoints"), name_prefix="model"))
+    if cfg.checkpoint_minutes:
+        callbacks.append(MinuteCheckpoint(cfg.checkpoint_minutes, run_dir))
     if cfg.selfplay.snapshot_every:
         callbacks.append(LeagueCallback(pool, cfg.selfplay.snapshot_every, run_dir))
     if cfg.eval_every:
@@ -118,10 +140,41 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
     try:
         if remaining > 0:
             model.learn(remaining, callback=CallbackList(callbacks), reset_num_timesteps=resume is None)
+        if stop.signal_name:
+            path = checkpoint_path(run_dir, model.num_timesteps)
+            model.save(path)
+            raise TrainingStopped(f"stopped by {stop.signal_name} at {model.num_timesteps:,} steps; "
+                                  f"checkpoint {path}; continue with: vigtavl train --resume {run_dir}")
         model.save(run_dir / "final_model.zip")
     finally:
         vec_env.close()
     return run_dir
+
+
+class TrainingStopped(Exception):
+    """A run stopped by Ctrl-C or SIGTERM after saving a checkpoint (the message says how to go on)."""
+
+
+def checkpoint_path(run_dir: Path, timesteps: int) -> Path:
+    """Where the checkpoint of ``timesteps`` goes (SB3's CheckpointCallback naming)."""
+    return run_dir / "checkpoints" / f"model_{timesteps}_steps.zip"
+
+
+def newest_checkpoint(path: str | Path) -> Path:
+    """What ``--resume`` continues from: a checkpoint file as given, or the newest checkpoint
+    (most timesteps) of a run folder or of its ``checkpoints`` folder."""
+    path = Path(path)
+    if path.is_file():
+        return path
+    if not path.is_dir():
+        raise FileNotFoundError(f"nothing to resume at {path}: give a run folder or a checkpoint .zip")
+    folder = path / "checkpoints" if (path / "checkpoints").is_dir() else path
+    found = [(int(m.group(1)), p) for p in folder.glob("model_*_steps.zip")
+             if (m := re.fullmatch(r"model_(\d+)_steps\.zip", p.name))]
+    if not found:
+        raise FileNotFoundError(f"no checkpoint to resume in {folder} (model_<steps>_steps.zip); the run "
+                                f"stopped before its first one: start it again under another run_name")
+    return max(found)[1]
 
 
 # ------------------------------------------------------------------ run folder, envs, logger
@@ -141,10 +194,9 @@ def run_folder(cfg: TrainConfig, resume: str | Path | None, config_name: str) ->
 
 
 def find_run_dir(checkpoint: str | Path) -> Path | None:
-    """The run folder a checkpoint belongs to (``<run>/x.zip`` or ``<run>/checkpoints/x.zip``)."""
-    path = Path(checkpoint)
-    if not path.is_file():
-        raise FileNotFoundError(f"checkpoint {path} does not exist")
+    """The run folder a checkpoint belongs to (``<run>/x.zip`` or ``<run>/checkpoints/x.zip``;
+    a run folder or its checkpoints folder: its newest checkpoint's)."""
+    path = newest_checkpoint(checkpoint)
     for folder in (path.parent, path.parent.parent):
         if (folder / CONFIG_FILE).is_file():
             return folder
@@ -156,6 +208,7 @@ def make_env(cfg: TrainConfig, pool: OpponentPool, in_subprocess: bool) -> Any:
     def build() -> LeagueEnv:
         if in_subprocess:
             th.set_num_threads(1)  # snapshot opponents act one position at a time
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the trainer, which closes us
         return LeagueEnv(pool, num_players=cfg.num_players, map=cfg.map, reward=cfg.reward,
                          max_steps=cfg.max_steps)
     return build
@@ -218,6 +271,52 @@ class ProgressBarCallback(BaseCallback):
     def _on_training_end(self) -> None:
         if self.bar is not None:
             self.bar.close()
+
+
+class StopOnSignal(BaseCallback):
+    """Ctrl-C (SIGINT) or SIGTERM during learning ends it at the next step, so the trainer can
+    save a checkpoint; the previous handlers are back when learning ends."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.signal_name = ""
+        self._previous: dict[int, Any] = {}
+
+    def _on_training_start(self) -> None:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                self._previous[sig] = signal.signal(sig, self._stop)
+            except ValueError:  # not the main thread: signals stay as they are
+                pass
+
+    def _stop(self, signum: int, frame: Any) -> None:
+        self.signal_name = signal.Signals(signum).name
+
+    def _on_step(self) -> bool:
+        return not self.signal_name
+
+    def _on_training_end(self) -> None:
+        for sig, handler in self._previous.items():
+            signal.signal(sig, handler)
+        self._previous.clear()
+
+
+class MinuteCheckpoint(BaseCallback):
+    """A checkpoint whenever ``minutes`` of wall time have passed since the last one (checked
+    at the end of each rollout)."""
+
+    def __init__(self, minutes: float, run_dir: Path) -> None:
+        super().__init__()
+        self.seconds, self.run_dir = minutes * 60.0, run_dir
+        self.last = time.monotonic()
+
+    def _on_step(self) -> bool:
+        return True
+
+    def _on_rollout_end(self) -> None:
+        if time.monotonic() - self.last >= self.seconds:
+            self.model.save(checkpoint_path(self.run_dir, self.model.num_timesteps))
+            self.last = time.monotonic()
 
 
 class GameStatsCallback(BaseCallback):

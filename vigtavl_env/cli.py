@@ -176,9 +176,9 @@ def add_train(sub: Any) -> None:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="override a config field (YAML value; dotted keys for nested fields, e.g. "
                         "net.channels=32); repeatable")
-    p.add_argument("--resume", default=None, metavar="CHECKPOINT",
-                   help="continue from a checkpoint .zip (its timestep count, weights and optimizer) "
-                        "up to total_timesteps")
+    p.add_argument("--resume", default=None, metavar="RUN_DIR|CHECKPOINT",
+                   help="continue a run up to total_timesteps: from a run folder's newest checkpoint, "
+                        "or from a checkpoint .zip (its timestep count, weights and optimizer)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_train)
 
@@ -187,16 +187,23 @@ def cmd_train(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from training.config import load_config
-    from training.train import CONFIG_FILE, find_run_dir, train
+    from training.train import CONFIG_FILE, TrainingStopped, find_run_dir, train
     config = args.config
     if config is None and args.resume:
         run = find_run_dir(args.resume)
         config = run / CONFIG_FILE if run is not None else None
     cfg = load_config(config, args.set)
-    run_dir = train(cfg, resume=args.resume, progress=not args.no_progress,
-                    config_name=Path(config).stem if config else "default")
-    print(f"run saved in {run_dir} (best model: {run_dir / 'best_model.zip'}; "
-          f"curves: vigtavl plot {run_dir})")
+    try:
+        run_dir = train(cfg, resume=args.resume, progress=not args.no_progress,
+                        config_name=Path(config).stem if config else "default")
+    except TrainingStopped as e:
+        print(f"vigtavl train: {e}", file=sys.stderr)
+        return 130
+    best = run_dir / "best_model.zip"  # only when the run evaluated
+    model = f"best model: {best}" if best.is_file() else f"final model: {run_dir / 'final_model.zip'}"
+    print(f"run saved in {run_dir} ({model}; curves: vigtavl plot {run_dir})")
+    if (run_dir / "tb").is_dir():
+        print(f"TensorBoard logs in {run_dir / 'tb'}: tensorboard --logdir {run_dir.parent}")
     return 0
 
 
