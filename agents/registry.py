@@ -12,9 +12,10 @@ Specs (``list_agents()`` lists them with a line each):
 - ``ppo-search:pretrained``, ``ppo-search:path/to/model.zip:200``: the search bot with the
   policy's favourite decisions among its candidates (``training.policy.PPOSearchAgent``).
 
-The shipped ``pretrained`` model was trained on ``vigtavl_v0`` (rules v0): on the ``vigtavl_v1``
-environment both PPO specs refuse it in one line (``training.policy.ModelMismatchError``, an
-:class:`AgentUnavailableError`) saying to retrain; a model trained on v1 plays.
+The shipped ``pretrained`` model (``agents/pretrained/``) plays ``vigtavl_v1``; a model trained on
+``vigtavl_v0`` (such as the first one, kept in ``agents/pretrained/v0/``) is refused by both PPO
+specs in one line (``training.policy.ModelMismatchError``, an :class:`AgentUnavailableError`)
+saying to retrain.
 
 A bad spec raises ValueError naming the known specs; a PPO spec without the training package, or
 with a model of another environment version, raises :class:`AgentUnavailableError` (also a
@@ -37,8 +38,8 @@ AGENTS: dict[str, str] = {
     "builder": "heuristic: the Complex, developments, walls (Great Wall, Citadel), guards",
     "search": f"rollout search over the heuristic's best decisions ({DEFAULT_ITERATIONS} simulations "
               "per decision; search:N for N, search:Mms for a time limit)",
-    "ppo": "a trained PPO policy: ppo:path/to/model.zip (needs the training package; the shipped "
-           "ppo:pretrained is a vigtavl_v0 model and is refused on v1)",
+    "ppo": "a trained PPO policy: ppo:path/to/model.zip, or ppo:pretrained for the shipped one "
+           "(needs the training package)",
     "ppo-search": "the search bot with a trained policy's favourite decisions among its candidates: "
                   "ppo-search:MODEL, ppo-search:MODEL:N or :Mms for a budget",
 }

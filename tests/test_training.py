@@ -347,26 +347,44 @@ def test_demo_trains_evaluates_and_draws(tmp_path: Path, capsys: pytest.CaptureF
     assert "random" in out and "greedy" in out and "95% CI" in out
 
 
-def test_the_shipped_v0_agent_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    """``agents/pretrained`` holds a vigtavl_v0 network (47 * HW + 2 actions): every way of loading
-    it against the v1 environment stops with one line naming v0 and saying to retrain."""
+def test_the_v0_record_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """``agents/pretrained/v0`` keeps the first network, trained on vigtavl_v0 (47 * HW + 2
+    actions): every way of loading it against the v1 environment stops with one line naming v0
+    and saying to retrain."""
     from agents.match import make_agent as match_agent
     from agents.registry import make_agent
     from training.policy import PRETRAINED_PATH, ModelMismatchError, saved_spaces
-    assert PRETRAINED_PATH.is_file(), "the v0 network still ships, as the record of its run"
-    assert saved_spaces(PRETRAINED_PATH)[1].n == 47 * 121 + 2
-    assert "vigtavl_v0" in (PRETRAINED_PATH.parent / "README.md").read_text()
-    words = r"ppo:pretrained .* was trained on vigtavl_v0 \(rules v0.*retrain for vigtavl_v1"
-    for load in (lambda: make_agent("ppo:pretrained"), lambda: make_agent("ppo-search:pretrained:4"),
-                 lambda: match_agent("ppo:pretrained"), lambda: load_ppo_agent("pretrained"),
-                 lambda: evaluate_model("pretrained", ["random"], games=1, progress=False)):
+    v0 = PRETRAINED_PATH.parent / "v0" / "vigtavl_ppo.zip"
+    assert saved_spaces(v0)[1].n == 47 * 121 + 2
+    assert "vigtavl_v0" in (v0.parent / "README.md").read_text()
+    words = r"was trained on vigtavl_v0 \(rules v0.*retrain for vigtavl_v1"
+    for load in (lambda: make_agent(f"ppo:{v0}"), lambda: make_agent(f"ppo-search:{v0}:4"),
+                 lambda: match_agent(f"ppo:{v0}"), lambda: load_ppo_agent(v0),
+                 lambda: evaluate_model(v0, ["random"], games=1, progress=False)):
         with pytest.raises(ModelMismatchError, match=words) as info:
             load()
         assert isinstance(info.value, ValueError) and "\n" not in str(info.value)
     capsys.readouterr()
-    assert cli_main(["match", "--agents", "ppo:pretrained,random", "--games", "1", "--no-progress"]) == 2
+    assert cli_main(["match", "--agents", f"ppo:{v0},random", "--games", "1", "--no-progress"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "was trained on vigtavl_v0" in err[0] and "Traceback" not in err[0]
+
+
+def test_the_shipped_agent_plays_v1_by_name() -> None:
+    """``ppo:pretrained`` is a vigtavl_v1 network for 2 players: it loads by name and its
+    decisions are legal, whole games through the match runner included."""
+    from agents.match import run_match
+    from agents.registry import make_agent
+    from training.policy import PRETRAINED_PATH, model_players
+    assert model_players(load_model("pretrained")) == 2
+    assert (PRETRAINED_PATH.parent / "config.yaml").is_file() and (PRETRAINED_PATH.parent / "README.md").is_file()
+    agent = make_agent("ppo:pretrained")
+    env = raw_env(num_players=2)
+    env.reset(seed=7)
+    obs = env.observe(env.agent_selection)
+    assert obs["action_mask"][agent.act(obs["observation"], obs["action_mask"], {})] == 1
+    match = run_match(["ppo:pretrained", "random"], 2, seed=3, progress=False)
+    assert len(match.records) == 2 and all(r.n_decisions > 0 for r in match.records)
 
 
 def test_ppo_search_proposes_the_networks_favourites(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -22,8 +22,8 @@ six neighbours.
 :func:`load_ppo_agent` turns a saved model (``ppo:path.zip`` / ``ppo:pretrained``) into an
 :class:`agents.base.Agent` that plays greedily with the action mask. Every model loaded here is
 checked against this environment (``vigtavl_v1``): a model trained on ``vigtavl_v0`` (47 hex
-verbs and 2 global verbs, 41 + 30 P channels), such as the shipped ``agents/pretrained`` one, is
-refused with one line (:class:`ModelMismatchError`) saying to retrain.
+verbs and 2 global verbs, 41 + 30 P channels), such as the first shipped one kept in
+``agents/pretrained/v0``, is refused with one line (:class:`ModelMismatchError`) saying to retrain.
 """
 
 from __future__ import annotations

@@ -214,8 +214,8 @@ def add_evaluate(sub: Any) -> None:
                                    "seat, seats rotated, the same seeds for every opponent) and print the "
                                    "model's win rate with a 95% Wilson interval, tokens and game length.")
     p.add_argument("--model", required=True,
-                   help="a model .zip (runs/<run>/best_model.zip) trained on vigtavl_v1 ('pretrained', the "
-                        "shipped vigtavl_v0 network, is refused with the reason)")
+                   help="a model .zip trained on vigtavl_v1 (runs/<run>/best_model.zip), or 'pretrained' "
+                        "for the shipped agent")
     p.add_argument("--opponents", default="random,greedy,aggressor,builder",
                    help="comma-separated agent specs (default random,greedy,aggressor,builder)")
     p.add_argument("--games", type=int, default=100, help="games per opponent (default 100)")
