@@ -10,7 +10,9 @@ Specs (``list_agents()`` lists them with a line each):
 - ``ppo:path/to/model.zip``, ``ppo:pretrained``: a trained PPO policy, loaded by
   ``training.policy.load_ppo_agent`` (the training package).
 - ``ppo-search:pretrained``, ``ppo-search:path/to/model.zip:200``: the search bot with the
-  policy's favourite decisions among its candidates (``training.policy.PPOSearchAgent``).
+  policy's favourite decisions among its candidates (``training.policy.PPOSearchAgent``). Its
+  default budget (5 simulations) keeps it within the search bot's CPU per decision; ``:v2``
+  adds the network's value of each simulation's end, at 2 tokens per unit of value.
 
 The shipped ``pretrained`` model (``agents/pretrained/``) plays ``vigtavl_v1``; a model trained on
 ``vigtavl_v0`` (such as the first one, kept in ``agents/pretrained/v0/``) is refused by both PPO
@@ -41,10 +43,12 @@ AGENTS: dict[str, str] = {
     "ppo": "a trained PPO policy: ppo:path/to/model.zip, or ppo:pretrained for the shipped one "
            "(needs the training package)",
     "ppo-search": "the search bot with a trained policy's favourite decisions among its candidates: "
-                  "ppo-search:MODEL, ppo-search:MODEL:N or :Mms for a budget",
+                  "ppo-search:MODEL, ppo-search:MODEL:N or :Mms for a budget, :vW to add the "
+                  "network's value at weight W",
 }
 
 BUDGET = re.compile(r"\d+|\d+(\.\d*)?ms")  # a search budget: simulations or milliseconds
+VALUE_WEIGHT = re.compile(r"v(\d+(\.\d*)?)")  # ppo-search's weight of the network's value
 PPO_MISSING = "PPO agents need the training package; train one with `vigtavl train`"
 
 
@@ -127,15 +131,23 @@ def _ppo(arg: str, spec: str, seed: int | None) -> Agent:
 def _ppo_search(arg: str, spec: str, seed: int | None) -> Agent:
     """``ppo-search:MODEL`` with an optional budget after the model: ``:200``, ``:50ms``."""
     parts = arg.split(":")
-    budget = []
-    while len(parts) > 1 and BUDGET.fullmatch(parts[-1].strip().lower()):
-        budget.insert(0, parts.pop())
+    budget, options = [], {}
+    while len(parts) > 1:
+        last = parts[-1].strip().lower()
+        if BUDGET.fullmatch(last):
+            budget.insert(0, parts.pop())
+        elif (m := VALUE_WEIGHT.fullmatch(last)) and "value_weight" not in options:
+            options["value_weight"] = float(m.group(1))
+            parts.pop()
+        else:
+            break
     model = ":".join(parts)
     if not model:
         raise ValueError(f"agent {spec!r} needs a model: ppo-search:path/to/model.zip or ppo-search:pretrained")
-    iterations, ms = _search_budget(":".join(budget), spec)
+    if budget:
+        options["iterations"], options["ms"] = _search_budget(":".join(budget), spec)
     try:
         from training.policy import load_ppo_search_agent  # type: ignore[import-not-found]
     except ImportError:
         raise AgentUnavailableError(PPO_MISSING) from None
-    return load_ppo_search_agent(model, iterations=iterations, ms=ms, seed=seed)
+    return load_ppo_search_agent(model, seed=seed, **options)

@@ -203,9 +203,14 @@ class SearchAgent(EngineAgent):
             # The next player's answer: seizures of what I left exposed, counter-attacks.
             self.reply_policy.rng.seed(seed ^ 1)
             _play_turn(s, me, policy, self.reply_policy, self.reply_steps)
+        return self.leaf_value(s, me, info)
+
+    def leaf_value(self, s: GameState, me: int, info: MapInfo) -> float:
+        """The value for ``me`` of the position a simulation ends in, in victory tokens: the
+        tactical evaluation plus the policy's value of my units' positions."""
         value = evaluate(s, info, me, self.evaluation)
         if self.position_weight:
-            value += self.position_weight * policy.position_value(s, me)
+            value += self.position_weight * self.rollout_policy.position_value(s, me)
         return value
 
 

@@ -42,10 +42,14 @@ from torch.nn import functional as F
 
 from agents.base import Agent
 from agents.registry import AgentUnavailableError
-from agents.search import DEFAULT_ITERATIONS, SearchAgent
+from agents.search import SearchAgent
 from vigtavl_env.engine import GameState, legal_actions
 from vigtavl_env.engine.actions import N_GLOBAL_VERBS, N_HEX_VERBS
-from vigtavl_env.observation import ChannelLayout
+from vigtavl_env.observation import ChannelLayout, ObservationEncoder
+
+# ppo-search's simulations per decision: with the network's pass and the candidates it adds, 5
+# keep its CPU per decision within the search bot's at 8 (docs/benchmarks.md, "search at decision time")
+PPO_SEARCH_ITERATIONS = 5
 
 PRETRAINED = "pretrained"
 PRETRAINED_PATH = Path(__file__).resolve().parent.parent / "agents" / "pretrained" / "vigtavl_ppo.zip"
@@ -347,25 +351,29 @@ def load_ppo_agent(spec: str | Path, deterministic: bool = True, seed: int | Non
 
 
 class PPOSearchAgent(SearchAgent):
-    """A trained policy's favourite decisions searched beside the heuristic's (``ppo-search:``).
+    """A trained policy and its value head inside the search bot (``ppo-search:``).
 
     At each decision the network proposes its ``propose`` most likely legal actions (those of
     probability at least ``min_prob``); they join the search bot's candidates (the greedy
     heuristic's best few), and :class:`agents.search.SearchAgent` simulates each in the same
-    futures and plays the best. Decision-time planning on top of the learned policy, as AlphaZero
-    does; it costs the search bot's time (about 5 s a game) plus one network pass per decision.
+    futures and plays the best. Each simulation's end position is scored by the search bot's
+    tactical evaluation plus ``value_weight`` times the network's value of it for the player
+    searching (its estimate of the game's outcome, -1 to 1, in victory tokens at that weight).
+    Decision-time planning on top of the learned policy and value, as AlphaZero does: the
+    policy chooses what to search, the value judges where the searches end.
     """
 
     name = "ppo-search"
 
     def __init__(self, model: Any, path: str = "", propose: int = 2, min_prob: float = 0.05,
-                 iterations: int = DEFAULT_ITERATIONS, ms: float | None = None,
-                 seed: int | None = None, **search: Any) -> None:
+                 value_weight: float = 0.0, iterations: int = PPO_SEARCH_ITERATIONS,
+                 ms: float | None = None, seed: int | None = None, **search: Any) -> None:
         super().__init__(iterations=iterations, ms=ms, seed=seed, **search)
         if propose < 1:
             raise ValueError(f"ppo-search proposes at least 1 action, got {propose}")
         self.network = PPOAgent(model, path)
-        self.propose, self.min_prob = propose, min_prob
+        self.propose, self.min_prob, self.value_weight = propose, min_prob, value_weight
+        self._encoders: dict[int, ObservationEncoder] = {}
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, info: dict[str, Any]) -> int:
         state = info.get("state")
@@ -381,9 +389,32 @@ class PPOSearchAgent(SearchAgent):
             [codec.to_engine(int(best[0]))]
         return codec.to_env(self.choose(state, legal, proposed))
 
+    def leaf_value(self, s: GameState, me: int, info: Any) -> float:
+        value = super().leaf_value(s, me, info)
+        if self.value_weight:
+            value += self.value_weight * self.network_value(s, me)
+        return value
 
-def load_ppo_search_agent(spec: str | Path, iterations: int = DEFAULT_ITERATIONS, ms: float | None = None,
-                          seed: int | None = None) -> PPOSearchAgent:
+    def network_value(self, state: GameState, seat: int) -> float:
+        """The value head's estimate of ``state`` for ``seat`` (about -1 lost to 1 won)."""
+        board = state.gmap.board
+        encoder = self._encoders.get(id(board))
+        if encoder is None:
+            encoder = self._encoders[id(board)] = ObservationEncoder(state.gmap, state.config.rounds_per_phase)
+        policy = self.network.model.policy
+        threads = th.get_num_threads()
+        th.set_num_threads(1)
+        try:
+            with th.no_grad():
+                obs = th.as_tensor(encoder.encode(state, seat), device=policy.device)[None]
+                return float(policy.predict_values(obs)[0, 0])
+        finally:
+            th.set_num_threads(threads)
+
+
+def load_ppo_search_agent(spec: str | Path, iterations: int = PPO_SEARCH_ITERATIONS, ms: float | None = None,
+                          seed: int | None = None, value_weight: float = 0.0) -> PPOSearchAgent:
     """The model saved at ``spec`` (``"pretrained"``: the shipped one) with the search bot on top."""
     path = resolve_model_path(spec)
-    return PPOSearchAgent(load_model(spec), str(path), iterations=iterations, ms=ms, seed=seed)
+    return PPOSearchAgent(load_model(spec), str(path), iterations=iterations, ms=ms, seed=seed,
+                          value_weight=value_weight)
