@@ -82,7 +82,7 @@ def agent_info(env: Any, agent: str) -> dict[str, Any]:
     """The ``info`` an agent receives: the env's infos entry plus the engine state hook."""
     raw = env.unwrapped
     info = dict(raw.infos.get(agent, {}))
-    info["state"] = raw.state
+    info["state"] = raw.game_state
     return info
 
 

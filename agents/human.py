@@ -379,7 +379,7 @@ def play(opponents: str | Sequence[str] = "greedy", seat: int = 0, seed: int | N
     except QuitGame:
         print_fn("You left the game.")
         return None
-    human.finish(env.state)
+    human.finish(env.game_state)
     return record
 
 
@@ -399,7 +399,7 @@ def watch(agents: Sequence[str], seed: int | None = None, map: str | None = None
         a.reset(i, seeds[i])
     print_fn(f"Vigtavl, game seed {seed}: " + ", ".join(f"P{i} {name}" for i, name in enumerate(agents)))
     printer = TurnPrinter(print_fn, maps=show_map)
-    printer.start(env.state)
+    printer.start(env.game_state)
 
     def observe(state: Any, number: int, text: str) -> None:
         printer.after(state, number, text)
@@ -407,5 +407,5 @@ def watch(agents: Sequence[str], seed: int | None = None, map: str | None = None
             time.sleep(delay)
 
     record = run_game(env, players, GameJob(0, seed, tuple(agents), n, map, max_steps), seeds, observe)
-    printer.finish(env.state)
+    printer.finish(env.game_state)
     return record

@@ -39,10 +39,11 @@ import itertools
 import json
 import math
 import multiprocessing
+import os
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import asdict, dataclass, field
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -177,6 +178,9 @@ class GameRecord:
         state_version: the engine's state schema version (``engine.serialize.VERSION``), which
             names its rules: 1 rules v0 (records written before the field existed), 2 rules v1.
             A replay needs the same engine (``agents.replay`` refuses another).
+        seat_decisions, seat_cpu: per seat, the decisions its agent made and the CPU seconds
+            (process time) its agent spent making them. A measurement, not part of the game:
+            records that differ only there are equal, and older records have none.
     """
 
     game: int
@@ -195,13 +199,25 @@ class GameRecord:
     truncated: bool
     final_digest: str
     state_version: int = field(default_factory=lambda: engine_version())
+    seat_decisions: list[int] = field(default_factory=list, compare=False)
+    seat_cpu: list[float] = field(default_factory=list, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "GameRecord":
-        """A record from its dict; one without ``state_version`` was made by the rules-v0 engine."""
+        """A record from its dict; one without ``state_version`` was made by the rules-v0 engine.
+        A record with fields missing or unknown raises ValueError naming them."""
+        if not isinstance(d, dict):
+            raise ValueError(f"a game record is a JSON object, got {type(d).__name__}")
+        names = {f.name for f in fields(cls)}
+        required = {f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING}
+        missing, unknown = sorted(required - d.keys()), sorted(d.keys() - names)
+        if missing or unknown:
+            what = "; ".join(x for x in (f"missing {', '.join(missing)}" if missing else "",
+                                          f"unknown {', '.join(unknown)}" if unknown else "") if x)
+            raise ValueError(f"game record {d.get('game', '?')} is not a vigtavl game record ({what})")
         return cls(**{"state_version": V0_RECORD_STATE_VERSION, **d})
 
     def win_share(self, seat: int) -> float:
@@ -256,26 +272,33 @@ def run_game(env: Any, players: Sequence[Agent], job: GameJob, agent_seeds: Sequ
     """
     from vigtavl_env.engine import describe, winners
     decisions: list[int] = []
+    seat_decisions = [0] * len(players)
+    seat_cpu = [0.0] * len(players)
     for name in env.agent_iter():
         obs, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             env.step(None)
             continue
         seat = env.possible_agents.index(name)
-        action = int(players[seat].act(obs["observation"], obs["action_mask"], agent_info(env, name)))
+        info = agent_info(env, name)
+        start = time.process_time()  # CPU, all threads: a network on two threads costs twice
+        action = int(players[seat].act(obs["observation"], obs["action_mask"], info))
+        seat_cpu[seat] += time.process_time() - start
+        seat_decisions[seat] += 1
         code = env.codec.to_engine(action)
-        text = describe(env.state, code) if observer is not None else ""
+        text = describe(env.game_state, code) if observer is not None else ""
         decisions.append(code)
         env.step(action)
         if observer is not None:
-            observer(env.state, len(decisions), text)
-    state = env.state
+            observer(env.game_state, len(decisions), text)
+    state = env.game_state
     return GameRecord(
         game=job.game, seed=job.seed, game_seed=int(env.game_seed), map=state.gmap.name,
         map_text=map_text_for(state.gmap), num_players=state.n_players, rules=state.config.to_dict(),
         seats=list(job.seats), agent_seeds=list(agent_seeds), decisions=decisions,
         tokens=list(state.tokens), winners=winners(state) if state.is_over else [],
-        n_decisions=len(decisions), truncated=not state.is_over, final_digest=state_digest(state))
+        n_decisions=len(decisions), truncated=not state.is_over, final_digest=state_digest(state),
+        seat_decisions=seat_decisions, seat_cpu=[round(c, 6) for c in seat_cpu])
 
 
 def play_chunk(jobs: Sequence[GameJob]) -> list[GameRecord]:
@@ -342,6 +365,8 @@ class AgentStats:
     tokens: int = 0
     length: int = 0
     truncated: int = 0
+    decisions: int = 0  # decisions made and CPU seconds spent by the agent (records that have them)
+    cpu: float = 0.0
 
     @property
     def win_rate(self) -> float:
@@ -359,11 +384,18 @@ class AgentStats:
     def mean_length(self) -> float:
         return self.length / self.games if self.games else 0.0
 
+    @property
+    def ms_per_decision(self) -> float | None:
+        """Mean CPU milliseconds per decision the agent made (None: no timings recorded)."""
+        return 1000 * self.cpu / self.decisions if self.decisions else None
+
     def line(self, width: int) -> str:
         lo, hi = self.ci
+        ms = self.ms_per_decision
         return (f"{self.name:<{width}} {self.games:>6} {self.wins:>8.1f} {self.shared:>6} "
                 f"{100 * self.win_rate:>6.1f}  [{100 * lo:5.1f}, {100 * hi:5.1f}] "
-                f"{self.mean_tokens:>7.2f} {self.mean_length:>7.1f}")
+                f"{self.mean_tokens:>7.2f} {self.mean_length:>7.1f} "
+                + (f"{ms:>7.2f}" if ms is not None else f"{'-':>7}"))
 
 
 def agent_stats(records: Sequence[GameRecord], names: Sequence[str] | None = None) -> list[AgentStats]:
@@ -379,6 +411,9 @@ def agent_stats(records: Sequence[GameRecord], names: Sequence[str] | None = Non
             st.tokens += r.tokens[seat]
             st.length += r.n_decisions
             st.truncated += int(r.truncated)
+            if r.seat_decisions:
+                st.decisions += r.seat_decisions[seat]
+                st.cpu += r.seat_cpu[seat]
     return list(stats.values())
 
 
@@ -386,7 +421,7 @@ def stats_table(stats: Sequence[AgentStats]) -> str:
     """The per-agent table: one line per agent, beginning with its name."""
     width = max([len("agent")] + [len(s.name) for s in stats])
     head = (f"{'agent':<{width}} {'games':>6} {'wins':>8} {'shared':>6} {'win%':>6}  "
-            f"{'95% CI':^14} {'tokens':>7} {'length':>7}")
+            f"{'95% CI':^14} {'tokens':>7} {'length':>7} {'ms/dec':>7}")
     return "\n".join([head] + [s.line(width) for s in stats])
 
 
@@ -411,7 +446,7 @@ class MatchResult:
                  f"seeds {self.seed}..{self.seed + len(self.records) - 1}, {self.seconds:.1f} s",
                  f"wins: {SCORING}",
                  "win% CI: 95% Wilson score interval; tokens: mean victory tokens; "
-                 "length: mean decisions per game"]
+                 "length: mean decisions per game; ms/dec: the agent's CPU milliseconds per decision"]
         if n_trunc:
             notes.append(f"warning: {n_trunc} games truncated at max_steps")
         return stats_table(self.stats()) + "\n" + "\n".join("  " + n for n in notes)
@@ -428,6 +463,9 @@ class MatchResult:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "MatchResult":
+        missing = [k for k in ("agents", "num_players", "seed", "games") if k not in d]
+        if missing:
+            raise ValueError(f"not a match's results (missing {', '.join(missing)})")
         return cls(agents=list(d["agents"]), num_players=int(d["num_players"]), seed=int(d["seed"]),
                    map=d.get("map"), records=[GameRecord.from_dict(g) for g in d["games"]],
                    seconds=float(d.get("seconds", 0.0)))
@@ -437,18 +475,65 @@ class MatchResult:
         return cls.from_dict(load_results(path))
 
 
-def save_results(d: dict[str, Any], path: str | Path) -> None:
-    """Write a results dict as JSON (its folder is created)."""
+def check_out_path(path: str | Path | None) -> None:
+    """Refuse, before any game is played, an output path that cannot be written as a file."""
+    if path is None:
+        return
     path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"--out {path} is a folder; give a file name, e.g. {path / 'results.json'}")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise ValueError(f"--out {path}: {parent} is a file, not a folder")
+            if not os.access(parent, os.W_OK):
+                raise ValueError(f"--out {path}: folder {parent} is not writable")
+            break
+
+
+def write_file(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` (its folder created) whole or not at all: into a temporary
+    file beside it, then renamed over it."""
+    path = Path(path)
+    check_out_path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(d), encoding="utf-8")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def save_results(d: dict[str, Any], path: str | Path) -> None:
+    """Write a results dict as JSON, whole or not at all (:func:`write_file`)."""
+    write_file(path, json.dumps(d))
 
 
 def load_results(path: str | Path) -> dict[str, Any]:
-    """A results file (match or tournament) as a dict, checked for its schema."""
-    d = json.loads(Path(path).read_text(encoding="utf-8"))
+    """A results file (match or tournament) as a dict, checked for its schema and its games
+    (ValueError naming the file for anything else)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FileNotFoundError(f"no results file at {path}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"cannot read results file {path}: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        d = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path} is not valid JSON ({e.msg}, line {e.lineno} column {e.colno}): "
+                         "a truncated or damaged results file") from None
     if not isinstance(d, dict) or d.get("schema") != RESULTS_SCHEMA:
         raise ValueError(f"{path} is not a vigtavl results file (schema {RESULTS_SCHEMA!r})")
+    games = d.get("games")
+    if not isinstance(games, list) or not all(isinstance(g, dict) for g in games):
+        raise ValueError(f"{path} has no list of games (\"games\"): a damaged results file")
+    for g in games:
+        try:
+            GameRecord.from_dict(g)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"{path}: {e}") from None
     return d
 
 

@@ -32,7 +32,7 @@ from agents.match import match_jobs, play_jobs, state_digest
 for n_players, steps in ((2, 800), (3, 500), (4, 500)):  # several random games each, then part of one
     env = raw_env(num_players=n_players)
     _, games = aec_loop(env, steps, seed=n_players)
-    print(n_players, games, env.state.round, state_digest(env.state))
+    print(n_players, games, env.game_state.round, state_digest(env.game_state))
 for agents, games in ((["greedy", "aggressor"], 2), (["builder", "random"], 1), (["search:3", "greedy"], 1)):
     for r in play_jobs(match_jobs(agents, games, seed=11, num_players=2), progress=False):
         print(r.seats, hashlib.sha256(json.dumps(r.decisions).encode()).hexdigest()[:16], r.final_digest)

@@ -161,17 +161,17 @@ def test_illegal_action_option():
 def test_map_player_count_follows_the_map_and_rules_apply():
     e = raw_env(map="triad", rules={"rounds_per_phase": 1})
     e.reset(seed=1)
-    assert len(e.possible_agents) == 3 and e.state.config.rounds_per_phase == 1
+    assert len(e.possible_agents) == 3 and e.game_state.config.rounds_per_phase == 1
 
 
 def test_random_map_changes_with_the_seed():
     e = raw_env(map="random", num_players=2)
     e.reset(seed=1)
-    first = e.state.gmap.terrain
+    first = e.game_state.gmap.terrain
     e.reset(seed=2)
-    assert e.state.gmap.terrain != first
+    assert e.game_state.gmap.terrain != first
     e.reset(seed=1)
-    assert e.state.gmap.terrain == first
+    assert e.game_state.gmap.terrain == first
     assert e.observe("player_0")["observation"].shape == e.observation_space("player_0")["observation"].shape
 
 
@@ -184,12 +184,12 @@ def test_same_seed_and_actions_give_the_same_game():
         rng = np.random.default_rng(3)
         obs, rewards = [], []
         for _ in range(150):
-            if e.state.is_over:
+            if e.game_state.is_over:
                 break
             obs.append(e.observe(e.agent_selection)["observation"])
             e.step(random_action(e, rng))
             rewards.append(dict(e.rewards))
-        runs.append((obs, rewards, to_json(e.state)))
+        runs.append((obs, rewards, to_json(e.game_state)))
     (o1, r1, j1), (o2, r2, j2) = runs
     assert len(o1) == len(o2) and all(np.array_equal(a, b) for a, b in zip(o1, o2))
     assert r1 == r2 and j1 == j2
@@ -218,7 +218,7 @@ def decisive_game(reward: str, seed: int = 0):
         e = raw_env(num_players=2, reward=reward)
         e.reset(seed=s)
         totals = play(e, np.random.default_rng(s))
-        tokens = e.state.tokens
+        tokens = e.game_state.tokens
         if tokens[0] != tokens[1]:
             return e, totals
     raise AssertionError("no decisive game in 20 seeds")
@@ -226,14 +226,14 @@ def decisive_game(reward: str, seed: int = 0):
 
 def test_win_loss_rewards_sum_to_zero_in_a_decisive_game():
     e, totals = decisive_game("win_loss")
-    winner = int(np.argmax(e.state.tokens))
+    winner = int(np.argmax(e.game_state.tokens))
     assert sum(totals.values()) == 0
     assert totals[f"player_{winner}"] == 1 and totals[f"player_{1 - winner}"] == -1
 
 
 def test_margin_reward_is_own_minus_best_opponent_over_ten():
     e, totals = decisive_game("margin")
-    t = e.state.tokens
+    t = e.game_state.tokens
     assert totals["player_0"] == pytest.approx((t[0] - t[1]) / 10)
     assert totals["player_1"] == pytest.approx((t[1] - t[0]) / 10)
 
@@ -243,13 +243,13 @@ def test_tokens_reward_is_each_players_token_gain_each_step():
     e.reset(seed=4)
     rng = np.random.default_rng(4)
     gained = np.zeros(3)
-    while not e.state.is_over:
-        before = list(e.state.tokens)
+    while not e.game_state.is_over:
+        before = list(e.game_state.tokens)
         e.step(random_action(e, rng))
         deltas = [e.rewards[f"player_{i}"] for i in range(3)]
-        assert deltas == [t - b for t, b in zip(e.state.tokens, before)]
+        assert deltas == [t - b for t, b in zip(e.game_state.tokens, before)]
         gained += deltas
-    assert list(gained) == e.state.tokens
+    assert list(gained) == e.game_state.tokens
 
 
 def test_last_returns_the_reward_accumulated_since_the_agent_last_acted():
@@ -257,7 +257,7 @@ def test_last_returns_the_reward_accumulated_since_the_agent_last_acted():
     e.reset(seed=2)
     rng = np.random.default_rng(2)
     since = dict.fromkeys(e.possible_agents, 0.0)
-    while not e.state.is_over:
+    while not e.game_state.is_over:
         agent = e.agent_selection
         assert e.last()[1] == since[agent]
         since[agent] = 0.0
@@ -270,12 +270,12 @@ def test_last_returns_the_reward_accumulated_since_the_agent_last_acted():
 def test_raw_env_refuses_an_illegal_action_and_changes_nothing():
     e = raw_env(num_players=2)
     e.reset(seed=0)
-    before = to_json(e.state)
+    before = to_json(e.game_state)
     illegal = int(np.flatnonzero(e.action_mask() == 0)[0])
     with pytest.raises(IllegalActionError, match="player_0 chose action") as info:
         e.step(illegal)
     assert isinstance(info.value, ValueError)
-    assert to_json(e.state) == before and e.agent_selection == "player_0"
+    assert to_json(e.game_state) == before and e.agent_selection == "player_0"
     with pytest.raises(ValueError, match="outside the action space"):
         e.step(10**7)
 
@@ -330,7 +330,7 @@ def test_observations_are_from_each_players_side():
     names = e.channel_names
     views = [e.observe(f"player_{i}")["observation"] for i in range(3)]
     gold = [[v[names.index(f"gold_{rel}")][5, 5] for rel in ("self", "opp1", "opp2")] for v in views]
-    true = [g / 6 for g in e.state.gold]
+    true = [g / 6 for g in e.game_state.gold]
     for i in range(3):
         assert gold[i] == pytest.approx([true[i], true[(i + 1) % 3], true[(i + 2) % 3]])
     board = views[0][names.index("board")]
@@ -346,10 +346,10 @@ def test_observation_counts_match_the_state(n):
     names = e.channel_names
     board = e.gmap.board
     for step in range(400):
-        if e.state.is_over:
+        if e.game_state.is_over:
             break
         if step % 25 == 0:
-            s = e.state
+            s = e.game_state
             for seat in range(n):
                 obs = e.observe(f"player_{seat}")["observation"]
                 total = lambda prefix: sum(float(obs[i].sum()) for i, nm in enumerate(names) if nm.startswith(prefix))  # noqa: E731
@@ -372,7 +372,7 @@ def test_infos_carry_the_mask_and_interrupt():
     e.reset(seed=0)
     sel = e.agent_selection
     info = e.infos[sel]
-    assert info["interrupt"] is None
+    assert info["interrupt"] == ""
     assert np.array_equal(info["action_mask"], e.observe(sel)["action_mask"]) and info["action_mask"].sum() >= 1
     other = [a for a in e.agents if a != sel][0]
     assert e.infos[other]["action_mask"].sum() == 0 and e.observe(other)["action_mask"].sum() == 0
@@ -382,15 +382,15 @@ def test_infos_carry_the_mask_and_interrupt():
 def test_from_state_and_reset_option_clone_the_position():
     state = retaliation_position().build()
     e = raw_env.from_state(state)
-    assert to_json(e.state) == to_json(state) and e.state is not state
+    assert to_json(e.game_state) == to_json(state) and e.game_state is not state
     e2 = raw_env(map=ring_map(), num_players=2)
     e2.reset(options={"state": state})
-    assert to_json(e2.state) == to_json(state)
+    assert to_json(e2.game_state) == to_json(state)
     e3 = raw_env(num_players=2)
     e3.reset(seed=0, options={"state": state})
-    assert e3.state.gmap.name == "ring"
+    assert e3.game_state.gmap.name == "ring"
     e3.reset(seed=0)  # a plain reset plays on the env's own map again
-    assert e3.state.gmap.name == "duel" and e3.observe("player_0")["observation"].shape == (112, 11, 11)
+    assert e3.game_state.gmap.name == "duel" and e3.observe("player_0")["observation"].shape == (112, 11, 11)
     with pytest.raises(ValueError, match="2-player game; this env has 3 players"):
         raw_env(num_players=3).reset(options={"state": state})
 
@@ -399,7 +399,7 @@ def test_retaliation_selects_the_loser_and_returns_control():
     e = raw_env.from_state(retaliation_position(forced_dice=(6, 6, 6, 1)).build())
     e.step(e.encode_action("activate cavalry", (0, 0)))
     e.step(e.encode_action("attack", (1, 0)))
-    assert e.agent_selection == "player_0" and e.infos["player_0"]["interrupt"] is None
+    assert e.agent_selection == "player_0" and e.infos["player_0"]["interrupt"] == ""
     e.step(e.encode_action("end activation"))
     assert e.agent_selection == "player_1"
     assert e.infos["player_1"]["interrupt"] == "retaliation"
@@ -408,8 +408,8 @@ def test_retaliation_selects_the_loser_and_returns_control():
     assert allowed == {"player_1: activate soldier at (3, 0)", "player_1: end turn"}
     assert e.observe("player_1")["observation"][e.channel_names.index("retaliator_self")].max() == 1
     e.step(e.encode_action("end turn"))
-    assert e.agent_selection == "player_0" and e.infos["player_0"]["interrupt"] is None
-    assert e.state.turn_player == 0 and e.state.retaliator == -1
+    assert e.agent_selection == "player_0" and e.infos["player_0"]["interrupt"] == ""
+    assert e.game_state.turn_player == 0 and e.game_state.retaliator == -1
 
 
 def test_package_exports():
@@ -442,7 +442,7 @@ PENDING_KINDS = ("side", "defend", "guard", "breacher", "seizer", "load")
 
 def test_defend_selects_the_defending_players_agent_out_of_turn():
     e = defend_env(forced_dice=(6, 6, 6, 1))
-    assert e.agent_selection == "player_1" and e.state.turn_player == 0
+    assert e.agent_selection == "player_1" and e.game_state.turn_player == 0
     info = e.infos["player_1"]
     assert info["interrupt"] == "defend"
     assert hex_verbs(e, info["action_mask"]) <= CHOOSE_VERBS  # exactly the choose verbs: no end turn
@@ -450,12 +450,12 @@ def test_defend_selects_the_defending_players_agent_out_of_turn():
         "player_1: defend with soldier at (1, 0)", "player_1: defend with archer at (1, 0)",
         "player_1: defend with soldier at (1, -1)"}
     assert np.array_equal(e.observe("player_1")["action_mask"], info["action_mask"])
-    assert e.infos["player_0"]["interrupt"] is None and e.infos["player_0"]["action_mask"].sum() == 0
+    assert e.infos["player_0"]["interrupt"] == "" and e.infos["player_0"]["action_mask"].sum() == 0
     e.step(e.encode_action("choose soldier", (1, -1)))  # the weaker unit next to both defends
-    battle = [ev for ev in e.state.events if ev["event"] == "battle"][-1]
+    battle = [ev for ev in e.game_state.events if ev["event"] == "battle"][-1]
     assert battle["won"] and battle["at"] == e.gmap.board.index[(1, -1)]
-    assert e.agent_selection == "player_0" and e.infos["player_0"]["interrupt"] is None
-    assert e.state.pending is None and e.state.active is not None  # the cavalry may still move
+    assert e.agent_selection == "player_0" and e.infos["player_0"]["interrupt"] == ""
+    assert e.game_state.pending is None and e.game_state.active is not None  # the cavalry may still move
 
 
 def test_the_wrapped_env_hands_the_defender_its_decision():
@@ -485,12 +485,12 @@ def test_defending_a_seizure_may_also_be_declined():
     assert plane_hexes(e, obs, "pending_origin") == plane_hexes(e, obs, "pending_attacker") == {(1, 0)}
     assert scalar(e, obs, "pending_dice") == pytest.approx(1 / 6)  # the seizing soldier's own die
     e.step(e.encode_action("no defence"))
-    assert e.state.dev_owner[e.gmap.board.index[(0, 0)]] == 0
+    assert e.game_state.dev_owner[e.gmap.board.index[(0, 0)]] == 0
     # Losing the camp, player 1 retaliates at once (no unit of player 0 is active), then the
     # decision goes back to player 0.
     assert e.agent_selection == "player_1" and e.infos["player_1"]["interrupt"] == "retaliation"
     e.step(e.encode_action("end turn"))
-    assert e.agent_selection == "player_0" and e.infos["player_0"]["interrupt"] is None
+    assert e.agent_selection == "player_0" and e.infos["player_0"]["interrupt"] == ""
 
 
 def test_observation_shows_the_defender_what_he_is_deciding_about():
@@ -536,7 +536,7 @@ def test_pending_dice_count_the_flank_as_the_battle_will():
     sc.unit(1, "soldier", (1, 0))
     sc.unit(1, "cavalry", (1, 0))
     e = raw_env.from_state(sc.build())
-    e.state.forced_dice[:] = [1, 6, 6, 6]  # the soldier's attack fails: both defenders stay
+    e.game_state.forced_dice[:] = [1, 6, 6, 6]  # the soldier's attack fails: both defenders stay
     seen = []
     for attacker, at in (("soldier", (0, 0)), ("archer", (2, 0))):
         e.step(e.encode_action(f"activate {attacker}", at))
@@ -544,8 +544,8 @@ def test_pending_dice_count_the_flank_as_the_battle_will():
         assert e.infos["player_1"]["interrupt"] == "defend"
         seen.append(round(scalar(e, e.observe("player_1")["observation"], "pending_dice") * 6))
         e.step(e.encode_action("choose cavalry", (1, 0)))
-        seen.append([ev for ev in e.state.events if ev["event"] == "battle"][-1]["dice"])
-        if e.state.active is not None:
+        seen.append([ev for ev in e.game_state.events if ev["event"] == "battle"][-1]["dice"])
+        if e.game_state.active is not None:
             e.step(e.encode_action("end activation"))
     assert seen == [1, 1, 5, 5]  # soldier 1; archer 2 + 3 from the rear
 
@@ -558,14 +558,14 @@ def test_battle_move_side_is_an_in_turn_choice():
     e = raw_env.from_state(sc.build())
     e.step(e.encode_action("activate cavalry", (0, 0)))
     e.step(e.encode_action("move", (2, 0)))
-    assert e.agent_selection == "player_0" and e.infos["player_0"]["interrupt"] is None
+    assert e.agent_selection == "player_0" and e.infos["player_0"]["interrupt"] == ""
     assert hex_verbs(e, e.action_mask()) == {A.ATTACK_FROM}
     obs = e.observe("player_0")["observation"]
     assert [scalar(e, obs, f"pending_{k}") for k in PENDING_KINDS] == [1, 0, 0, 0, 0, 0]
     assert plane_hexes(e, obs, "pending_cell") == {(2, 0)} and plane_hexes(e, obs, "pending_attacker") == {(0, 0)}
     assert not plane_hexes(e, obs, "pending_origin")  # the side is what is being chosen
     e.step(e.encode_action("attack from", (1, 0)))
-    assert e.state.pending is None
+    assert e.game_state.pending is None
 
 
 @pytest.mark.parametrize("n", PLAYERS)
@@ -575,10 +575,10 @@ def test_each_player_loads_his_freighters_first(n):
     loads = {-1 - (A.LOAD + i) for i in range(3)}
     for seat in range(n):
         agent = f"player_{seat}"
-        assert e.agent_selection == agent and e.infos[agent]["interrupt"] is None
+        assert e.agent_selection == agent and e.infos[agent]["interrupt"] == ""
         assert hex_verbs(e, e.action_mask()) == loads
         assert scalar(e, e.observe(agent)["observation"], "pending_load") == 1
         e.step(e.encode_action(A.encode_global(A.LOAD + seat % 3, e.gmap.board.n_cells)))
     assert scalar(e, e.observe(e.agent_selection)["observation"], "pending_load") == 0
     assert hex_verbs(e, e.action_mask()) <= {A.PLACE, A.PLACE + 1, A.PLACE + 2}
-    assert [ev["event"] for ev in e.state.events].count("load") == n
+    assert [ev["event"] for ev in e.game_state.events].count("load") == n

@@ -41,7 +41,7 @@ def random_positions(n: int, games: int = GAMES_PER_COUNT, every: int = CHECK_EV
         e.reset(seed=100 * n + g)
         rng = np.random.default_rng(g)
         k = 0
-        while not e.state.is_over:
+        while not e.game_state.is_over:
             legal = np.flatnonzero(e.action_mask())
             if k % every == 0:
                 yield e, legal, rng
@@ -81,13 +81,13 @@ def test_codec_layout_is_verb_times_hw_plus_tensor_cell():
 def test_every_masked_in_action_applies(n):
     checked = 0
     for e, legal, _ in random_positions(n):
-        codes = legal_actions(e.state)
+        codes = legal_actions(e.game_state)
         assert len(legal) == len(codes) >= 1
         assert sorted(e.codec.to_env(c) for c in codes) == legal.tolist()
         for index in legal:
             code = e.codec.to_engine(int(index))
             assert e.encode_action(code) == index  # decode(encode(a)) == a
-            apply_action(e.state.clone(keep_events=False), code)  # raises if the mask lied
+            apply_action(e.game_state.clone(keep_events=False), code)  # raises if the mask lied
             checked += 1
     assert checked > 100
 
@@ -108,12 +108,12 @@ def near_misses(e, legal: np.ndarray, rng: np.random.Generator, k: int) -> list[
 def test_masked_out_actions_are_refused_and_change_nothing(n):
     refused = 0
     for e, legal, rng in random_positions(n, games=1, every=CHECK_EVERY * 2):
-        before, agent = to_json(e.state), e.agent_selection
+        before, agent = to_json(e.game_state), e.agent_selection
         for index in near_misses(e, legal, rng, REFUSALS_PER_POSITION):
             with pytest.raises(IllegalActionError, match=f"{agent} chose action {index}"):
                 e.step(index)
             refused += 1
-        assert to_json(e.state) == before and e.agent_selection == agent
+        assert to_json(e.game_state) == before and e.agent_selection == agent
     assert refused > 50
 
 
@@ -123,7 +123,7 @@ def test_from_verb_agrees_with_the_engine_names():
     board = e.gmap.board
     for verb in A.VERB_NAMES:
         for at in ((0, 0), (-5, 5), (3, -1)):
-            code = code_for(e.state, verb, at)
+            code = code_for(e.game_state, verb, at)
             assert e.encode_action(verb, at) == e.codec.to_env(code)
     with pytest.raises(ValueError, match="unknown verb"):
         e.encode_action("fly", (0, 0))
@@ -140,8 +140,8 @@ def test_mask_is_exact_for_an_out_of_turn_choice():
     agent, mask = e.agent_selection, e.action_mask()
     legal = np.flatnonzero(mask)
     for index in legal:
-        apply_action(e.state.clone(keep_events=False), e.codec.to_engine(int(index)))
-    hw, before = e.codec.hw, to_json(e.state)
+        apply_action(e.game_state.clone(keep_events=False), e.codec.to_engine(int(index)))
+    hw, before = e.codec.hw, to_json(e.game_state)
     board = e.gmap.board
     choose_everywhere = [v * hw + board.tensor_index[c] for v in range(A.CHOOSE, A.CHOOSE + 6)
                          for c in range(board.n_cells)]
@@ -151,4 +151,4 @@ def test_mask_is_exact_for_an_out_of_turn_choice():
     for index in others:
         with pytest.raises(IllegalActionError, match=f"{agent} chose action {index}"):
             e.step(index)
-    assert to_json(e.state) == before and e.agent_selection == agent
+    assert to_json(e.game_state) == before and e.agent_selection == agent

@@ -37,7 +37,7 @@ def _menu_at(decisions: int = LOADS, seed: int = 1) -> tuple[Menu, object]:
     env.reset(seed=seed)
     for _ in range(decisions):
         env.step(int(np.flatnonzero(env.action_mask())[0]))
-    return Menu(env.state, env.codec, env.action_mask()), env
+    return Menu(env.game_state, env.codec, env.action_mask()), env
 
 
 @pytest.mark.parametrize("text, want", [
@@ -73,7 +73,7 @@ def test_end_is_taken_when_one_end_is_legal():
     while _end_turn_code(state) not in legal_actions(state):
         apply_action(state, legal_actions(state)[0])
     env = raw_env.from_state(state)
-    menu = Menu(env.state, env.codec, env.action_mask())
+    menu = Menu(env.game_state, env.codec, env.action_mask())
     ends = [c for c in menu.choices if c.kind.startswith("end")]
     chosen, fits = menu.find("end")
     if len(ends) == 1:
@@ -126,7 +126,7 @@ def test_human_agent_shows_retaliation_and_purse():
     out: list[str] = []
     human = HumanAgent(scripted(["end turn"]), out.append, show_map=False)
     human.reset(0, 0)
-    info = {"state": env.state, "interrupt": "retaliation"}
+    info = {"state": env.game_state, "interrupt": "retaliation"}
     action = human.act(None, env.action_mask(), info)
     assert env.decode_action(action).endswith("end turn")
     assert any("gold 6, silver 6" in line for line in out)
@@ -170,7 +170,7 @@ def test_human_defends_out_of_turn_with_the_attack_in_words():
     out: list[str] = []
     human = HumanAgent(scripted(["end", "no defence", "ch sol 1,0"]), out.append, show_map=False)
     human.reset(1, 0)
-    info = {"state": env.state, **env.infos["player_1"]}
+    info = {"state": env.game_state, **env.infos["player_1"]}
     action = human.act(None, env.action_mask(), info)
     assert env.decode_action(action) == "player_1: defend with soldier at (1, 0)"
     text = "\n".join(out)

@@ -102,7 +102,18 @@ def test_stats_table_columns_are_the_numbers():
     st = agent_stats([_record(0, ["x", "y"], [6, 2], [0], n=40)])
     line = stats_table(st).splitlines()[1].split()
     assert line[:5] == ["x", "1", "1.0", "0", "100.0"]
-    assert line[-2:] == ["6.00", "40.0"]
+    assert line[-3:] == ["6.00", "40.0", "-"]  # a record without timings shows no ms/dec
+
+
+def test_each_agent_is_timed_per_decision(ten_games):
+    for r in ten_games.records:
+        assert len(r.seat_decisions) == len(r.seat_cpu) == len(r.seats)
+        assert sum(r.seat_decisions) == r.n_decisions
+        assert all(c >= 0 for c in r.seat_cpu)
+    stats = ten_games.stats()
+    assert sum(s.decisions for s in stats) == sum(r.n_decisions for r in ten_games.records)
+    assert all(s.ms_per_decision is not None and s.ms_per_decision >= 0 for s in stats)
+    assert "ms/dec" in ten_games.table().splitlines()[0]
 
 
 # ------------------------------------------------------------------ records

@@ -36,7 +36,7 @@ def midgame_env(n: int, mode: str, decisions: int = 60):
     e.reset(seed=n)
     rng = np.random.default_rng(n)
     for _ in range(decisions):
-        if e.state.is_over:
+        if e.game_state.is_over:
             break
         legal = np.flatnonzero(e.action_mask())
         e.step(int(legal[rng.integers(len(legal))]))
@@ -103,15 +103,15 @@ def test_pending_choices_are_said_and_drawn():
     sc.unit(1, "archer", (1, 0))
     e = raw_env.from_state(sc.build(), render_mode="ansi")
     e.step(e.encode_action("activate cavalry", (0, 0)))
-    before = render_rgb(e.state)
+    before = render_rgb(e.game_state)
     e.step(e.encode_action("attack", (1, 0)))
     text = e.render()
     assert ("player_1 chooses who defends (1, 0) against player_0's cavalry from (0, 0) "
             "(in close combat, 3 dice)") in text
-    frame = render_rgb(e.state)
+    frame = render_rgb(e.game_state)
     magenta = (frame == np.array(PENDING_COLOUR, dtype=np.uint8)).all(axis=-1)
     assert magenta.any() and not (before == np.array(PENDING_COLOUR, dtype=np.uint8)).all(axis=-1).any()
     fresh = raw_env(num_players=2, render_mode="ansi")
     fresh.reset(seed=0)
-    assert pending_text(fresh.state) == "player_0 loads his two freighters (setup)"
+    assert pending_text(fresh.game_state) == "player_0 loads his two freighters (setup)"
     assert "player_0 loads his two freighters" in fresh.render()

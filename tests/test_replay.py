@@ -27,8 +27,8 @@ def test_replay_reproduces_tokens_and_the_whole_final_state():
     env = raw_env(num_players=2)
     record = play_game(env, GameJob(0, 21, ("random", "random"), 2))
     state = rebuild(record)
-    assert state.tokens == record.tokens == env.state.tokens
-    assert to_dict(state) == to_dict(env.state)  # events and dice included
+    assert state.tokens == record.tokens == env.game_state.tokens
+    assert to_dict(state) == to_dict(env.game_state)  # events and dice included
 
 
 @pytest.mark.parametrize("n", [3, 4])

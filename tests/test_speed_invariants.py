@@ -126,7 +126,7 @@ def test_out_of_bounds_actions_are_refused_as_pettingzoo_refuses_them(action) ->
     legal = int(np.flatnonzero(ours.last()[0]["action_mask"])[0])
     for e in (ours, theirs):
         e.step(np.int64(legal))
-        assert e.unwrapped.state.decisions == 1
+        assert e.unwrapped.game_state.decisions == 1
 
 
 def test_incremental_encoder_matches_a_fresh_one_through_pending_choices() -> None:

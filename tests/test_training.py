@@ -68,6 +68,8 @@ def _check_run_folder(run: Path) -> None:
     assert [p.name for p in (run / "snapshots").iterdir()] == ["snapshot_256.zip"]
     assert OpponentPool.saved_snapshots(run / "league.json")[0].endswith("snapshot_256.zip")
     assert load_config(run / "config.yaml").selfplay.max_snapshots == 1  # the resolved config
+    # TensorBoard is a dependency: every run logs its curves there too
+    assert list((run / "tb").rglob("events.out.tfevents.*")), "no TensorBoard event file"
 
 
 def _check_reload_and_play(run: Path) -> None:

@@ -106,7 +106,7 @@ def _record_chunk(cfg: TrainConfig, games: list[int], progress: bool) -> Demonst
         done, info = False, {}
         while not done:
             mask = env.action_masks()
-            action = teacher.act(obs, mask, {"state": inner.aec.state})
+            action = teacher.act(obs, mask, {"state": inner.aec.game_state})
             obs_rows.append(obs.astype(np.float16))
             mask_rows.append(np.packbits(mask))
             actions.append(action)

@@ -171,7 +171,7 @@ class LeagueEnv(gymnasium.Wrapper):
 
     def _game_summary(self) -> dict[str, Any]:
         inner = self.env.unwrapped
-        state, seat = inner.aec.state, inner.seat
+        state, seat = inner.aec.game_state, inner.seat
         won = winners(state) if state.is_over else []
         names = {self.opponent_name(s) for s in self._lineup}
         return {"win": (1.0 / len(won)) if seat in won else 0.0,

@@ -12,7 +12,7 @@ environments, the model (cloned from a bot first when ``pretrain.teacher`` is se
     config.yaml            the resolved TrainConfig (every field commented)
     progress.csv           SB3's log: rollout/*, train/*, game/*, eval/* by time/total_timesteps
                            (a resumed run adds progress-resume-<timesteps>.csv); TensorBoard
-                           event files in tb/ when tensorboard is installed
+                           event files in tb/
     checkpoints/           model_<timesteps>_steps.zip every checkpoint_every timesteps, every
                            checkpoint_minutes of wall time, after cloning (model_0_steps) and
                            when the run is stopped (Ctrl-C, SIGTERM)
@@ -39,7 +39,9 @@ import json
 import re
 import shutil
 import signal
+import sys
 import time
+import warnings
 from collections import defaultdict, deque
 from pathlib import Path
 from typing import Any
@@ -99,6 +101,8 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
         vec_env.close()
         raise
     save_config(cfg, run_dir / CONFIG_FILE)
+    if progress:
+        print(f"run folder {run_dir}; watch it live: tensorboard --logdir {run_dir / 'tb'}", file=sys.stderr)
 
     # --- the model (MaskablePPO finds the masks through each env's action_masks())
     if resume is None:
@@ -229,12 +233,16 @@ def make_vec_env(cfg: TrainConfig, pool: OpponentPool) -> VecEnv:
 
 
 def make_logger(run_dir: Path, timesteps: int) -> Logger:
-    """CSV (what ``vigtavl plot`` reads), plus TensorBoard when it is installed."""
+    """CSV (what ``vigtavl plot`` reads), plus TensorBoard (a dependency; skipped with a warning
+    when it is missing from the environment)."""
     name = "progress.csv" if timesteps == 0 else f"progress-resume-{timesteps}.csv"
     formats: list[Any] = [CSVOutputFormat(str(run_dir / name))]
     if importlib.util.find_spec("tensorboard") is not None:
         from stable_baselines3.common.logger import TensorBoardOutputFormat
         formats.append(TensorBoardOutputFormat(str(run_dir / "tb")))
+    else:
+        warnings.warn("tensorboard is not installed (pip install tensorboard): this run logs to "
+                      "its CSV only", stacklevel=2)
     return Logger(str(run_dir), formats)
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any
 
+import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
@@ -73,11 +74,23 @@ class AssertOutOfBoundsWrapper(_Forwarding, wrappers.AssertOutOfBoundsWrapper):
 
     def step(self, action: Any) -> None:
         # A plain int in range is what Discrete.contains accepts (about 4 us a call through
-        # numpy); anything else takes PettingZoo's own check, with its assertion message.
+        # numpy); None steps a finished agent out; anything else is refused in one line.
         if type(action) is int and 0 <= action < self._n_actions:
             self.env.step(action)
+        elif isinstance(action, np.integer) and 0 <= action < self._n_actions:
+            self.env.step(int(action))
+        elif action is None and (self.env.terminations.get(self.env.agent_selection, True)
+                                 or self.env.truncations.get(self.env.agent_selection, True)):
+            self.env.step(None)  # a finished agent stepped out
         else:
-            super().step(action)
+            raise ActionOutOfBoundsError(
+                f"{self.env.agent_selection} chose {action!r} ({type(action).__name__}): an action is an "
+                f"int in 0..{self._n_actions - 1} (Discrete({self._n_actions})), None for a finished agent")
+
+
+class ActionOutOfBoundsError(ValueError, AssertionError):
+    """An action outside the action space: a ValueError with a one-line message, and an
+    AssertionError as PettingZoo's AssertOutOfBoundsWrapper raises."""
 
 
 class OrderEnforcingWrapper(_Forwarding, wrappers.OrderEnforcingWrapper):

@@ -42,11 +42,11 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
                    help="map preset (duel, triad, quad), 'random', or a .txt map file (default: the preset "
                         "for the player count)")
     p.add_argument("--seed", type=int, default=0, help="game g uses seed SEED + g (default 0)")
-    p.add_argument("--max-steps", type=int, default=5000, help="decisions after which a game is cut off")
+    p.add_argument("--max-steps", type=positive_int, default=5000, help="decisions after which a game is cut off")
 
 
 def _add_run_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--workers", type=int, default=1, help="parallel worker processes (default 1)")
+    p.add_argument("--workers", type=positive_int, default=1, help="parallel worker processes (default 1)")
     p.add_argument("--out", default=None, help="write every game's record to this JSON file")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -59,14 +59,15 @@ def add_match(sub: Any) -> None:
                                    "mean tokens and game length per agent. A win shared by w players "
                                    "counts 1/w.")
     p.add_argument("--agents", required=True, help=_agents_help())
-    p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    p.add_argument("--games", type=positive_int, default=100, help="number of games (default 100)")
     _add_game_options(p)
     _add_run_options(p)
     p.set_defaults(func=cmd_match)
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    from agents.match import parse_agents, run_match
+    from agents.match import check_out_path, parse_agents, run_match
+    check_out_path(args.out)  # before the games, not after them
     agents = parse_agents(args.agents)
     result = run_match(agents, args.games, args.seed, workers=args.workers,
                        num_players=args.players or len(agents), map=args.map,
@@ -90,15 +91,16 @@ def add_tournament(sub: Any) -> None:
                                    "rotated); prints Elo (Bradley-Terry fit, ±95%) and Weng-Lin "
                                    "(Plackett-Luce) ratings, a head-to-head matrix and per-agent totals.")
     p.add_argument("--agents", required=True, help=_agents_help())
-    p.add_argument("--games", type=int, default=100, help="games per pairing (default 100)")
+    p.add_argument("--games", type=positive_int, default=100, help="games per pairing (default 100)")
     _add_game_options(p)
     _add_run_options(p)
     p.set_defaults(func=cmd_tournament)
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from agents.match import parse_agents
+    from agents.match import check_out_path, parse_agents
     from agents.ratings import run_tournament
+    check_out_path(args.out)
     agents = parse_agents(args.agents)
     result = run_tournament(agents, args.games, args.seed, workers=args.workers,
                             num_players=args.players or 2, map=args.map,
@@ -148,7 +150,8 @@ def add_play(sub: Any) -> None:
 
 def cmd_play(args: argparse.Namespace) -> int:
     from agents.human import play, watch
-    from agents.match import parse_agents
+    from agents.match import check_out_path, parse_agents
+    check_out_path(args.out)
     if args.watch:
         agents = parse_agents(args.agents or "greedy,random")
         record = watch(agents, seed=args.seed, map=args.map, show_map=not args.no_map, delay=args.delay)
@@ -203,7 +206,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     model = f"best model: {best}" if best.is_file() else f"final model: {run_dir / 'final_model.zip'}"
     print(f"run saved in {run_dir} ({model}; curves: vigtavl plot {run_dir})")
     if (run_dir / "tb").is_dir():
-        print(f"TensorBoard logs in {run_dir / 'tb'}: tensorboard --logdir {run_dir.parent}")
+        print(f"TensorBoard logs in {run_dir / 'tb'}: tensorboard --logdir {run_dir / 'tb'}")
     return 0
 
 
@@ -218,13 +221,13 @@ def add_evaluate(sub: Any) -> None:
                         "for the shipped agent")
     p.add_argument("--opponents", default="random,greedy,aggressor,builder",
                    help="comma-separated agent specs (default random,greedy,aggressor,builder)")
-    p.add_argument("--games", type=int, default=100, help="games per opponent (default 100)")
+    p.add_argument("--games", type=positive_int, default=100, help="games per opponent (default 100)")
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
                    help="players per game (default: the count the model was trained for)")
     p.add_argument("--map", default=None, help="map preset, 'random' or a .txt map file (default: the preset)")
     p.add_argument("--seed", type=int, default=0, help="game g uses seed SEED + g (default 0)")
-    p.add_argument("--max-steps", type=int, default=5000, help="decisions after which a game is cut off")
-    p.add_argument("--workers", type=int, default=1, help="parallel worker processes (default 1)")
+    p.add_argument("--max-steps", type=positive_int, default=5000, help="decisions after which a game is cut off")
+    p.add_argument("--workers", type=positive_int, default=1, help="parallel worker processes (default 1)")
     p.add_argument("--search", type=int, default=None, metavar="N",
                    help="search on top of the model: the agent ppo-search:MODEL:N, whose N simulations per "
                         "decision judge the model's favourite actions beside the heuristic's (default: "
@@ -236,18 +239,17 @@ def add_evaluate(sub: Any) -> None:
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
     import json
-    from pathlib import Path
 
-    from agents.match import parse_agents
+    from agents.match import check_out_path, parse_agents, write_file
     from training.evaluate import evaluate_model, evaluation_table, summary
+    check_out_path(args.out)
     results = evaluate_model(args.model, parse_agents(args.opponents), args.games, players=args.players,
                              seed=args.seed, workers=args.workers, map=args.map, max_steps=args.max_steps,
                              progress=not args.no_progress, search=args.search)
     print(evaluation_table(args.model, results))
     if args.out:
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(json.dumps({"model": args.model, "seed": args.seed, "search": args.search,
-                                              "opponents": summary(results)}, indent=1))
+        write_file(args.out, json.dumps({"model": args.model, "seed": args.seed, "search": args.search,
+                                         "opponents": summary(results)}, indent=1))
         print(f"wrote {args.out}")
     return 0
 
@@ -298,6 +300,17 @@ def cmd_compile(args: argparse.Namespace) -> int:
     return 0
 
 
+def positive_int(text: str) -> int:
+    """argparse type: an int of at least 1 (``--workers 0`` is refused, not taken as 1)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 # ------------------------------------------------------------------ the parser
 SUBCOMMANDS: tuple[Callable[[Any], None], ...] = (add_match, add_tournament, add_replay, add_play,
                                                   add_train, add_evaluate, add_plot, add_compile)
@@ -320,6 +333,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except (ValueError, FileNotFoundError) as e:
         print(f"vigtavl {args.command}: error: {e}", file=sys.stderr)
+        return ERROR_STATUS
+    except OSError as e:  # a folder where a file goes, no permission, a full disk: one line
+        where = f" {e.filename}" if getattr(e, "filename", None) else ""
+        print(f"vigtavl {args.command}: error:{where} {e.strerror or e}", file=sys.stderr)
         return ERROR_STATUS
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

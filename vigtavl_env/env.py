@@ -24,7 +24,12 @@ Arguments (both ``env`` and ``raw_env``; a bad value raises ValueError listing w
   on a tie of everyone), ``"tokens"`` (each step, every player gets the victory tokens he
   gained in it, acting or not) or ``"margin"`` (at the end: own tokens minus the best
   opponent's, / 10).
-- ``max_steps``: decisions after which every agent is truncated (default 5000).
+- ``max_steps``: decisions after which every agent is truncated (default 5000);
+  ``max_cycles`` is accepted as PettingZoo's name for it.
+- ``mask_in_info``: ``True`` (default) also puts the selected agent's mask in
+  ``infos[agent]["action_mask"]`` (PettingZoo's classic envs do); ``False`` leaves it out, for
+  libraries that build a spec from every info key (TorchRL): the mask is always in the
+  observation.
 - ``illegal_action``: ``env()`` takes ``"penalty"`` (default: PettingZoo's
   TerminateIllegalWrapper ends the game, -1 to the offender) or ``"raise"``; ``raw_env``
   always raises :class:`~vigtavl_env.engine.IllegalActionError` (a ValueError) naming the
@@ -48,7 +53,7 @@ deciding player's own agent is then selected out of order (as in PettingZoo's ca
   CHOOSE_GUARD). The mask then holds only the ``choose <type>`` verbs (and "no defence" for a
   seizure). With a single possible defender nobody is asked.
 
-``interrupt`` is ``None`` for every in-turn decision, including the acting player's own
+``interrupt`` is ``""`` (never ``None``) for every in-turn decision, including the acting player's own
 follow-up choices (the side a battle move attacks from, which unit breaches or seizes, the
 setup load). When the interrupt is answered the engine hands the decision back and the
 selection follows. When the game ends all agents are terminated; each is then stepped with
@@ -117,8 +122,10 @@ cavalry active on (2, -1), ``env.unwrapped.decode_action(4529)`` reads
 
 Starting from a given position: ``raw_env.from_state(state, **kwargs)`` or
 ``reset(options={"state": state})`` (the state is cloned; its map and rules config apply).
-``env.unwrapped.state`` is the live engine state: read it, change it only through ``step``
-(legal actions are cached per step). ``env.unwrapped.game_seed`` is the engine seed of the game.
+``env.unwrapped.game_state`` is the live engine state: read it, change it only through ``step``
+(legal actions are cached per step; before v1.1 it was ``env.unwrapped.state``, which is now
+PettingZoo's ``state()`` method: the global state tensor, the board as seat 0 sees it, for
+centralised critics; the game hides nothing, so it is one of the observations). ``env.unwrapped.game_seed`` is the engine seed of the game.
 
 Version history:
 
@@ -159,6 +166,7 @@ MARGIN_SCALE = 10.0
 ILLEGAL_REWARD = -1
 RETALIATION = "retaliation"
 DEFEND = "defend"
+IN_TURN = ""  # info["interrupt"] of an in-turn decision
 DEFEND_KINDS = (CHOOSE_DEFENDER, CHOOSE_GUARD)  # pending choices asked of the defending player
 SEED_BITS = 63
 
@@ -188,11 +196,17 @@ class raw_env(AECEnv, EzPickle):
     def __init__(self, num_players: int | None = None, map: Any = None, seed: int | None = None,
                  render_mode: str | None = None, reward: str = "win_loss",
                  max_steps: int = DEFAULT_MAX_STEPS, illegal_action: str = "raise",
-                 rules: dict[str, Any] | None = None) -> None:
+                 rules: dict[str, Any] | None = None, max_cycles: int | None = None,
+                 mask_in_info: bool = True) -> None:
         EzPickle.__init__(self, num_players=num_players, map=map, seed=seed, render_mode=render_mode,
-                          reward=reward, max_steps=max_steps, illegal_action=illegal_action, rules=rules)
+                          reward=reward, max_steps=max_steps, illegal_action=illegal_action, rules=rules,
+                          max_cycles=max_cycles, mask_in_info=mask_in_info)
         super().__init__()
+        max_steps = _step_limit(max_steps, max_cycles)
         _check_options(render_mode, reward, max_steps, illegal_action, self.metadata["render_modes"])
+        if not isinstance(mask_in_info, bool):
+            raise ValueError(f"mask_in_info must be True or False, got {mask_in_info!r}")
+        self.mask_in_info = mask_in_info
         self.render_mode, self.reward_kind, self.max_steps = render_mode, reward, int(max_steps)
         self.config = _rules_config(rules)
         self._map_spec = map
@@ -211,7 +225,7 @@ class raw_env(AECEnv, EzPickle):
         self._no_mask = np.zeros(self.codec.n_actions, dtype=np.int8)
         self._no_mask.setflags(write=False)
         self._seeder = random.Random(seed)
-        self.state: GameState | None = None
+        self.game_state: GameState | None = None
         self.game_seed: int | None = None
         self._version = 0
         self._legal_version = -1
@@ -251,6 +265,18 @@ class raw_env(AECEnv, EzPickle):
     def action_space(self, agent: str) -> spaces.Space:
         return self._action_space
 
+    @property
+    def state_space(self) -> spaces.Space:
+        """The space of :meth:`state`: one observation tensor."""
+        return self._observation_space["observation"]
+
+    def state(self) -> np.ndarray:
+        """PettingZoo's global state: the board as seat 0 sees it (the game hides nothing, so
+        every seat's observation holds the same facts). The engine state is ``game_state``."""
+        if self.game_state is None:
+            raise RuntimeError("call reset() before state()")
+        return self.encoder.encode(self.game_state, 0)
+
     # ------------------------------------------------------------------ reset
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game, or with ``options={"state": state}`` play from a clone of that
@@ -261,13 +287,13 @@ class raw_env(AECEnv, EzPickle):
         options = options or {}
         self.game_seed = self._seeder.getrandbits(SEED_BITS)
         if options.get("state") is not None:
-            self.state = self._adopt(options["state"])
+            self.game_state = self._adopt(options["state"])
         else:
             home = self._home_map
             if self._map_spec == RANDOM_SPEC:
                 home = load_map(RANDOM_SPEC, len(self.possible_agents), seed=self.game_seed)
             self._set_map(home, self.config.rounds_per_phase)
-            self.state = new_game(self.gmap, self.config, seed=self.game_seed)
+            self.game_state = new_game(self.gmap, self.config, seed=self.game_seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
@@ -300,7 +326,7 @@ class raw_env(AECEnv, EzPickle):
     def _legal_codes(self) -> list[int]:
         """Engine codes legal now, enumerated once per state version."""
         if self._legal_version != self._version:
-            self._legal = legal_actions(self.state) if not self.state.is_over else []
+            self._legal = legal_actions(self.game_state) if not self.game_state.is_over else []
             mask = self.codec.new_mask(self._legal)
             mask.setflags(write=False)
             self._mask = mask
@@ -323,21 +349,25 @@ class raw_env(AECEnv, EzPickle):
         return bool(self.terminations.get(agent, True) or self.truncations.get(agent, True))
 
     def _update_selection_and_infos(self) -> None:
-        s = self.state
+        s = self.game_state
         if not s.is_over and not any(self.truncations.values()):
             self.agent_selection = self.possible_agents[s.current_player]
             if not self._legal_codes():
                 raise RuntimeError(f"engine listed no legal action for seat {s.current_player} "
                                    f"(phase {s.phase}, round {s.round}); this is an engine bug")
-        self.infos = {a: {"interrupt": None, "action_mask": self._no_mask} for a in self.agents}
+        if self.mask_in_info:
+            self.infos = {a: {"interrupt": IN_TURN, "action_mask": self._no_mask} for a in self.agents}
+        else:
+            self.infos = {a: {"interrupt": IN_TURN} for a in self.agents}
         sel = self.agent_selection
         if sel in self.infos and not self._done(sel):
-            self.infos[sel] = {"interrupt": interrupt_kind(s), "action_mask": self._mask}
+            self.infos[sel] = {"interrupt": interrupt_kind(s), "action_mask": self._mask} if self.mask_in_info \
+                else {"interrupt": interrupt_kind(s)}
 
     # ------------------------------------------------------------------ observe
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
-        obs = self.encoder.encode(self.state, seat, key=self._version)
+        obs = self.encoder.encode(self.game_state, seat, key=self._version)
         return {"observation": obs, "action_mask": self.action_mask(agent).copy()}
 
     # ------------------------------------------------------------------ step
@@ -347,7 +377,7 @@ class raw_env(AECEnv, EzPickle):
             self._was_dead_step(action)
             return
         code = self._engine_code(action)
-        s = self.state
+        s = self.game_state
         tokens_before = s.tokens[:] if self.reward_kind == "tokens" else None
         legal = self._legal if self._legal_version == self._version else None
         try:
@@ -371,6 +401,8 @@ class raw_env(AECEnv, EzPickle):
             self.render()
 
     def _engine_code(self, action: Any) -> int:
+        if isinstance(action, (bool, np.bool_)):  # int(True) is 1: a bool is a caller's mistake
+            raise IllegalActionError(f"{self.agent_selection} chose {action!r}: an action is an int, not a bool")
         try:
             index = int(action)
         except (TypeError, ValueError):
@@ -384,7 +416,7 @@ class raw_env(AECEnv, EzPickle):
         return _agent_names(str(err))
 
     def _set_rewards(self, tokens_before: list[int] | None) -> None:
-        s, kind = self.state, self.reward_kind
+        s, kind = self.game_state, self.reward_kind
         if kind == "tokens":
             for i, a in enumerate(self.possible_agents):
                 if a in self.rewards:
@@ -404,7 +436,7 @@ class raw_env(AECEnv, EzPickle):
             code = self.codec.to_engine(int(action))
         except ValueError as e:
             return str(e)
-        return _agent_names(describe(self.state, code))
+        return _agent_names(describe(self.game_state, code))
 
     def encode_action(self, verb: str | int, at: tuple[int, int] | None = None) -> int:
         """Env action for a verb name and axial hex (``"move", (3, -1)``; ``"end turn"``), or for
@@ -421,8 +453,8 @@ class raw_env(AECEnv, EzPickle):
             gymnasium.logger.warn("You are calling render without a render_mode; pass render_mode=...")
             return None
         if self.render_mode == "ansi":
-            return R.render_ansi(self.state)
-        frame = R.render_rgb(self.state)
+            return R.render_ansi(self.game_state)
+        frame = R.render_rgb(self.game_state)
         if self.render_mode == "rgb_array":
             return frame
         self.last_frame = frame
@@ -435,19 +467,30 @@ class raw_env(AECEnv, EzPickle):
             self._viewer.close()
 
 
-def interrupt_kind(state: GameState) -> str | None:
+def interrupt_kind(state: GameState) -> str:
     """The kind of out-of-turn decision ``state`` asks for: ``"defend"`` (who defends an
     attacked hex or a development about to be seized), ``"retaliation"`` (the retaliating
-    player's decisions, his own follow-up choices included), or None (an in-turn decision)."""
+    player's decisions, his own follow-up choices included), or ``""`` (an in-turn decision:
+    a string like the others, so libraries that build specs from infos see one type)."""
     pend = state.pending
     if pend is not None and pend.kind in DEFEND_KINDS:
         return DEFEND
-    return RETALIATION if state.retaliator >= 0 else None
+    return RETALIATION if state.retaliator >= 0 else IN_TURN
 
 
 def _agent_names(text: str) -> str:
     """Engine descriptions say "P0"; the environment says "player_0"."""
     return re.sub(r"\bP(\d)\b", r"player_\1", text)
+
+
+def _step_limit(max_steps: Any, max_cycles: Any) -> Any:
+    """``max_cycles`` (PettingZoo's name) in place of ``max_steps``; both only when they agree."""
+    if max_cycles is None:
+        return max_steps
+    if max_steps not in (DEFAULT_MAX_STEPS, max_cycles):
+        raise ValueError(f"give max_steps or max_cycles (the same limit), not both: "
+                         f"max_steps={max_steps!r}, max_cycles={max_cycles!r}")
+    return max_cycles
 
 
 def _check_options(render_mode: Any, reward: Any, max_steps: Any, illegal_action: Any, modes: list[str]) -> None:

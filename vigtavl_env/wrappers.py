@@ -16,8 +16,10 @@ opponent's move ends the game.
   finds that method), and ``info["action_mask"]`` carries a copy.
 - Action: ``Discrete(N)`` as in the AEC env (``codec.py``).
 - Opponents: ``None`` or ``"random"`` (uniform over legal actions, from this env's seeded
-  ``np_random``), a policy, or a list of ``n - 1`` policies for the seats after the learner's in
-  turn order. A policy is a callable ``(observation, action_mask) -> action`` or an object with
+  ``np_random``), a bot by its agent spec (``"greedy"``, ``"search:50"``, ``"ppo:pretrained"``:
+  ``vigtavl agents`` lists them; each seat gets its own, reseeded from ``np_random`` at every
+  reset), a policy, or a list of ``n - 1`` of these for the seats after the learner's in turn
+  order. A policy is a callable ``(observation, action_mask) -> action`` or an object with
   ``.act(observation, action_mask, info) -> action`` (``observation`` is the ``(C, H, W)`` view of
   the seat it plays, ``action_mask`` int8, ``info`` the env's infos entry plus ``"state"``, the
   live engine state to read, not change -- so the bots in ``agents/`` can play here).
@@ -30,6 +32,7 @@ opponent's move ends the game.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -65,11 +68,14 @@ class SingleSeatEnv(gymnasium.Env):
             raise ValueError(f"seat must be {SEAT_CHOICES}, got {seat!r}")
         self._seat_option = seat
         self.opponents = _opponent_list(opponents, self.n_players)
+        self._named = [i for i, spec in enumerate(_as_list(opponents, self.n_players))
+                       if isinstance(spec, str) and spec != RANDOM]  # bots this env made and reseeds
         self.observation_space = spaces.Box(OBS_LOW, OBS_HIGH, self.aec.encoder.shape, dtype=np.float32)
         self.action_space = spaces.Discrete(self.aec.codec.n_actions)
         self.seat = 0 if seat == RANDOM else seat
         self._done = True
         self._carried = 0.0  # learner reward from opponent moves before its first decision
+        self._warned = False
 
     @property
     def agent(self) -> str:
@@ -80,6 +86,8 @@ class SingleSeatEnv(gymnasium.Env):
         super().reset(seed=seed)
         if self._seat_option == RANDOM:
             self.seat = int(self.np_random.integers(self.n_players))
+        for i in self._named:
+            self.opponents[i].reset((self.seat + 1 + i) % self.n_players, int(self.np_random.integers(2**31)))
         self.aec.reset(seed=seed, options=options)
         self._done = False
         self._carried, _ = self._play_opponents()  # paid with the first step's reward
@@ -93,6 +101,11 @@ class SingleSeatEnv(gymnasium.Env):
         except IllegalActionError as err:
             if self.illegal_action == "raise":
                 raise
+            if not self._warned:  # the trap of unmasked evaluation (SB3's evaluate_policy): say it once
+                self._warned = True
+                warnings.warn(f"an illegal action ended the episode with reward {ILLEGAL_REWARD} ({err}); "
+                              "mask the policy's actions with env.action_masks() (sb3_contrib's "
+                              "evaluate_policy, MaskablePPO.predict(action_masks=...))", stacklevel=2)
             self._done = True
             info = self._info()
             info.update(illegal_action=True, reason=str(err))
@@ -100,7 +113,7 @@ class SingleSeatEnv(gymnasium.Env):
         reward = float(self.aec.rewards.get(self.agent, 0.0)) + self._carried
         self._carried = 0.0
         more, _ = self._play_opponents()
-        terminated = bool(self.aec.state.is_over)
+        terminated = bool(self.aec.game_state.is_over)
         truncated = bool(not terminated and self.aec.truncations.get(self.agent, False))
         self._done = terminated or truncated
         return self._observation(), reward + more, terminated, truncated, self._info()
@@ -128,7 +141,7 @@ class SingleSeatEnv(gymnasium.Env):
 
     def _game_stopped(self) -> bool:
         aec = self.aec
-        return aec.state.is_over or any(aec.truncations.values()) or any(aec.terminations.values())
+        return aec.game_state.is_over or any(aec.truncations.values()) or any(aec.terminations.values())
 
     def _opponent_action(self, seat: int) -> int:
         policy = self.opponents[(seat - self.seat - 1) % self.n_players]
@@ -138,7 +151,7 @@ class SingleSeatEnv(gymnasium.Env):
         agent = self.aec.possible_agents[seat]
         obs = self.aec.observe(agent)
         if hasattr(policy, "act"):
-            info = dict(self.aec.infos[agent], state=self.aec.state)  # as agents.base.agent_info
+            info = dict(self.aec.infos[agent], state=self.aec.game_state)  # as agents.base.agent_info
             return int(policy.act(obs["observation"], obs["action_mask"], info))
         return int(policy(obs["observation"], obs["action_mask"]))
 
@@ -149,22 +162,26 @@ class SingleSeatEnv(gymnasium.Env):
     def _info(self) -> dict[str, Any]:
         info = self.aec.infos.get(self.agent, {})
         return {"action_mask": self.action_masks(), "interrupt": info.get("interrupt"), "seat": self.seat,
-                "tokens": list(self.aec.state.tokens)}
+                "tokens": list(self.aec.game_state.tokens)}
+
+
+def _as_list(opponents: Any, n_players: int) -> list[Any]:
+    """One entry per seat after the learner's: a single opponent repeated, or the list."""
+    if isinstance(opponents, (list, tuple)):
+        return list(opponents)
+    return [opponents] * (n_players - 1)
 
 
 def _opponent_list(opponents: Any, n_players: int) -> list[Any]:
-    """One policy per seat after the learner's (relative order), validated."""
-    if opponents is None or isinstance(opponents, str):
-        if opponents not in (None, RANDOM):
-            raise ValueError(f"opponents must be None, 'random', a policy or a list of policies, got {opponents!r}")
-        return [RANDOM] * (n_players - 1)
-    if isinstance(opponents, (list, tuple)):
-        if len(opponents) != n_players - 1:
-            raise ValueError(f"opponents: expected {n_players - 1} policies (one per other seat), got {len(opponents)}")
-        pols = [RANDOM if p in (None, RANDOM) else p for p in opponents]
-    else:
-        pols = [opponents] * (n_players - 1)
-    for p in pols:
-        if p is not RANDOM and not callable(p) and not hasattr(p, "act"):
-            raise ValueError(f"an opponent policy must be callable (obs, mask) -> action or have .act(obs, mask, info), got {p!r}")
+    """One policy per seat after the learner's (relative order), validated; bot names made."""
+    if isinstance(opponents, (list, tuple)) and len(opponents) != n_players - 1:
+        raise ValueError(f"opponents: expected {n_players - 1} policies (one per other seat), got {len(opponents)}")
+    pols = [RANDOM if p in (None, RANDOM) else p for p in _as_list(opponents, n_players)]
+    for i, p in enumerate(pols):
+        if isinstance(p, str):
+            from agents.registry import make_agent  # bots by name (the agents package is optional here)
+            pols[i] = make_agent(p)
+        elif not callable(p) and not hasattr(p, "act"):
+            raise ValueError(f"an opponent must be 'random', a bot name (vigtavl agents), a callable "
+                             f"(obs, mask) -> action or have .act(obs, mask, info); got {p!r}")
     return pols
