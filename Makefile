@@ -30,7 +30,7 @@ compile: setup
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(PIP) install $(TORCH_PIP_ARGS) 'torch==$(TORCH_VERSION)'
-	$(PIP) install -e '.[dev]' 'torch==$(TORCH_VERSION)'
+	$(PIP) install -e '.[dev,rllib]' 'torch==$(TORCH_VERSION)'
 	@$(PIP) show torch | grep -E '^Version: $(TORCH_VERSION)(\+.*)?$$' \
 		|| { echo "error: torch is not $(TORCH_VERSION) after install" >&2; exit 1; }
 	touch $@
@@ -45,7 +45,7 @@ watch: compile
 	$(PYTHON) -m vigtavl_env.demo
 
 bench: compile
-	$(PIP) install -q -e '.[dev,bench]' 'torch==$(TORCH_VERSION)'
+	$(PIP) install -q -e '.[dev,rllib,bench]' 'torch==$(TORCH_VERSION)'
 	$(PYTHON) -m vigtavl_env.bench
 	$(PYTHON) -m vigtavl_env.bench_env
 	$(PYTHON) -m vigtavl_env.bench_vector

@@ -71,6 +71,20 @@ def test_interrupt_is_always_a_string_and_the_mask_can_leave_the_infos():
     api_test(raw_env(seed=5, mask_in_info=False), num_cycles=100)
 
 
+def test_interrupt_codes_are_ints_for_tensor_libraries():
+    from vigtavl_env.env import INTERRUPT_CODES
+    e = raw_env(seed=2, interrupt_codes=True, mask_in_info=False)
+    e.reset(seed=2)
+    rng = np.random.default_rng(2)
+    seen = set()
+    for agent in e.agent_iter():
+        obs, _, term, trunc, info = e.last()
+        assert type(info["interrupt"]) is int and info["interrupt"] in INTERRUPT_CODES.values()
+        seen.add(info["interrupt"])
+        e.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert 0 in seen
+
+
 def test_bots_are_taken_by_name_as_opponents():
     e = SingleSeatEnv(opponents=["greedy"], seed=2)
     assert type(e.opponents[0]).__name__ == "HeuristicAgent"

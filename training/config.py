@@ -166,6 +166,12 @@ class TrainConfig:
     torch_threads: int = 1
     """Torch CPU threads in the learner process (0: torch's default, one per core; on a shared or
     busy machine more than 1 can be many times slower)."""
+    backend: Literal["sb3", "rllib"] = "sb3"
+    """The trainer: 'sb3' (sb3-contrib's MaskablePPO in this process) or 'rllib' (Ray RLlib's PPO
+    with env runners on this machine or a Ray cluster: pip install -e '.[rllib]'; training/rllib.py)."""
+    env_runners: int = 2
+    """rllib: env runner processes sampling games (0: in the learner's process); n_envs is split
+    between them."""
 
 
 # ------------------------------------------------------------------ value checks
@@ -176,7 +182,8 @@ def _check_values(cfg: TrainConfig) -> None:
     for name in positive:
         if getattr(cfg, name) <= 0:
             raise ConfigError(f"{name} must be > 0, got {getattr(cfg, name)!r}")
-    for name in ["eval_every", "checkpoint_every", "checkpoint_minutes", "ent_coef", "vf_coef", "max_grad_norm", "torch_threads"]:
+    for name in ["eval_every", "checkpoint_every", "checkpoint_minutes", "ent_coef", "vf_coef", "max_grad_norm",
+                 "torch_threads", "env_runners"]:
         if getattr(cfg, name) < 0:
             raise ConfigError(f"{name} must be >= 0, got {getattr(cfg, name)!r}")
     if cfg.num_players not in (2, 3, 4):

@@ -67,14 +67,16 @@ BEST_FILE = "best.json"
 
 
 def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = True,
-          config_name: str = "run") -> Path:
+          config_name: str = "run", ray_address: str | None = None) -> Path:
     """Train as ``cfg`` says (continuing ``resume``: a checkpoint, or a run folder's newest);
     returns the run folder. Raises :class:`TrainingStopped` after a checkpoint on Ctrl-C or
-    SIGTERM."""
+    SIGTERM. ``backend: rllib`` trains with Ray RLlib (``ray_address``: a cluster's)."""
     # --- what to continue, and the checks that need no folder (agents, model spaces, map)
     from agents.match import check_agents
     check_agents([o.name for o in cfg.opponents] + list(cfg.eval_opponents)
                  + ([cfg.pretrain.teacher] if cfg.pretrain.teacher else []))
+    if cfg.backend == "rllib":
+        return train_on_rllib(cfg, resume, progress, config_name, ray_address)
     if resume is not None:  # a model of another env version (v0): one clear line, nothing written
         resume = newest_checkpoint(resume)
         check_spaces(*saved_spaces(resume), name=f"model {resume}")
@@ -155,6 +157,31 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
     return run_dir
 
 
+def train_on_rllib(cfg: TrainConfig, resume: str | Path | None, progress: bool, config_name: str,
+                   ray_address: str | None) -> Path:
+    """The RLlib backend (training/rllib.py): the same checks first, the same run folder."""
+    try:
+        from training import rllib
+    except ImportError as e:
+        raise ValueError(str(e)) from None
+    if cfg.policy != "cnn":
+        raise ValueError("backend rllib trains the fully convolutional network (policy: cnn)")
+    from vigtavl_env.env import raw_env
+    raw_env(num_players=cfg.num_players, map=cfg.map, max_steps=cfg.max_steps)  # a bad map: no folder
+    checkpoint = None
+    if resume is not None:
+        checkpoint = rllib.newest_rllib_checkpoint(resume)
+        if checkpoint is None:
+            raise FileNotFoundError(f"no RLlib checkpoint (checkpoints/rllib_<steps>) to resume in {resume}")
+        run_dir = checkpoint.parent.parent
+    else:
+        run_dir = run_folder(cfg, None, config_name)
+    save_config(cfg, run_dir / CONFIG_FILE)
+    if progress:
+        print(f"run folder {run_dir}; watch it live: tensorboard --logdir {run_dir / 'tb'}", file=sys.stderr)
+    return rllib.train_rllib(cfg, run_dir, checkpoint, progress, ray_address)
+
+
 class TrainingStopped(Exception):
     """A run stopped by Ctrl-C or SIGTERM after saving a checkpoint (the message says how to go on)."""
 
@@ -200,6 +227,8 @@ def run_folder(cfg: TrainConfig, resume: str | Path | None, config_name: str) ->
 def find_run_dir(checkpoint: str | Path) -> Path | None:
     """The run folder a checkpoint belongs to (``<run>/x.zip`` or ``<run>/checkpoints/x.zip``;
     a run folder or its checkpoints folder: its newest checkpoint's)."""
+    if (Path(checkpoint) / CONFIG_FILE).is_file():  # a run folder, of either backend
+        return Path(checkpoint)
     path = newest_checkpoint(checkpoint)
     for folder in (path.parent, path.parent.parent):
         if (folder / CONFIG_FILE).is_file():
@@ -246,6 +275,21 @@ def make_logger(run_dir: Path, timesteps: int) -> Logger:
     return Logger(str(run_dir), formats)
 
 
+class RunLogger:
+    """Rows of metrics into the run's CSV and TensorBoard (SB3's logger), for trainers outside SB3."""
+
+    def __init__(self, run_dir: Path, timesteps: int) -> None:
+        self.logger = make_logger(run_dir, timesteps)
+
+    def write(self, row: dict[str, Any]) -> None:
+        for key, value in row.items():
+            self.logger.record(key, value)
+        self.logger.dump(int(row.get("time/total_timesteps", 0)))
+
+    def close(self) -> None:
+        self.logger.close()
+
+
 def metric_name(spec: str) -> str:
     """An agent spec as a log key suffix: ``search:200`` -> ``search_200``."""
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", spec)
@@ -290,12 +334,21 @@ class StopOnSignal(BaseCallback):
         self.signal_name = ""
         self._previous: dict[int, Any] = {}
 
-    def _on_training_start(self) -> None:
+    def install(self) -> None:
+        """Take over SIGINT and SIGTERM (also used outside SB3, by the RLlib trainer)."""
         for sig in (signal.SIGINT, signal.SIGTERM):
             try:
                 self._previous[sig] = signal.signal(sig, self._stop)
             except ValueError:  # not the main thread: signals stay as they are
                 pass
+
+    def uninstall(self) -> None:
+        for sig, handler in self._previous.items():
+            signal.signal(sig, handler)
+        self._previous.clear()
+
+    def _on_training_start(self) -> None:
+        self.install()
 
     def _stop(self, signum: int, frame: Any) -> None:
         self.signal_name = signal.Signals(signum).name
@@ -304,9 +357,7 @@ class StopOnSignal(BaseCallback):
         return not self.signal_name
 
     def _on_training_end(self) -> None:
-        for sig, handler in self._previous.items():
-            signal.signal(sig, handler)
-        self._previous.clear()
+        self.uninstall()
 
 
 class MinuteCheckpoint(BaseCallback):
@@ -417,22 +468,33 @@ class EvalCallback(BaseCallback):
             self.logger.dump(self.model.num_timesteps)
 
     def evaluate(self) -> None:
-        from training.evaluate import evaluate_model
-        cfg, t = self.cfg, self.model.num_timesteps
+        t = self.model.num_timesteps
         path = self.run_dir / "eval_model.zip"
         self.model.save(path)
-        results = evaluate_model(path, cfg.eval_opponents, games=cfg.eval_games, players=cfg.num_players,
-                                 seed=cfg.seed + EVAL_SEED_OFFSET, workers=cfg.eval_workers, map=cfg.map,
-                                 max_steps=cfg.max_steps, progress=False)
-        for r in results:
-            self.logger.record(f"eval/win_rate_{metric_name(r.opponent)}", r.model.win_rate)
-            self.logger.record(f"eval/tokens_{metric_name(r.opponent)}", r.model.mean_tokens)
-        mean = float(np.mean([r.model.win_rate for r in results]))
-        self.logger.record("eval/mean_win_rate", mean)
+        metrics, self.best = record_evaluation(self.cfg, self.run_dir, path, t, self.best)
+        for key, value in metrics.items():
+            self.logger.record(key, value)
         self.last_eval = t
-        if mean > self.best:
-            self.best = mean
-            shutil.copyfile(path, self.run_dir / "best_model.zip")
-            (self.run_dir / BEST_FILE).write_text(json.dumps(
-                {"mean_win_rate": mean, "timesteps": t,
-                 "win_rates": {r.opponent: r.model.win_rate for r in results}}, indent=1))
+
+
+def record_evaluation(cfg: TrainConfig, run_dir: Path, path: Path, timesteps: int,
+                      best: float) -> tuple[dict[str, float], float]:
+    """The model at ``path`` against each eval opponent; a new best (mean win rate) is copied to
+    best_model.zip with best.json. Returns the eval/* metrics and the best so far."""
+    from training.evaluate import evaluate_model
+    results = evaluate_model(path, cfg.eval_opponents, games=cfg.eval_games, players=cfg.num_players,
+                             seed=cfg.seed + EVAL_SEED_OFFSET, workers=cfg.eval_workers, map=cfg.map,
+                             max_steps=cfg.max_steps, progress=False)
+    metrics: dict[str, float] = {}
+    for r in results:
+        metrics[f"eval/win_rate_{metric_name(r.opponent)}"] = r.model.win_rate
+        metrics[f"eval/tokens_{metric_name(r.opponent)}"] = r.model.mean_tokens
+    mean = float(np.mean([r.model.win_rate for r in results]))
+    metrics["eval/mean_win_rate"] = mean
+    if mean > best:
+        best = mean
+        shutil.copyfile(path, run_dir / "best_model.zip")
+        (run_dir / BEST_FILE).write_text(json.dumps(
+            {"mean_win_rate": mean, "timesteps": timesteps,
+             "win_rates": {r.opponent: r.model.win_rate for r in results}}, indent=1))
+    return metrics, best

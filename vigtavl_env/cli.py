@@ -182,6 +182,11 @@ def add_train(sub: Any) -> None:
     p.add_argument("--resume", default=None, metavar="RUN_DIR|CHECKPOINT",
                    help="continue a run up to total_timesteps: from a run folder's newest checkpoint, "
                         "or from a checkpoint .zip (its timestep count, weights and optimizer)")
+    p.add_argument("--backend", choices=("sb3", "rllib"), default=None,
+                   help="the trainer (the config's backend: sb3 by default): sb3-contrib's MaskablePPO, or Ray "
+                        "RLlib's PPO (pip install -e '.[rllib]'); same as --set backend=...")
+    p.add_argument("--ray-address", default=None, metavar="ADDRESS",
+                   help="rllib: the Ray cluster to run on ('auto', or ray://HOST:10001); default: a local Ray")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_train)
 
@@ -195,9 +200,9 @@ def cmd_train(args: argparse.Namespace) -> int:
     if config is None and args.resume:
         run = find_run_dir(args.resume)
         config = run / CONFIG_FILE if run is not None else None
-    cfg = load_config(config, args.set)
+    cfg = load_config(config, args.set + ([f"backend={args.backend}"] if args.backend else []))
     try:
-        run_dir = train(cfg, resume=args.resume, progress=not args.no_progress,
+        run_dir = train(cfg, resume=args.resume, progress=not args.no_progress, ray_address=args.ray_address,
                         config_name=Path(config).stem if config else "default")
     except TrainingStopped as e:
         print(f"vigtavl train: {e}", file=sys.stderr)

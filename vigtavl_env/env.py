@@ -30,6 +30,9 @@ Arguments (both ``env`` and ``raw_env``; a bad value raises ValueError listing w
   ``infos[agent]["action_mask"]`` (PettingZoo's classic envs do); ``False`` leaves it out, for
   libraries that build a spec from every info key (TorchRL): the mask is always in the
   observation.
+- ``interrupt_codes``: ``False`` (default) gives ``infos[agent]["interrupt"]`` as text (``""``,
+  ``"retaliation"``, ``"defend"``); ``True`` as an int code (0, 1, 2: ``INTERRUPT_CODES``), for
+  libraries that turn every info value into a tensor (TorchRL).
 - ``illegal_action``: ``env()`` takes ``"penalty"`` (default: PettingZoo's
   TerminateIllegalWrapper ends the game, -1 to the offender) or ``"raise"``; ``raw_env``
   always raises :class:`~vigtavl_env.engine.IllegalActionError` (a ValueError) naming the
@@ -167,6 +170,7 @@ ILLEGAL_REWARD = -1
 RETALIATION = "retaliation"
 DEFEND = "defend"
 IN_TURN = ""  # info["interrupt"] of an in-turn decision
+INTERRUPT_CODES = {IN_TURN: 0, RETALIATION: 1, DEFEND: 2}  # with interrupt_codes=True
 DEFEND_KINDS = (CHOOSE_DEFENDER, CHOOSE_GUARD)  # pending choices asked of the defending player
 SEED_BITS = 63
 
@@ -197,16 +201,17 @@ class raw_env(AECEnv, EzPickle):
                  render_mode: str | None = None, reward: str = "win_loss",
                  max_steps: int = DEFAULT_MAX_STEPS, illegal_action: str = "raise",
                  rules: dict[str, Any] | None = None, max_cycles: int | None = None,
-                 mask_in_info: bool = True) -> None:
+                 mask_in_info: bool = True, interrupt_codes: bool = False) -> None:
         EzPickle.__init__(self, num_players=num_players, map=map, seed=seed, render_mode=render_mode,
                           reward=reward, max_steps=max_steps, illegal_action=illegal_action, rules=rules,
-                          max_cycles=max_cycles, mask_in_info=mask_in_info)
+                          max_cycles=max_cycles, mask_in_info=mask_in_info, interrupt_codes=interrupt_codes)
         super().__init__()
         max_steps = _step_limit(max_steps, max_cycles)
         _check_options(render_mode, reward, max_steps, illegal_action, self.metadata["render_modes"])
-        if not isinstance(mask_in_info, bool):
-            raise ValueError(f"mask_in_info must be True or False, got {mask_in_info!r}")
-        self.mask_in_info = mask_in_info
+        for name, flag in (("mask_in_info", mask_in_info), ("interrupt_codes", interrupt_codes)):
+            if not isinstance(flag, bool):
+                raise ValueError(f"{name} must be True or False, got {flag!r}")
+        self.mask_in_info, self.interrupt_codes = mask_in_info, interrupt_codes
         self.render_mode, self.reward_kind, self.max_steps = render_mode, reward, int(max_steps)
         self.config = _rules_config(rules)
         self._map_spec = map
@@ -355,14 +360,18 @@ class raw_env(AECEnv, EzPickle):
             if not self._legal_codes():
                 raise RuntimeError(f"engine listed no legal action for seat {s.current_player} "
                                    f"(phase {s.phase}, round {s.round}); this is an engine bug")
+        in_turn = INTERRUPT_CODES[IN_TURN] if self.interrupt_codes else IN_TURN
         if self.mask_in_info:
-            self.infos = {a: {"interrupt": IN_TURN, "action_mask": self._no_mask} for a in self.agents}
+            self.infos = {a: {"interrupt": in_turn, "action_mask": self._no_mask} for a in self.agents}
         else:
-            self.infos = {a: {"interrupt": IN_TURN} for a in self.agents}
+            self.infos = {a: {"interrupt": in_turn} for a in self.agents}
         sel = self.agent_selection
         if sel in self.infos and not self._done(sel):
-            self.infos[sel] = {"interrupt": interrupt_kind(s), "action_mask": self._mask} if self.mask_in_info \
-                else {"interrupt": interrupt_kind(s)}
+            kind = interrupt_kind(s)
+            info: dict[str, Any] = {"interrupt": INTERRUPT_CODES[kind] if self.interrupt_codes else kind}
+            if self.mask_in_info:
+                info["action_mask"] = self._mask
+            self.infos[sel] = info
 
     # ------------------------------------------------------------------ observe
     def observe(self, agent: str) -> dict[str, np.ndarray]:

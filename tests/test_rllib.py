@@ -1,0 +1,99 @@
+"""Ray RLlib (issue #16): the multi-agent env, the RLModule and its SB3 twin, and one training
+iteration through ``vigtavl train --backend rllib`` (CI installs the extra: ``make setup``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ray.rllib", reason="the rllib extra is not installed (pip install -e '.[rllib]')")
+
+import torch as th  # noqa: E402
+
+from training.config import TrainConfig  # noqa: E402
+from training.rllib import (  # noqa: E402
+    LEARNER, MAIN, SB3Exporter, VigtavlMultiAgentEnv, VigtavlRLModule, newest_rllib_checkpoint, sb3_state_dict,
+)
+from vigtavl_env.cli import main as cli_main  # noqa: E402
+
+
+def _play(env: VigtavlMultiAgentEnv, seed: int) -> tuple[set[str], dict[str, float], int]:
+    obs, _ = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    seen, returns, steps = set(), {}, 0
+    while True:
+        (agent, o), = obs.items()  # turn-based: one agent decides at a time
+        seen.add(agent)
+        assert o["action_mask"].dtype == np.float32 and o["action_mask"].any()
+        assert o["observations"].shape == env.observation_spaces[agent]["observations"].shape
+        obs, rewards, terminated, truncated, _ = env.step({agent: int(rng.choice(np.flatnonzero(o["action_mask"])))})
+        for a, r in rewards.items():
+            returns[a] = returns.get(a, 0.0) + r
+        steps += 1
+        if terminated["__all__"] or truncated["__all__"]:
+            assert set(obs) == set(env.agents)  # every agent RLlib plays sees the end
+            return seen, returns, steps
+
+
+def test_self_play_exposes_every_seat_and_pays_the_result():
+    env = VigtavlMultiAgentEnv({"num_players": 2, "opponents": {"self": 1.0}})
+    seen, returns, _ = _play(env, seed=3)
+    assert seen == {LEARNER, "opponent_1"}
+    assert sorted(returns.values()) in ([-1.0, 1.0], [0.0, 0.0])  # win_loss: one wins, or a tie
+
+
+def test_bots_play_inside_the_env_and_only_the_learner_is_exposed():
+    env = VigtavlMultiAgentEnv({"num_players": 3, "opponents": {"greedy": 1.0, "random": 1.0}})
+    seen, returns, steps = _play(env, seed=5)
+    assert seen == {LEARNER} and set(returns) == {LEARNER} and steps > 10
+    assert env.aec.game_state.is_over or any(env.aec.truncations.values())
+
+
+def test_the_rl_module_is_the_sb3_policy_under_other_names():
+    cfg = TrainConfig()
+    env = VigtavlMultiAgentEnv({"num_players": 2})
+    space = env.observation_spaces[LEARNER]
+    module = VigtavlRLModule(observation_space=space, action_space=env.action_spaces[LEARNER],
+                             model_config={"channels": cfg.net.channels, "blocks": cfg.net.blocks,
+                                           "hidden": cfg.net.hidden})
+    exporter = SB3Exporter(cfg)
+    exporter.model.policy.load_state_dict(sb3_state_dict(module.state_dict(), exporter.keys))
+    obs, _ = env.reset(seed=1)
+    (_, o), = obs.items()
+    batch = {"obs": {k: th.as_tensor(v)[None] for k, v in o.items()}}
+    with th.no_grad():
+        logits = module.forward_inference(batch)["action_dist_inputs"][0]
+        value = module.compute_values(batch)[0]
+        policy = exporter.model.policy
+        x = th.as_tensor(o["observations"])[None]
+        dist = policy.get_distribution(x, action_masks=o["action_mask"][None] > 0)
+        sb3_value = policy.predict_values(x)[0, 0]
+    legal = o["action_mask"] > 0
+    assert th.allclose(th.softmax(logits, -1)[legal], dist.distribution.probs[0][legal], atol=1e-5)
+    assert float(value) == pytest.approx(float(sb3_value), abs=1e-5)
+
+
+def test_one_iteration_trains_writes_the_run_folder_and_resumes(tmp_path: Path):
+    runs = tmp_path / "runs"
+    common = ["--backend", "rllib", "--no-progress"]
+    sets = ["env_runners=0", "n_envs=1", "n_steps=64", "batch_size=32", "n_epochs=1", "total_timesteps=64",
+            "eval_every=0", f"run_dir={runs}", "run_name=r", "net.channels=8", "net.blocks=1", "net.hidden=[16]",
+            "opponents=[{name: random, weight: 1}]", "selfplay.weight=1", "selfplay.snapshot_every=32",
+            "selfplay.max_snapshots=1", "checkpoint_minutes=0"]
+    argv = ["train", "--config", "configs/ppo_quick.yaml", *common] + [a for s in sets for a in ("--set", s)]
+    assert cli_main(argv) == 0
+    run = runs / "r"
+    first = newest_rllib_checkpoint(run)
+    assert first is not None and (run / "final_model.zip").is_file() and (run / "config.yaml").is_file()
+    log = (run / "progress.csv").read_bytes()
+    assert b"time/total_timesteps" in log and list((run / "tb").rglob("events.out.tfevents.*"))
+    # the exported model plays as any ppo: agent
+    assert cli_main(["evaluate", "--model", str(run / "final_model.zip"), "--opponents", "random",
+                     "--games", "2", "--no-progress"]) == 0
+    # --resume RUN_DIR continues from the newest checkpoint, in a new CSV, the first one untouched
+    assert cli_main(["train", "--resume", str(run), "--set", "total_timesteps=128", *common]) == 0
+    assert newest_rllib_checkpoint(run) != first and (run / "progress.csv").read_bytes() == log
+    assert list(run.glob("progress-resume-*.csv"))
+    assert (run / "rllib_state.json").read_text().count(MAIN) == 0  # steps and snapshots only

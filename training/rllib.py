@@ -1,0 +1,412 @@
+"""Training on Ray RLlib (``backend: rllib``): past one machine, the same network and run folder.
+
+An optional extra: ``pip install -e '.[rllib]' 'torch==2.13.0'`` (``make setup`` installs it).
+``vigtavl train --config configs/ppo_vs_bots.yaml --set backend=rllib`` trains with RLlib's PPO on
+its new API stack (RLModule, Learner, EnvRunner), ``--ray-address auto`` (or ``ray://host:10001``)
+on a running Ray cluster; with ``device: cuda`` the learner takes a GPU.
+
+- :class:`VigtavlMultiAgentEnv`: the AEC game as RLlib's ``MultiAgentEnv``, turn by turn (each
+  step returns the observation of the one agent that decides next, an out-of-turn defender or
+  retaliator included). Agent ids are roles, not seats: ``learner`` (a random seat each game) and
+  ``opponent_1`` ... in turn order after it. An opponent seat is played by a heuristic bot
+  inside the env (drawn from the config's ``opponents`` by weight: a bot reads the engine state,
+  which an RLModule never sees) or, with ``selfplay.weight``, exposed to RLlib and mapped to a
+  frozen snapshot of the learner (or to the learner itself before ``snapshot_every`` is set).
+  Observations follow RLlib's masking convention: ``{"observations": (C, H, W),
+  "action_mask": float32}``.
+- :class:`VigtavlRLModule`: the network of ``training/policy.py`` (``HexConvExtractor``,
+  ``HexActionHead``, ``HexValueHead``: the same classes, not copies) as a torch RLModule with the
+  mask added to the logits (log 0 = -inf, clamped). Its weights load into the SB3 policy
+  one-to-one (:func:`export_sb3`), so ``vigtavl evaluate``, ``plot``, ``match`` and ``ppo:`` specs
+  work on an RLlib run: the run folder holds the same ``progress.csv``, ``tb/``, ``config.yaml``,
+  ``best_model.zip`` and ``final_model.zip`` as an SB3 run, plus RLlib checkpoints in
+  ``checkpoints/rllib_<steps>/`` (``--resume RUN_DIR`` takes the newest).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import zlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch as th
+from gymnasium import spaces
+
+from training.config import TrainConfig
+from training.policy import HexActionHead, HexConvExtractor, HexValueHead, policy_spec
+from vigtavl_env.env import raw_env
+
+try:
+    import ray
+    from ray.rllib.algorithms.algorithm import Algorithm
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.columns import Columns
+    from ray.rllib.core.rl_module.apis import ValueFunctionAPI
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.core.rl_module.torch import TorchRLModule
+    from ray.rllib.env.multi_agent_env import MultiAgentEnv
+except ImportError as e:  # the extra is not installed: say how to get it, in one line
+    raise ImportError("backend 'rllib' needs Ray RLlib: pip install -e '.[rllib]' 'torch==2.13.0' "
+                      f"(or make setup); {e}") from None
+
+MAIN = "main"  # the learning module
+LEARNER = "learner"
+SELF = "self"  # an opponent seat exposed to RLlib (a snapshot of the learner plays it)
+LOG_MASK_MIN = -1e8  # log(0) for masked actions, as sb3-contrib's masking
+
+
+# ------------------------------------------------------------------ the environment
+class VigtavlMultiAgentEnv(MultiAgentEnv):
+    """The game as an RLlib ``MultiAgentEnv`` (see the module docstring).
+
+    ``config``: ``raw_env`` keywords (num_players, map, max_steps, reward, rules) plus
+    ``opponents``: ``{spec: weight}`` for the opponent seats (``"self"``: exposed to RLlib, every
+    other spec a bot played inside the env) and ``seed``.
+    """
+
+    def __init__(self, config: dict[str, Any] | None = None) -> None:
+        super().__init__()
+        config = dict(config or {})
+        weights = dict(config.pop("opponents", None) or {SELF: 1.0})
+        seed = config.pop("seed", None)
+        self.aec = raw_env(mask_in_info=False, **config)
+        n = len(self.aec.possible_agents)
+        self.n_players = n
+        self.possible_agents = [LEARNER] + [f"opponent_{k}" for k in range(1, n)]
+        self.agents: list[str] = []
+        n_actions = self.aec.codec.n_actions
+        obs_box = self.aec.observation_space("player_0")["observation"]
+        space = spaces.Dict({"observations": obs_box,
+                             "action_mask": spaces.Box(0.0, 1.0, (n_actions,), dtype=np.float32)})
+        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, spaces.Discrete(n_actions))
+        self._specs = list(weights)
+        total = float(sum(weights.values()))
+        if total <= 0 or any(w < 0 for w in weights.values()):
+            raise ValueError(f"opponents: weights must be >= 0 with a positive total, got {weights}")
+        self._p = np.array([weights[s] for s in self._specs], dtype=float) / total
+        from agents.registry import make_agent
+        self._bots = {s: [make_agent(s) for _ in range(n - 1)] for s in self._specs if s != SELF}
+        self._rng = np.random.default_rng(seed)
+        self._role: dict[int, str] = {}  # seat -> role, for the seats RLlib plays
+        self._bot: dict[int, Any] = {}  # seat -> bot, for the seats played here
+        self._reward: dict[str, float] = {}  # reward earned since the role last observed
+
+    # --- gymnasium-style API of MultiAgentEnv
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.aec.reset(seed=int(self._rng.integers(2**62)))
+        n, learner = self.n_players, int(self._rng.integers(self.n_players))
+        self._role, self._bot = {learner: LEARNER}, {}
+        for k in range(1, n):
+            seat = (learner + k) % n
+            spec = self._specs[int(self._rng.choice(len(self._specs), p=self._p))]
+            if spec == SELF:
+                self._role[seat] = f"opponent_{k}"
+            else:
+                bot = self._bots[spec][k - 1]
+                bot.reset(seat, int(self._rng.integers(2**31)))
+                self._bot[seat] = bot
+        self.agents = [self._role[s] for s in sorted(self._role)]
+        self._reward = dict.fromkeys(self.agents, 0.0)
+        self._play_bots()
+        if self._over():  # a bot-only end before the learner's first decision (never in practice)
+            return self.reset(seed=None, options=options)
+        return {self._selected(): self._obs(self._selected_seat())}, {}
+
+    def step(self, action_dict: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+        role = self._selected()
+        self.aec.step(int(action_dict[role]))
+        self._collect_rewards()
+        self._play_bots()
+        if self._over():
+            terminated = bool(self.aec.game_state.is_over)
+            obs = {r: self._obs(s) for s, r in self._role.items()}
+            rewards, self._reward = self._reward, dict.fromkeys(self.agents, 0.0)
+            done = dict.fromkeys(self.agents, terminated) | {"__all__": terminated}
+            cut = dict.fromkeys(self.agents, not terminated) | {"__all__": not terminated}
+            return obs, rewards, done, cut, {}
+        nxt = self._selected()
+        rewards = {nxt: self._reward[nxt]}
+        self._reward[nxt] = 0.0
+        return {nxt: self._obs(self._selected_seat())}, rewards, {"__all__": False}, {"__all__": False}, {}
+
+    # --- helpers
+    def _selected_seat(self) -> int:
+        return self.aec.possible_agents.index(self.aec.agent_selection)
+
+    def _selected(self) -> str:
+        return self._role[self._selected_seat()]
+
+    def _over(self) -> bool:
+        aec = self.aec
+        return aec.game_state.is_over or any(aec.truncations.values())
+
+    def _obs(self, seat: int) -> dict[str, np.ndarray]:
+        o = self.aec.observe(self.aec.possible_agents[seat])
+        return {"observations": o["observation"], "action_mask": o["action_mask"].astype(np.float32)}
+
+    def _collect_rewards(self) -> None:
+        for seat, role in self._role.items():
+            self._reward[role] += float(self.aec.rewards.get(self.aec.possible_agents[seat], 0.0))
+
+    def _play_bots(self) -> None:
+        aec = self.aec
+        while not self._over() and self._selected_seat() in self._bot:
+            seat = self._selected_seat()
+            agent = aec.possible_agents[seat]
+            o = aec.observe(agent)
+            info = dict(aec.infos[agent], state=aec.game_state)
+            aec.step(int(self._bot[seat].act(o["observation"], o["action_mask"], info)))
+            self._collect_rewards()
+
+
+# ------------------------------------------------------------------ the network
+class VigtavlRLModule(TorchRLModule, ValueFunctionAPI):
+    """The project's policy network (training/policy.py's modules) as an RLlib RLModule.
+
+    ``model_config``: ``channels``, ``blocks``, ``hidden`` (the value MLP), as ``net:`` in the
+    YAML config. Submodule names match the SB3 policy's, so weights move between the two.
+    """
+
+    def setup(self) -> None:
+        box = self.observation_space["observations"]
+        mc = dict(self.model_config or {})
+        channels, blocks, hidden = int(mc.get("channels", 32)), int(mc.get("blocks", 3)), list(mc.get("hidden", [128]))
+        _, h, w = box.shape
+        self.features_extractor = HexConvExtractor(box, channels=channels, blocks=blocks)
+        self.action_net = HexActionHead(channels, h, w)
+        self.value_net = HexValueHead(channels, h, w, hidden)
+
+    def _logits(self, batch: dict[str, Any]) -> tuple[th.Tensor, th.Tensor]:
+        obs = batch[Columns.OBS]
+        features = self.features_extractor(obs["observations"])
+        mask = th.clamp(th.log(obs["action_mask"]), min=LOG_MASK_MIN)
+        return features, self.action_net(features) + mask
+
+    def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        _, logits = self._logits(batch)
+        return {Columns.ACTION_DIST_INPUTS: logits}
+
+    def _forward_train(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        features, logits = self._logits(batch)
+        return {Columns.ACTION_DIST_INPUTS: logits, Columns.EMBEDDINGS: features}
+
+    def compute_values(self, batch: dict[str, Any], embeddings: Any = None) -> th.Tensor:
+        if embeddings is None:
+            embeddings = self.features_extractor(batch[Columns.OBS]["observations"])
+        return self.value_net(embeddings).squeeze(-1)
+
+
+# ------------------------------------------------------------------ weights to SB3
+def sb3_state_dict(module_state: dict[str, Any], sb3_keys: list[str]) -> dict[str, th.Tensor]:
+    """The RLModule's weights under the SB3 policy's names (its pi_/vf_ extractors are the shared
+    one: ``share_features_extractor``)."""
+    out = {}
+    for key in sb3_keys:
+        src = re.sub(r"^(pi_|vf_)features_extractor\.", "features_extractor.", key)
+        if src not in module_state:
+            raise KeyError(f"the RLModule has no weight {src!r} for the SB3 policy's {key!r}")
+        out[key] = th.as_tensor(np.asarray(module_state[src])) if not isinstance(module_state[src], th.Tensor) \
+            else module_state[src].detach().cpu()
+    return out
+
+
+class SB3Exporter:
+    """Saves the learning module's weights as a MaskablePPO .zip that ``ppo:PATH`` plays."""
+
+    def __init__(self, cfg: TrainConfig) -> None:
+        from sb3_contrib import MaskablePPO
+
+        from vigtavl_env.wrappers import SingleSeatEnv
+        env = SingleSeatEnv(num_players=cfg.num_players, map=cfg.map, max_steps=cfg.max_steps)
+        policy_class, policy_kwargs = policy_spec("cnn", cfg.net.channels, cfg.net.blocks, cfg.net.hidden)
+        self.model = MaskablePPO(policy_class, env, policy_kwargs=policy_kwargs, n_steps=64, batch_size=64,
+                                 learning_rate=cfg.learning_rate, gamma=cfg.gamma, seed=cfg.seed, device="cpu")
+        self.keys = list(self.model.policy.state_dict())
+
+    def save(self, module_state: dict[str, Any], path: Path, timesteps: int) -> Path:
+        self.model.policy.load_state_dict(sb3_state_dict(module_state, self.keys))
+        self.model.num_timesteps = timesteps
+        self.model.save(path)
+        return path
+
+
+# ------------------------------------------------------------------ the algorithm
+def env_config(cfg: TrainConfig) -> dict[str, Any]:
+    """The env's config from the YAML config: the bots by weight, exposed seats for self-play."""
+    weights = {o.name: float(o.weight) for o in cfg.opponents if o.weight > 0}
+    if cfg.selfplay.weight > 0:
+        weights[SELF] = float(cfg.selfplay.weight)
+    return {"num_players": cfg.num_players, "map": cfg.map, "max_steps": cfg.max_steps,
+            "reward": cfg.reward, "opponents": weights, "seed": cfg.seed}
+
+
+def snapshot_ids(cfg: TrainConfig) -> list[str]:
+    """The frozen snapshot modules (filled every selfplay.snapshot_every steps, oldest replaced)."""
+    return [f"snapshot_{i}" for i in range(cfg.selfplay.max_snapshots)] if cfg.selfplay.snapshot_every else []
+
+
+def make_mapping_fn(snapshots: list[str]) -> Any:
+    """The learner role to MAIN; an exposed opponent to a snapshot (by the episode's hash), or to
+    MAIN itself when there are none (plain self-play)."""
+    def agent_to_module(agent_id: str, episode: Any, **kwargs: Any) -> str:
+        if agent_id == LEARNER or not snapshots:
+            return MAIN
+        return snapshots[zlib.crc32(f"{episode.id_}/{agent_id}".encode()) % len(snapshots)]
+    return agent_to_module
+
+
+def algorithm_config(cfg: TrainConfig) -> Any:
+    """RLlib's PPOConfig from the YAML config (the fields that apply; docs/integrations.md)."""
+    model_config = {"channels": cfg.net.channels, "blocks": cfg.net.blocks, "hidden": list(cfg.net.hidden)}
+    snapshots = snapshot_ids(cfg)
+    module = RLModuleSpec(module_class=VigtavlRLModule, model_config=model_config)
+    runners = cfg.env_runners
+    gpu = cfg.device == "cuda" or (cfg.device == "auto" and th.cuda.is_available())
+    return (
+        PPOConfig()
+        .environment(VigtavlMultiAgentEnv, env_config=env_config(cfg), disable_env_checking=True)
+        .framework("torch")
+        .env_runners(num_env_runners=runners, num_envs_per_env_runner=max(1, cfg.n_envs // max(1, runners)),
+                     rollout_fragment_length="auto", num_cpus_per_env_runner=1)
+        .multi_agent(policies={MAIN, *snapshots}, policy_mapping_fn=make_mapping_fn(snapshots),
+                     policies_to_train=[MAIN])
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={m: module for m in (MAIN, *snapshots)}))
+        .training(lr=cfg.learning_rate, gamma=cfg.gamma, lambda_=cfg.gae_lambda, clip_param=cfg.clip_range,
+                  entropy_coeff=cfg.ent_coef, vf_loss_coeff=cfg.vf_coef, grad_clip=cfg.max_grad_norm,
+                  train_batch_size_per_learner=cfg.n_steps * cfg.n_envs, minibatch_size=cfg.batch_size,
+                  num_epochs=cfg.n_epochs)
+        .learners(num_learners=0, num_gpus_per_learner=1 if gpu else 0)
+        .debugging(seed=cfg.seed)
+    )
+
+
+def newest_rllib_checkpoint(path: str | Path) -> Path | None:
+    """The newest ``checkpoints/rllib_<steps>`` of a run folder (or the folder given)."""
+    path = Path(path)
+    if re.fullmatch(r"rllib_\d+", path.name) and path.is_dir():
+        return path
+    folder = path / "checkpoints" if (path / "checkpoints").is_dir() else path
+    found = [(int(p.name.split("_")[1]), p) for p in folder.glob("rllib_*") if re.fullmatch(r"rllib_\d+", p.name)]
+    return max(found)[1] if found else None
+
+
+def train_rllib(cfg: TrainConfig, run_dir: Path, resume: Path | None, progress: bool,
+                ray_address: str | None = None) -> Path:
+    """Train with RLlib into ``run_dir`` (made and holding config.yaml); returns it. Stops with a
+    checkpoint on SIGINT/SIGTERM (training.train.TrainingStopped)."""
+    from training.train import BEST_FILE, RunLogger, StopOnSignal, TrainingStopped, record_evaluation
+    if not ray.is_initialized():
+        ray.init(address=ray_address, include_dashboard=False, log_to_driver=False,
+                 ignore_reinit_error=True, configure_logging=False,
+                 **({} if ray_address else {"num_cpus": max(2, cfg.env_runners + 1)}))
+    algo = algorithm_config(cfg).build_algo() if resume is None else Algorithm.from_checkpoint(str(resume))
+    exporter = SB3Exporter(cfg)
+    state_file = run_dir / "rllib_state.json"
+    state = json.loads(state_file.read_text()) if resume is not None and state_file.is_file() else {}
+    steps = int(state.get("timesteps", 0))
+    best = json.loads((run_dir / BEST_FILE).read_text())["mean_win_rate"] if (run_dir / BEST_FILE).is_file() else -1.0
+    logger = RunLogger(run_dir, steps)
+    snapshots, n_snap = snapshot_ids(cfg), int(state.get("snapshots_taken", 0))
+    next_eval = (steps // cfg.eval_every + 1) * cfg.eval_every if cfg.eval_every else None
+    next_ckpt = (steps // cfg.checkpoint_every + 1) * cfg.checkpoint_every if cfg.checkpoint_every else None
+    next_snap = ((steps // cfg.selfplay.snapshot_every + 1) * cfg.selfplay.snapshot_every) if snapshots else None
+    last_ckpt_time, start = time.monotonic(), time.monotonic()
+    stop = StopOnSignal()
+    stop.install()
+
+    def main_state() -> dict[str, Any]:  # the learner's weights (the env runners' may lag an update)
+        return {k: th.as_tensor(np.asarray(v)) if not isinstance(v, th.Tensor) else v.detach().cpu()
+                for k, v in algo.learner_group.get_weights(module_ids=[MAIN])[MAIN].items()}
+
+    def checkpoint() -> Path:
+        path = run_dir / "checkpoints" / f"rllib_{steps}"
+        algo.save_to_path(str(path.resolve()))
+        state_file.write_text(json.dumps({"timesteps": steps, "snapshots_taken": n_snap}))
+        return path
+
+    def evaluate() -> dict[str, float]:
+        nonlocal best
+        path = exporter.save(main_state(), run_dir / "eval_model.zip", steps)
+        metrics, best = record_evaluation(cfg, run_dir, path, steps, best)
+        return metrics
+
+    if resume is None and cfg.pretrain.teacher:  # behaviour cloning, on the SB3 twin of the network
+        from training.imitation import pretrain
+        pretrain(exporter.model, cfg, progress)
+        exporter.model.save(run_dir / "pretrained_model.zip")
+        cloned = {k: v for k, v in exporter.model.policy.state_dict().items()
+                  if k.split(".")[0] in ("features_extractor", "action_net", "value_net")}
+        algo.set_weights({m: cloned for m in (MAIN, *snapshots)})
+    try:
+        bar = _progress(cfg.total_timesteps, steps, progress)
+        if steps == 0 and cfg.eval_every:
+            logger.write({"time/total_timesteps": 0, **evaluate()})
+        while steps < cfg.total_timesteps and not stop.signal_name:
+            t0 = time.monotonic()
+            result = algo.train()
+            runners = result.get("env_runners", {})
+            new_steps = int(runners.get("num_env_steps_sampled_lifetime", steps))
+            learner = result.get("learners", {}).get(MAIN, {})
+            row = {"time/total_timesteps": new_steps,
+                   "time/fps": (new_steps - steps) / max(time.monotonic() - t0, 1e-9),
+                   "time/time_elapsed": time.monotonic() - start,
+                   "rollout/ep_rew_mean": runners.get("agent_episode_returns_mean", {}).get(LEARNER),
+                   "rollout/ep_len_mean": runners.get("episode_len_mean"),
+                   "train/policy_gradient_loss": learner.get("policy_loss"),
+                   "train/value_loss": learner.get("vf_loss"),
+                   "train/entropy_loss": None if learner.get("entropy") is None else -float(learner["entropy"]),
+                   "train/approx_kl": learner.get("mean_kl_loss"),
+                   "train/learner_steps_per_s": learner.get("num_module_steps_trained") and
+                   learner["num_module_steps_trained"] / max(time.monotonic() - t0, 1e-9)}
+            steps = new_steps
+            bar.update(steps)
+            if next_snap is not None and steps >= next_snap:
+                algo.set_weights({snapshots[n_snap % len(snapshots)]: main_state()})
+                n_snap += 1
+                next_snap = (steps // cfg.selfplay.snapshot_every + 1) * cfg.selfplay.snapshot_every
+            if next_eval is not None and (steps >= next_eval or steps >= cfg.total_timesteps):
+                row.update(evaluate())
+                next_eval = (steps // cfg.eval_every + 1) * cfg.eval_every
+            logger.write({k: v for k, v in row.items() if v is not None})
+            minutes = cfg.checkpoint_minutes and time.monotonic() - last_ckpt_time >= 60 * cfg.checkpoint_minutes
+            if (next_ckpt is not None and steps >= next_ckpt) or minutes:
+                checkpoint()
+                last_ckpt_time = time.monotonic()
+                next_ckpt = (steps // cfg.checkpoint_every + 1) * cfg.checkpoint_every if cfg.checkpoint_every else None
+        bar.close()
+        if stop.signal_name:
+            path = checkpoint()
+            raise TrainingStopped(f"stopped by {stop.signal_name} at {steps:,} steps; checkpoint {path}; "
+                                  f"continue with: vigtavl train --resume {run_dir}")
+        checkpoint()
+        exporter.save(main_state(), run_dir / "final_model.zip", steps)
+    finally:
+        stop.uninstall()
+        logger.close()
+        algo.stop()
+    return run_dir
+
+
+class _progress:
+    """A tqdm bar over env steps (or nothing)."""
+
+    def __init__(self, total: int, at: int, show: bool) -> None:
+        from tqdm import tqdm
+        self.bar = tqdm(total=total, initial=at, desc="train (rllib)", unit="step", disable=not show)
+        self.at = at
+
+    def update(self, steps: int) -> None:
+        self.bar.update(max(0, steps - self.at))
+        self.at = steps
+
+    def close(self) -> None:
+        self.bar.close()
+
