@@ -317,8 +317,19 @@ def play_chunk(jobs: Sequence[GameJob]) -> list[GameRecord]:
     return out
 
 
-def play_jobs(jobs: Sequence[GameJob], workers: int = 1, progress: bool = True) -> list[GameRecord]:
-    """Play every job (in ``workers`` processes when > 1); records come back in job order."""
+def ignore_stop_signals() -> None:
+    """In a worker process: leave Ctrl-C and SIGTERM to the parent, which stops cleanly (a trainer
+    saves a checkpoint first) and then closes its workers. A signal sent to the whole process
+    group (``timeout``, a job scheduler) would otherwise kill the workers under it."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+def play_jobs(jobs: Sequence[GameJob], workers: int = 1, progress: bool = True,
+              shielded: bool = False) -> list[GameRecord]:
+    """Play every job (in ``workers`` processes when > 1); records come back in job order.
+    ``shielded``: the workers ignore Ctrl-C and SIGTERM (:func:`ignore_stop_signals`)."""
     size = max(1, min(MAX_CHUNK, math.ceil(len(jobs) / max(1, workers * CHUNKS_PER_WORKER))))
     chunks = [list(jobs[i:i + size]) for i in range(0, len(jobs), size)]
     records: list[GameRecord] = []
@@ -329,7 +340,8 @@ def play_jobs(jobs: Sequence[GameJob], workers: int = 1, progress: bool = True) 
                 bar.update(len(chunk))
         else:
             ctx = multiprocessing.get_context(MP_CONTEXT)
-            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
+                                     initializer=ignore_stop_signals if shielded else None) as pool:
                 futures = [pool.submit(play_chunk, chunk) for chunk in chunks]
                 try:
                     for fut in as_completed(futures):
@@ -553,11 +565,12 @@ def match_jobs(agents: Sequence[str], games: int, seed: int, num_players: int, m
 
 def run_match(agents: Sequence[str], games: int, seed: int, workers: int = 1, num_players: int = 2,
               map: str | None = None, progress: bool = True, max_steps: int = DEFAULT_MAX_STEPS,
-              rules: dict[str, Any] | None = None) -> MatchResult:
-    """Play ``games`` games between ``agents`` (one spec per seat) and collect the results."""
+              rules: dict[str, Any] | None = None, shielded: bool = False) -> MatchResult:
+    """Play ``games`` games between ``agents`` (one spec per seat) and collect the results
+    (``shielded``: the workers leave stop signals to this process, as a trainer's evaluation)."""
     agents = list(agents)
     jobs = match_jobs(agents, games, seed, num_players, map, max_steps, rules)
     check_agents(agents)
     start = time.perf_counter()
-    records = play_jobs(jobs, workers, progress)
+    records = play_jobs(jobs, workers, progress, shielded)
     return MatchResult(agents, num_players, seed, map, records, time.perf_counter() - start)

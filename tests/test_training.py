@@ -470,10 +470,12 @@ def test_league_vector_env_draws_snapshots_as_batched_policies(tmp_path: Path) -
 
 
 # ------------------------------------------------------------------ runs that survive
-def test_a_run_stopped_by_sigterm_resumes_from_its_folder(tmp_path: Path) -> None:
+@pytest.mark.parametrize("vec_env, to_group", [("vector", False), ("subproc", True)])
+def test_a_run_stopped_by_sigterm_resumes_from_its_folder(tmp_path: Path, vec_env: str, to_group: bool) -> None:
     """SIGTERM in the middle of learning: a checkpoint of where it was, one line on stderr,
     status 130; ``--resume RUN_DIR`` takes the newest checkpoint and trains on, leaving what the
-    first part wrote as it was."""
+    first part wrote as it was. Also when the signal goes to the whole process group (``timeout``,
+    a scheduler), the env workers included: they leave it to the trainer."""
     import os
     import signal
     import subprocess
@@ -483,17 +485,20 @@ def test_a_run_stopped_by_sigterm_resumes_from_its_folder(tmp_path: Path) -> Non
     runs = tmp_path / "runs"
     sets = TINY + [f"run_dir={runs}", "run_name=stop", "total_timesteps=10000000", "eval_every=0",
                    "checkpoint_every=0", "checkpoint_minutes=0.001", "pretrain.teacher=null",
-                   "vec_env=vector", "n_envs=4", "n_steps=16"]
+                   f"vec_env={vec_env}", "n_envs=2" if vec_env == "subproc" else "n_envs=4", "n_steps=32"]
     cmd = [sys.executable, "-m", "vigtavl_env.cli", "train", "--config", QUICK, "--no-progress"] + _sets(sets)
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONWARNINGS": "ignore"})
+                            env={**os.environ, "PYTHONWARNINGS": "ignore"}, start_new_session=to_group)
     run = runs / "stop"
     deadline = time.monotonic() + 120
     while not list((run / "checkpoints").glob("model_*_steps.zip")) and time.monotonic() < deadline:
         assert proc.poll() is None, proc.communicate()[1]
         time.sleep(0.2)
     time.sleep(1.0)  # somewhere in the middle of a rollout or an update
-    proc.send_signal(signal.SIGTERM)
+    if to_group:
+        os.killpg(proc.pid, signal.SIGTERM)
+    else:
+        proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     last = err.strip().splitlines()[-1]

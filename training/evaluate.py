@@ -42,7 +42,7 @@ class OpponentResult:
 def evaluate_model(model_path: str | Path, opponents: Sequence[str], games: int, players: int | None = None,
                    seed: int = 0, workers: int = 1, map: str | None = None,
                    max_steps: int = DEFAULT_MAX_STEPS, progress: bool = True,
-                   search: int | None = None) -> list[OpponentResult]:
+                   search: int | None = None, shielded: bool = False) -> list[OpponentResult]:
     """The model (a path or ``"pretrained"``) against each opponent spec in turn; with ``search``,
     the model's proposals searched with that many simulations a decision (``ppo-search``)."""
     path = resolve_model_path(model_path)
@@ -58,7 +58,7 @@ def evaluate_model(model_path: str | Path, opponents: Sequence[str], games: int,
     results = []
     for opp in opponents:
         match = run_match([spec] + [opp] * (players - 1), games, seed, workers=workers, num_players=players,
-                          map=map, progress=progress, max_steps=max_steps)
+                          map=map, progress=progress, max_steps=max_steps, shielded=shielded)
         stats = {s.name: s for s in match.stats()}
         results.append(OpponentResult(opp, stats[spec], stats[opp], match))
     return results

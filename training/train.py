@@ -55,6 +55,7 @@ from stable_baselines3.common.utils import set_random_seed
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 from tqdm import tqdm
 
+from agents.match import ignore_stop_signals
 from training.config import TrainConfig, save_config
 from training.league import LeagueEnv, LeagueVectorEnv, OpponentPool
 from training.policy import check_spaces, policy_spec, saved_spaces
@@ -241,7 +242,7 @@ def make_env(cfg: TrainConfig, pool: OpponentPool, in_subprocess: bool) -> Any:
     def build() -> LeagueEnv:
         if in_subprocess:
             th.set_num_threads(1)  # snapshot opponents act one position at a time
-            signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the trainer, which closes us
+            ignore_stop_signals()  # Ctrl-C or a SIGTERM to the group stops the trainer, which closes us
         return LeagueEnv(pool, num_players=cfg.num_players, map=cfg.map, reward=cfg.reward,
                          max_steps=cfg.max_steps)
     return build
@@ -484,7 +485,7 @@ def record_evaluation(cfg: TrainConfig, run_dir: Path, path: Path, timesteps: in
     from training.evaluate import evaluate_model
     results = evaluate_model(path, cfg.eval_opponents, games=cfg.eval_games, players=cfg.num_players,
                              seed=cfg.seed + EVAL_SEED_OFFSET, workers=cfg.eval_workers, map=cfg.map,
-                             max_steps=cfg.max_steps, progress=False)
+                             max_steps=cfg.max_steps, progress=False, shielded=True)
     metrics: dict[str, float] = {}
     for r in results:
         metrics[f"eval/win_rate_{metric_name(r.opponent)}"] = r.model.win_rate
