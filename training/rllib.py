@@ -364,8 +364,7 @@ def train_rllib(cfg: TrainConfig, run_dir: Path, resume: Path | None, progress: 
                    "train/value_loss": learner.get("vf_loss"),
                    "train/entropy_loss": None if learner.get("entropy") is None else -float(learner["entropy"]),
                    "train/approx_kl": learner.get("mean_kl_loss"),
-                   "train/learner_steps_per_s": learner.get("num_module_steps_trained") and
-                   learner["num_module_steps_trained"] / max(time.monotonic() - t0, 1e-9)}
+                   **_throughput(result.get("timers", {}), new_steps - steps)}
             steps = new_steps
             bar.update(steps)
             if next_snap is not None and steps >= next_snap:
@@ -393,6 +392,17 @@ def train_rllib(cfg: TrainConfig, run_dir: Path, resume: Path | None, progress: 
         logger.close()
         algo.stop()
     return run_dir
+
+
+def _throughput(timers: dict[str, Any], new_steps: int) -> dict[str, float]:
+    """Env steps per second of sampling, and per second of the learner's update, this iteration."""
+    out = {}
+    for key, name in (("env_runner_sampling_timer", "time/sample_steps_per_s"),
+                      ("learner_update_timer", "time/learner_steps_per_s")):
+        seconds = timers.get(key)
+        if isinstance(seconds, (int, float)) and seconds > 0 and new_steps > 0:
+            out[name] = new_steps / seconds
+    return out
 
 
 class _progress:
