@@ -535,3 +535,17 @@ def test_a_bad_map_leaves_no_run_folder(tmp_path: Path) -> None:
     with pytest.raises(ValueError):
         train(cfg, progress=False)
     assert not (tmp_path / "bad").exists()
+
+
+def test_a_log_is_never_overwritten(tmp_path: Path) -> None:
+    """Resuming twice from the same checkpoint (or from pretrained_model.zip, at step 0) writes a
+    new CSV each time; ``vigtavl plot`` reads them all."""
+    from training.train import make_logger
+    names = []
+    for _ in range(3):
+        logger = make_logger(tmp_path, 0)
+        logger.record("time/total_timesteps", 0)
+        logger.dump(0)
+        logger.close()
+        names = sorted(p.name for p in tmp_path.glob("progress*.csv"))
+    assert names == ["progress-resume-0-2.csv", "progress-resume-0-3.csv", "progress.csv"]

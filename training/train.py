@@ -266,6 +266,10 @@ def make_logger(run_dir: Path, timesteps: int) -> Logger:
     """CSV (what ``vigtavl plot`` reads), plus TensorBoard (a dependency; skipped with a warning
     when it is missing from the environment)."""
     name = "progress.csv" if timesteps == 0 else f"progress-resume-{timesteps}.csv"
+    k = 1
+    while (run_dir / name).exists():  # never overwrite a log (a second resume from the same checkpoint)
+        k += 1
+        name = f"progress-resume-{timesteps}-{k}.csv"
     formats: list[Any] = [CSVOutputFormat(str(run_dir / name))]
     if importlib.util.find_spec("tensorboard") is not None:
         from stable_baselines3.common.logger import TensorBoardOutputFormat
