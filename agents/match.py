@@ -102,7 +102,8 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
             # another env version): its own one-line reason, not the list of known agents
         if spec in BUILTIN_AGENTS:
             return BUILTIN_AGENTS[spec](seed)
-        raise ValueError(f"bad agent {spec!r}: {e}. Known agents: {', '.join(known_agents())}") from None
+        known = "" if "known agents" in str(e).lower() else f". Known agents: {', '.join(known_agents())}"
+        raise ValueError(f"bad agent {spec!r}: {e}{known}") from None
 
 
 def check_agents(specs: Sequence[str]) -> None:
@@ -553,6 +554,9 @@ def match_jobs(agents: Sequence[str], games: int, seed: int, num_players: int, m
                max_steps: int = DEFAULT_MAX_STEPS, rules: dict[str, Any] | None = None,
                first_game: int = 0) -> list[GameJob]:
     """The games of one match: game ``g`` has seed ``seed + g`` and lineup ``lineup(agents, g)``."""
+    if num_players not in (2, 3, 4):
+        raise ValueError(f"a match is for 2, 3 or 4 players (one agent per seat), got {num_players}: "
+                         f"{', '.join(agents)}")
     if len(agents) != num_players:
         raise ValueError(f"a {num_players}-player match needs {num_players} agents, one per seat, got "
                          f"{len(agents)} ({', '.join(agents)}); repeat a name to fill seats, "
@@ -571,6 +575,7 @@ def run_match(agents: Sequence[str], games: int, seed: int, workers: int = 1, nu
     agents = list(agents)
     jobs = match_jobs(agents, games, seed, num_players, map, max_steps, rules)
     check_agents(agents)
+    make_env(jobs[0])  # the map and the options, checked before any game is played
     start = time.perf_counter()
     records = play_jobs(jobs, workers, progress, shielded)
     return MatchResult(agents, num_players, seed, map, records, time.perf_counter() - start)

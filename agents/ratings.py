@@ -44,7 +44,7 @@ import numpy as np
 
 from agents.match import (
     DEFAULT_MAX_STEPS, RESULTS_SCHEMA, RESULTS_VERSION, SCORING, GameRecord, agent_stats,
-    check_agents, match_jobs, play_jobs, save_results, stats_table,
+    check_agents, make_env, match_jobs, play_jobs, save_results, stats_table,
 )
 
 ELO_MEAN = 1500.0
@@ -281,6 +281,8 @@ def run_tournament(agents: Sequence[str], games_per_pairing: int, seed: int, wor
         jobs += match_jobs(lineup, games_per_pairing, seed, num_players, map, max_steps, rules,
                            first_game=p * games_per_pairing)
     start = time.perf_counter()
+    if jobs:
+        make_env(jobs[0])  # the map and the options, checked before any game is played
     records = play_jobs(jobs, workers, progress)
     return TournamentResult(agents, num_players, games_per_pairing, seed, map, pairings, records,
                             time.perf_counter() - start)

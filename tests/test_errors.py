@@ -122,3 +122,17 @@ def test_bad_env_options_are_one_line_value_errors(kwargs, needle):
     with pytest.raises(ValueError, match=needle) as err:
         vigtavl_env.raw_env(**kwargs)
     assert "\n" not in str(err.value)
+
+
+# ------------------------------------------------------------------ matches: checked before the first game
+@pytest.mark.parametrize("argv, needle", [
+    (["match", "--agents", "greedy,greedy", "--map", "atlantis"], "unknown map 'atlantis'"),
+    (["tournament", "--agents", "greedy,random", "--map", "atlantis"], "unknown map 'atlantis'"),
+    (["match", "--agents", "greedy"], "2, 3 or 4 players"),
+    (["tournament", "--agents", "greedy,nosuch"], "unknown agent 'nosuch'"),
+])
+def test_match_inputs_are_checked_before_any_game(argv, needle, capsys, monkeypatch):
+    import agents.match as match
+    monkeypatch.setattr(match, "play_game", lambda *a: pytest.fail("a game was played"))
+    err = _one_line_error(capsys, argv + ["--games", "1", "--no-progress"], needle)
+    assert err.lower().count("known agents") <= 1
