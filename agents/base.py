@@ -31,6 +31,13 @@ from vigtavl_env.codec import ActionCodec
 from vigtavl_env.engine import GameState, legal_actions
 
 
+class GameStopped(Exception):
+    """An agent ends the game early (a person quits). ``agents.match.run_game`` attaches the
+    record of the game so far as ``record`` before it passes the exception on."""
+
+    record: Any = None
+
+
 class Agent:
     """Base class: a name, a per-game reset, and ``act``."""
 

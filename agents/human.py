@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
+from agents.base import Agent, GameStopped
 from agents.match import (
     DEFAULT_MAX_STEPS, GameJob, GameRecord, agent_seed, check_agents, make_agent, run_game,
 )
@@ -59,7 +59,7 @@ HELP = """commands:
     build camp 0,2          "(3, -1)" work too; walls name the edge: build wall ne 0,2)
     activate 2,-1         words may be shortened or left out when one decision still fits
     act cav 2,-1            (the unit type here); several fits are listed
-    end                   end the turn (or the activation, whichever is legal)
+    end                   end the activation, or the turn when no unit is active
     attack 1,0            close combat on a next hex (any unit); shoot 2,0: the ranged attack
                             (archers, galleons) along a straight line
     choose sol 1,0        answer a choice: the soldier on 1,0 defends (or breaches, seizes)
@@ -82,8 +82,8 @@ def _console_print(text: str) -> None:
     print(text)
 
 
-class QuitGame(Exception):
-    """The person typed ``quit`` (or closed the input)."""
+class QuitGame(GameStopped):
+    """The person typed ``quit`` (or closed the input); ``record``: the game so far."""
 
 
 @dataclass(frozen=True)
@@ -156,22 +156,25 @@ class Menu:
         return self.choices[n - 1] if 1 <= n <= len(self.choices) else None
 
     def find(self, text: str) -> tuple[Choice | None, list[Choice]]:
-        """``(the choice, [])`` when ``text`` names one decision, else ``(None, those that fit)``.
+        """``(the choice, fits)``: every decision ``text`` fits, and the one it names, if any.
 
-        Typed words must begin the command's words, in order (later words may be left out); a
-        typed hex must be the decision's hex. One fit is taken when a hex was typed or the
-        decision needs none (``end``); otherwise the fits are returned to be listed.
+        Each typed word must begin a word of the command, in order; words may be left out from
+        anywhere (``caravel`` fits ``place caravel``); a typed hex must be the decision's hex. A
+        single fit is the choice. ``end`` alone, with both "end activation" and "end turn" legal,
+        ends the activation (the smaller step; "end turn" says the other).
         """
         t = normalize(text)
         exact = [c for c in self.choices if c.command == t]
         if exact:
-            return exact[0], []
+            return exact[0], exact
         words = t.split()
         hex_ = words.pop() if words and HEX_RE.match(words[-1]) else None
         fits = [c for c in self.choices if _words_fit(words, c.command.split()[:-1] if c.hex else c.command.split())
                 and (hex_ is None or c.hex == hex_)]
-        if len(fits) == 1 and (hex_ is not None or fits[0].hex is None):
-            return fits[0], []
+        if len(fits) == 1:
+            return fits[0], fits
+        if words == ["end"] and {c.command for c in fits} == {"end activation", "end turn"}:
+            return next(c for c in fits if c.command == "end activation"), fits
         return None, fits
 
     def overview(self) -> list[str]:
@@ -206,7 +209,9 @@ def listing(choices: Sequence[Choice]) -> list[str]:
 
 
 def _words_fit(typed: list[str], words: list[str]) -> bool:
-    return len(typed) <= len(words) and all(w.startswith(t) for t, w in zip(typed, words))
+    """Each typed word begins one of ``words``, in order (a subsequence of prefixes)."""
+    rest = iter(words)
+    return all(any(w.startswith(t) for w in rest) for t in typed)
 
 
 class HumanAgent(Agent):
@@ -286,7 +291,7 @@ class HumanAgent(Agent):
             for line in listing(menu.choices):
                 self.print(line)
         elif t.startswith(("list ", "ls ")):
-            self._show_fits(menu, t.split(" ", 1)[1], menu.find(t.split(" ", 1)[1])[1])
+            self._show_fits(menu, t.split(" ", 1)[1], menu.find(t.split(" ", 1)[1])[1], listing_only=True)
         elif t.isdigit():
             choice = menu.by_number(int(t))
             if choice is None:
@@ -301,12 +306,14 @@ class HumanAgent(Agent):
             return choice
         return None
 
-    def _show_fits(self, menu: Menu, typed: str, fits: list[Choice]) -> None:
+    def _show_fits(self, menu: Menu, typed: str, fits: list[Choice], listing_only: bool = False) -> None:
         if not fits:
             self.print(f"'{typed}' fits no legal decision. Legal kinds now: {', '.join(menu.kinds)}. "
                        "Type ? for help.")
             return
-        self.print(f"{len(fits)} decisions fit '{typed}' (type the number, or the whole command):")
+        n = len(fits)
+        what = "decision fits" if n == 1 else "decisions fit"
+        self.print(f"{n} {what} '{typed}'" + (":" if listing_only else " (type the number, or the whole command):"))
         for line in listing(fits):
             self.print(line)
 
@@ -356,7 +363,8 @@ def play(opponents: str | Sequence[str] = "greedy", seat: int = 0, seed: int | N
          max_steps: int = DEFAULT_MAX_STEPS) -> GameRecord | None:
     """A person plays seat ``seat``; the other seats get ``opponents`` in turn (a spec or a list).
 
-    Returns the game's record (replayable with ``agents.replay``), or None if the person quit.
+    Returns the game's record (replayable with ``agents.replay``); if the person quit, the record
+    of the game so far (``truncated``, no winner).
     """
     specs = [opponents] if isinstance(opponents, str) else list(opponents)
     print_fn = print_fn or _console_print
@@ -376,9 +384,9 @@ def play(opponents: str | Sequence[str] = "greedy", seat: int = 0, seed: int | N
     print_fn(f"Vigtavl, game seed {seed}: " + ", ".join(f"P{i} {name}" for i, name in enumerate(seats)))
     try:
         record = run_game(env, players, GameJob(0, seed, tuple(seats), num_players, map, max_steps), seeds)
-    except QuitGame:
+    except QuitGame as stop:
         print_fn("You left the game.")
-        return None
+        return stop.record
     human.finish(env.game_state)
     return record
 

@@ -49,7 +49,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from agents.base import Agent, RandomAgent, agent_info
+from agents.base import Agent, GameStopped, RandomAgent, agent_info
 
 AGENT_SEED_STRIDE = 16  # agent seed = game seed * stride + seat (seats < 16)
 DEFAULT_MAX_STEPS = 5000
@@ -271,10 +271,20 @@ def run_game(env: Any, players: Sequence[Agent], job: GameJob, agent_seeds: Sequ
 
     ``observer``, when given, is called after every decision (watching a game live).
     """
-    from vigtavl_env.engine import describe, winners
     decisions: list[int] = []
     seat_decisions = [0] * len(players)
     seat_cpu = [0.0] * len(players)
+    try:
+        _play_to_the_end(env, players, observer, decisions, seat_decisions, seat_cpu)
+    except GameStopped as stop:  # a person quit: the game so far, for --out
+        stop.record = _record(env, job, agent_seeds, decisions, seat_decisions, seat_cpu)
+        raise
+    return _record(env, job, agent_seeds, decisions, seat_decisions, seat_cpu)
+
+
+def _play_to_the_end(env: Any, players: Sequence[Agent], observer: Observer | None, decisions: list[int],
+                     seat_decisions: list[int], seat_cpu: list[float]) -> None:
+    from vigtavl_env.engine import describe
     for name in env.agent_iter():
         obs, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
@@ -292,6 +302,11 @@ def run_game(env: Any, players: Sequence[Agent], job: GameJob, agent_seeds: Sequ
         env.step(action)
         if observer is not None:
             observer(env.game_state, len(decisions), text)
+
+
+def _record(env: Any, job: GameJob, agent_seeds: Sequence[int], decisions: list[int],
+            seat_decisions: list[int], seat_cpu: list[float]) -> GameRecord:
+    from vigtavl_env.engine import winners
     state = env.game_state
     return GameRecord(
         game=job.game, seed=job.seed, game_seed=int(env.game_seed), map=state.gmap.name,

@@ -58,6 +58,10 @@ def test_menu_finds_commands_numbers_and_shortcuts():
     chosen, fits = menu.find("place galleon")
     assert chosen is None and {c.kind for c in fits} == {"place galleon"}
     assert menu.find("fly 0,0") == (None, [])
+    # any word may be left out, not only the last ones: "caravel" lists the caravel placements
+    chosen, fits = menu.find("caravel")
+    assert chosen is None and fits and {c.kind for c in fits} == {"place caravel"}
+    assert menu.find("car 0,-5")[0] is first
     assert menu.by_number(0) is None and menu.by_number(len(menu.choices) + 1) is None
 
 
@@ -76,10 +80,8 @@ def test_end_is_taken_when_one_end_is_legal():
     menu = Menu(env.game_state, env.codec, env.action_mask())
     ends = [c for c in menu.choices if c.kind.startswith("end")]
     chosen, fits = menu.find("end")
-    if len(ends) == 1:
-        assert chosen is ends[0]
-    else:
-        assert chosen is None and fits == ends
+    assert fits == ends and chosen is (ends[0] if len(ends) == 1 else
+                                       next(c for c in ends if c.command == "end activation"))
 
 
 def _end_turn_code(state) -> int:
@@ -91,7 +93,8 @@ def test_wrong_input_gets_a_message_and_the_game_goes_on():
     out: list[str] = []
     lines = ["?", "xyzzy", "0", "999", "load", "load 2", "place caravel", "", "map", "list place gal",
              "place caravel 0 -5", "quit"]
-    assert play("random", seat=0, seed=5, input_fn=scripted(lines), print_fn=out.append, show_map=False) is None
+    record = play("random", seat=0, seed=5, input_fn=scripted(lines), print_fn=out.append, show_map=False)
+    assert record.truncated and not record.winners and record.n_decisions >= 3  # the game so far
     text = "\n".join(out)
     assert "commands:" in text  # help
     assert "'xyzzy' fits no legal decision" in text
@@ -107,8 +110,20 @@ def test_wrong_input_gets_a_message_and_the_game_goes_on():
 
 def test_closed_input_quits():
     out: list[str] = []
-    assert play("random", seed=1, input_fn=scripted([]), print_fn=out.append, show_map=False) is None
+    record = play("random", seed=1, input_fn=scripted([]), print_fn=out.append, show_map=False)
+    assert record.n_decisions == 0 and record.truncated  # nothing played yet, still a record
     assert out[-1] == "You left the game."
+
+
+def test_quit_with_out_saves_the_game_so_far_and_it_replays(monkeypatch, tmp_path, capsys):
+    """``vigtavl play --out F`` and ``quit``: F holds the game so far, which replays."""
+    lines = iter(["load 2", "place caravel 0 -5", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
+    out = tmp_path / "partial.json"
+    assert main(["play", "--opponent", "random", "--seed", "5", "--no-map", "--out", str(out)]) == 0
+    assert "saved the game so far" in capsys.readouterr().out
+    assert main(["replay", str(out)]) == 0
+    assert "replay check" in capsys.readouterr().out
 
 
 def test_a_whole_game_by_number_and_command_replays():
@@ -179,3 +194,30 @@ def test_human_defends_out_of_turn_with_the_attack_in_words():
     assert "P1 is asked who defends (1,0) against P0's cavalry from (0,0)" in text  # narrated news
     assert "'end' fits no legal decision" in text and "'no defence' fits no legal decision" in text
     assert "choose soldier 1,0   (defend with soldier at (1, 0))" in text
+
+
+def test_one_fit_is_done_and_end_ends_the_activation_first():
+    """A shortened command that fits one decision makes it (no "1 decisions fit" list); with a
+    unit active, "end turn" and "end activation" are both legal and ``end`` ends the activation."""
+    from vigtavl_env.engine.hexgrid import Board
+    from vigtavl_env.engine.maps import GameMap
+    from vigtavl_env.engine.scenario import Scenario
+    board = Board(6)
+    terrain = tuple(0 if max(abs(q), abs(r), abs(q + r)) == board.radius else 1 for q, r in board.coords)
+    sc = Scenario(GameMap("ring", 2, terrain), phase="battle")
+    sc.development(0, "camp", (-4, 0))
+    sc.unit(0, "soldier", (0, 0))
+    sc.unit(1, "archer", (3, 0))
+    env = raw_env.from_state(sc.build())
+    out: list[str] = []
+    human = HumanAgent(scripted(["act sol"]), out.append, show_map=False)
+    human.reset(0, 0)
+    action = human.act(None, env.action_mask(), {"state": env.game_state, **env.infos["player_0"]})
+    assert env.decode_action(action) == "player_0: activate soldier at (0, 0)"
+    assert not any("fit" in line for line in out)
+    env.step(action)
+    menu = Menu(env.game_state, env.codec, env.action_mask())
+    ends = {c.command for c in menu.choices if c.kind.startswith("end")}
+    assert ends == {"end activation", "end turn"}
+    assert menu.find("end")[0].command == "end activation"
+    assert menu.find("end t")[0].command == "end turn"

@@ -162,7 +162,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         from agents.match import RESULTS_SCHEMA, RESULTS_VERSION, save_results
         save_results({"schema": RESULTS_SCHEMA, "version": RESULTS_VERSION, "kind": "game",
                       "games": [record.to_dict()]}, args.out)
-        print(f"saved the game to {args.out} (vigtavl replay {args.out} --game 0)")
+        so_far = " so far" if record.truncated else ""
+        print(f"saved the game{so_far} to {args.out} (vigtavl replay {args.out} --game 0)")
     return 0
 
 
