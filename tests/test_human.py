@@ -168,13 +168,18 @@ def test_cli_play_and_watch(monkeypatch, tmp_path, capsys):
     assert "replay check" in capsys.readouterr().out
 
 
-def test_human_defends_out_of_turn_with_the_attack_in_words():
+def _ring_battle():
+    """A Scenario in the battle phase on a land board ringed by sea (radius 6)."""
     from vigtavl_env.engine.hexgrid import Board
     from vigtavl_env.engine.maps import GameMap
     from vigtavl_env.engine.scenario import Scenario
     board = Board(6)
     terrain = tuple(0 if max(abs(q), abs(r), abs(q + r)) == board.radius else 1 for q, r in board.coords)
-    sc = Scenario(GameMap("ring", 2, terrain), phase="battle")
+    return Scenario(GameMap("ring", 2, terrain), phase="battle")
+
+
+def test_human_defends_out_of_turn_with_the_attack_in_words():
+    sc = _ring_battle()
     sc.development(0, "camp", (-4, 0))
     sc.unit(0, "cavalry", (0, 0))
     sc.unit(1, "soldier", (1, 0))
@@ -199,12 +204,7 @@ def test_human_defends_out_of_turn_with_the_attack_in_words():
 def test_one_fit_is_done_and_end_ends_the_activation_first():
     """A shortened command that fits one decision makes it (no "1 decisions fit" list); with a
     unit active, "end turn" and "end activation" are both legal and ``end`` ends the activation."""
-    from vigtavl_env.engine.hexgrid import Board
-    from vigtavl_env.engine.maps import GameMap
-    from vigtavl_env.engine.scenario import Scenario
-    board = Board(6)
-    terrain = tuple(0 if max(abs(q), abs(r), abs(q + r)) == board.radius else 1 for q, r in board.coords)
-    sc = Scenario(GameMap("ring", 2, terrain), phase="battle")
+    sc = _ring_battle()
     sc.development(0, "camp", (-4, 0))
     sc.unit(0, "soldier", (0, 0))
     sc.unit(1, "archer", (3, 0))
