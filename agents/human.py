@@ -68,7 +68,8 @@ HELP = """commands:
     load 2                setup: the second split of the knights over your two freighters
     build wall            a kind or any start of a command: lists the decisions that fit
     list [text]           every decision (or those fitting text)
-    map                   the map and the purses again
+    map                   the map and the purses again (rows are labelled r=..., with their q range)
+    coords                the map with every hex's q,r written in its place
     ?  help               this help
     quit                  leave the game
 """
@@ -287,6 +288,8 @@ class HumanAgent(Agent):
             self.print(HELP)
         elif t in ("map", "m"):
             self.show_status(state, info)
+        elif t in ("coords", "coordinates", "c"):
+            self.print(text_map(state, coords=True))
         elif t in ("list", "l", "ls"):
             for line in listing(menu.choices):
                 self.print(line)

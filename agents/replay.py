@@ -139,9 +139,10 @@ def narrator() -> Callable[[dict, Any], str]:
     return narrate
 
 
-def text_map(state: Any) -> str:
+def text_map(state: Any, coords: bool = False) -> str:
+    """The text map and status (``coords``: every hex's q,r in its place)."""
     from vigtavl_env.render import render_ansi
-    return render_ansi(state)
+    return render_ansi(state, coords=coords)
 
 
 def save_picture(state: Any, path: Path) -> None:

@@ -92,11 +92,12 @@ def _end_turn_code(state) -> int:
 def test_wrong_input_gets_a_message_and_the_game_goes_on():
     out: list[str] = []
     lines = ["?", "xyzzy", "0", "999", "load", "load 2", "place caravel", "", "map", "list place gal",
-             "place caravel 0 -5", "quit"]
+             "place caravel 0 -5", "coords", "quit"]
     record = play("random", seat=0, seed=5, input_fn=scripted(lines), print_fn=out.append, show_map=False)
     assert record.truncated and not record.winners and record.n_decisions >= 3  # the game so far
     text = "\n".join(out)
     assert "commands:" in text  # help
+    assert any(line.startswith("r=-5 |") and " 0,-5 " in line for line in text.splitlines())  # coords
     assert "'xyzzy' fits no legal decision" in text
     assert "SETUP: load your two freighters" in text and "decisions fit 'load'" in text
     assert "you: load soldier+soldier+archer | soldier+archer+cavalry" in text

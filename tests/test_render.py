@@ -56,8 +56,8 @@ def test_ansi_is_a_readable_text_map(n):
     assert isinstance(text, str)
     lines = text.splitlines()
     rows = 2 * SIDE_FOR_PLAYERS[n] - 1
-    assert all(len(line.split()) == SIDE_FOR_PLAYERS[n] + rows // 2 - abs(i - rows // 2)
-               for i, line in enumerate(lines[:rows]))
+    assert all(len(line.split("|")[1].split()) == SIDE_FOR_PLAYERS[n] + rows // 2 - abs(i - rows // 2)
+               for i, line in enumerate(lines[:rows]))  # the hexes between the row's labels
     assert "phase" in text and "player_0: gold" in text and "legend" in text
 
 
@@ -115,3 +115,19 @@ def test_pending_choices_are_said_and_drawn():
     fresh.reset(seed=0)
     assert pending_text(fresh.game_state) == "player_0 loads his two freighters (setup)"
     assert "player_0 loads his two freighters" in fresh.render()
+
+
+def test_the_text_map_says_where_every_hex_is():
+    """Rows labelled with r and their q range; with coords=True each hex shows its own q,r."""
+    from vigtavl_env.engine import load_map, new_game
+    state = new_game(load_map("duel"), seed=1)
+    board = state.gmap.board
+    rows = render_ansi(state).splitlines()[: 2 * board.radius + 1]
+    for r, line in zip(range(-board.radius, board.radius + 1), rows):
+        qs = [q for q in range(-board.radius, board.radius + 1) if abs(q + r) <= board.radius]
+        assert line.startswith(f"r={r:<+3d}|") and line.endswith(f"| q {qs[0]}..{qs[-1]}")
+        assert len(line.split("|")[1].split()) == len(qs)  # one token per hex of the row
+    with_coords = render_ansi(state, coords=True)
+    for q, r in board.coords:
+        assert f" {q},{r} " in with_coords
+

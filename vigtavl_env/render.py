@@ -75,9 +75,15 @@ UNIT_SLOTS = ((-0.42, -0.30), (0.42, -0.30), (0.0, 0.45), (-0.42, 0.30), (0.42, 
 
 
 # ---------------------------------------------------------------------- text
-def render_ansi(state: GameState) -> str:
-    """The state as text: the hex map and a status panel."""
-    return "\n".join(_map_lines(state) + [""] + status_lines(state) + list(TEXT_LEGEND)) + "\n"
+def render_ansi(state: GameState, coords: bool = False) -> str:
+    """The state as text: the hex map (each row labelled with its axial r, and the q of its first
+    and last hex) and a status panel; ``coords=True`` writes every hex's ``q,r`` in its place."""
+    return "\n".join(_map_lines(state, coords) + [""] + status_lines(state) + list(TEXT_LEGEND)) + "\n"
+
+
+def coordinate_token(q: int, r: int) -> str:
+    """``q,r`` in a hex token's width (``-5,-5`` fills it)."""
+    return f"{q},{r}".center(TOKEN_WIDTH)
 
 
 def hex_token(state: GameState, cell: int, units: list[int]) -> str:
@@ -104,15 +110,19 @@ def _units_by_cell(state: GameState) -> dict[int, list[int]]:
     return out
 
 
-def _map_lines(state: GameState) -> list[str]:
+def _map_lines(state: GameState, coords: bool = False) -> list[str]:
+    """One line per axial row r, top to bottom: ``r=-5 |`` then the hexes west to east (q rising
+    by one per hex), then ``| q 0..5``: a hex's q is the row's first q plus its place."""
     board = state.gmap.board
     R = board.radius
     by_cell = _units_by_cell(state)
     lines = []
     for r in range(-R, R + 1):
-        tokens = [hex_token(state, board.index[(q, r)], by_cell.get(board.index[(q, r)], []))
-                  for q in range(-R, R + 1) if abs(q + r) <= R]
-        lines.append(" " * (abs(r) * (TOKEN_WIDTH + 1) // 2) + " ".join(tokens))
+        qs = [q for q in range(-R, R + 1) if abs(q + r) <= R]
+        tokens = [coordinate_token(q, r) if coords else
+                  hex_token(state, board.index[(q, r)], by_cell.get(board.index[(q, r)], [])) for q in qs]
+        indent = " " * (abs(r) * (TOKEN_WIDTH + 1) // 2)
+        lines.append(f"r={r:<+3d}| {indent}{' '.join(tokens)}{indent} | q {qs[0]}..{qs[-1]}")
     return lines
 
 
