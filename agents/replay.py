@@ -145,17 +145,19 @@ def text_map(state: Any, coords: bool = False) -> str:
     return render_ansi(state, coords=coords)
 
 
-def save_picture(state: Any, path: Path) -> None:
+def save_picture(state: Any, path: Path, coords: bool = False) -> None:
     from PIL import Image
 
     from vigtavl_env.render import render_rgb
-    Image.fromarray(render_rgb(state)).save(path)
+    Image.fromarray(render_rgb(state, coords=coords)).save(path)
 
 
 class TurnPrinter:
     """Narrates a game as its decisions are applied; a map (and picture) after each turn."""
 
-    def __init__(self, print_fn: PrintFn = print, maps: bool = True, png_dir: str | Path | None = None) -> None:
+    def __init__(self, print_fn: PrintFn = print, maps: bool = True, png_dir: str | Path | None = None,
+                 coords: bool = False) -> None:
+        self.coords = coords
         self.print = print_fn
         self.maps = maps
         self.png_dir = Path(png_dir) if png_dir is not None else None
@@ -201,18 +203,18 @@ class TurnPrinter:
             self.print(text_map(state))
         if self.png_dir is not None:
             path = self.png_dir / f"turn_{self.turn:03d}.png"
-            save_picture(state, path)
+            save_picture(state, path, self.coords)
             self.pictures.append(path)
 
 
 def print_replay(record: GameRecord, print_fn: PrintFn = print, png_dir: str | Path | None = None,
-                 maps: bool = True) -> Any:
+                 maps: bool = True, coords: bool = False) -> Any:
     """Replay a record turn by turn through ``print_fn``, check it, and return the final state."""
     print_fn(f"game {record.game}: seed {record.seed} (engine seed {record.game_seed}), map {record.map}, "
              f"{record.num_players} players, {record.n_decisions} decisions")
     print_fn("seats: " + ", ".join(f"player_{i} = {name}" for i, name in enumerate(record.seats)))
     state = initial_state(record)
-    printer = TurnPrinter(print_fn, maps=maps, png_dir=png_dir)
+    printer = TurnPrinter(print_fn, maps=maps, png_dir=png_dir, coords=coords)
     printer.start(state)
     for number, description, state in replay_steps(record, state):
         printer.after(state, number, description)

@@ -131,3 +131,12 @@ def test_the_text_map_says_where_every_hex_is():
     for q, r in board.coords:
         assert f" {q},{r} " in with_coords
 
+
+def test_pictures_can_show_coordinates():
+    e = raw_env(render_mode="rgb_array", seed=1)
+    e.reset(seed=1)
+    plain = e.render()
+    e.unwrapped.render_coords = True
+    labelled = e.render()
+    assert labelled.shape == plain.shape and (labelled != plain).any()
+

@@ -117,13 +117,14 @@ def add_replay(sub: Any) -> None:
     p.add_argument("results", help="a results JSON file written by match, tournament or play --out")
     p.add_argument("--game", type=int, default=0, help="the game number (default 0)")
     p.add_argument("--png", metavar="DIR", default=None, help="also write one picture per turn into DIR")
+    p.add_argument("--coords", action="store_true", help="write each hex's q,r on the pictures")
     p.add_argument("--no-maps", action="store_true", help="events only, no text maps")
     p.set_defaults(func=cmd_replay)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from agents.replay import load_record, print_replay
-    print_replay(load_record(args.results, args.game), png_dir=args.png, maps=not args.no_maps)
+    print_replay(load_record(args.results, args.game), png_dir=args.png, maps=not args.no_maps, coords=args.coords)
     return 0
 
 

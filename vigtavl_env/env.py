@@ -238,6 +238,7 @@ class raw_env(AECEnv, EzPickle):
         self._mask = self._no_mask
         self._steps = 0
         self._viewer: Any = None  # render.HumanViewer, made on the first human render
+        self.render_coords = False  # True: rgb_array and human frames write each hex's q,r
         self.last_frame: np.ndarray | None = None
 
     # ------------------------------------------------------------------ construction helpers
@@ -463,7 +464,7 @@ class raw_env(AECEnv, EzPickle):
             return None
         if self.render_mode == "ansi":
             return R.render_ansi(self.game_state)
-        frame = R.render_rgb(self.game_state)
+        frame = R.render_rgb(self.game_state, coords=self.render_coords)
         if self.render_mode == "rgb_array":
             return frame
         self.last_frame = frame

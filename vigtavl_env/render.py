@@ -226,8 +226,9 @@ def _font(size: int) -> Any:
         return ImageFont.load_default()
 
 
-def render_rgb(state: GameState) -> np.ndarray:
-    """The state as a uint8 ``(H, W, 3)`` picture."""
+def render_rgb(state: GameState, coords: bool = False) -> np.ndarray:
+    """The state as a uint8 ``(H, W, 3)`` picture (``coords``: each hex's q,r written small at
+    its bottom edge)."""
     cv = _Canvas(state.gmap.board)
     img = Image.new("RGB", (cv.width, cv.height), BACKGROUND)
     draw = ImageDraw.Draw(img)
@@ -239,9 +240,17 @@ def render_rgb(state: GameState) -> np.ndarray:
     for cell in range(cv.board.n_cells):
         _draw_hex_contents(draw, cv, state, cell, by_cell.get(cell, []), fonts[0])
     _draw_highlights(draw, cv, state)
+    if coords:
+        _draw_coordinates(draw, cv, _font(9))
     _draw_wind(draw, state, fonts[1])
     _draw_panel(draw, cv, state, fonts[1])
     return np.asarray(img, dtype=np.uint8)
+
+
+def _draw_coordinates(draw: ImageDraw.ImageDraw, cv: _Canvas, font: Any) -> None:
+    for cell, (q, r) in enumerate(cv.board.coords):
+        cx, cy = cv.centre(cell)
+        draw.text((cx, cy + HEX_SIZE * 0.62), f"{q},{r}", fill=(20, 20, 20), font=font, anchor="mm")
 
 
 def _draw_terrain(draw: ImageDraw.ImageDraw, cv: _Canvas, state: GameState) -> None:
