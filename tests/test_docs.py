@@ -92,3 +92,23 @@ def test_observation_doc_table_counts_add_up() -> None:
     base = ChannelLayout(2).n_channels - 2 * (ChannelLayout(3).n_channels - ChannelLayout(2).n_channels)
     per = ChannelLayout(3).n_channels - ChannelLayout(2).n_channels
     assert f"`C = {base} + {per} P`" in _observation_doc()
+
+
+# ---------------------------------------------------------------------- docs/how-to-play.md
+def _anchor(heading: str) -> str:
+    """GitHub's anchor of a markdown heading."""
+    return re.sub(r"[^a-z0-9 -]", "", heading.lower()).strip().replace(" ", "-")
+
+
+def test_how_to_play_links_to_rule_rows_and_pictures_that_exist() -> None:
+    text = (ROOT / "docs" / "how-to-play.md").read_text()
+    anchors = {_anchor(line.lstrip("#").strip()) for line in RULES.read_text().splitlines() if line.startswith("## ")}
+    links = re.findall(r"\]\(rules\.md#([a-z0-9-]+)\)", text)
+    assert len(links) >= 8 and set(links) <= anchors, sorted(set(links) - anchors)
+    row_ids = {rid for rid, _ in _rule_rows()}
+    named = set(re.findall(r"\b([A-Z]{1,2}\d+)\b", text))
+    assert named and named <= row_ids, sorted(named - row_ids)
+    for picture in re.findall(r"\]\((img/[^)]+)\)", text):
+        assert (ROOT / "docs" / picture).is_file(), picture
+    for doc in ("README.md", "docs/rules.md"):
+        assert "how-to-play.md" in (ROOT / doc).read_text() and "shared/seeds" not in (ROOT / doc).read_text()
