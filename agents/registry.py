@@ -7,7 +7,7 @@ Specs (``list_agents()`` lists them with a line each):
 - ``search``: the search bot at its default budget; ``search:200`` runs at most 200
   simulations per decision, ``search:50ms`` at most 50 milliseconds, ``search:200:50ms`` both
   (:mod:`agents.search`).
-- ``ppo:path/to/model.zip``, ``ppo:pretrained``: a trained PPO policy, loaded by
+- ``ppo:path/to/model.zip``, ``ppo:pretrained`` (``ppo:pretrained-3p`` for 3 players): a trained PPO policy, loaded by
   ``training.policy.load_ppo_agent`` (the training package).
 - ``ppo-search:pretrained``, ``ppo-search:path/to/model.zip:200``: the search bot with the
   policy's favourite decisions among its candidates (``training.policy.PPOSearchAgent``). Its

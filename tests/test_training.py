@@ -549,3 +549,13 @@ def test_a_log_is_never_overwritten(tmp_path: Path) -> None:
         logger.close()
         names = sorted(p.name for p in tmp_path.glob("progress*.csv"))
     assert names == ["progress-resume-0-2.csv", "progress-resume-0-3.csv", "progress.csv"]
+
+
+def test_the_shipped_three_player_agent_plays_by_name() -> None:
+    """``ppo:pretrained-3p`` (agents/pretrained/3p/) is a 3-player vigtavl_v1 network that plays."""
+    from agents.match import run_match
+    from training.policy import PRETRAINED_3P_PATH, load_model, model_players
+    assert model_players(load_model("pretrained-3p")) == 3
+    assert (PRETRAINED_3P_PATH.parent / "README.md").is_file() and (PRETRAINED_3P_PATH.parent / "config.yaml").is_file()
+    result = run_match(["ppo:pretrained-3p", "random", "random"], games=1, seed=0, num_players=3, progress=False)
+    assert result.records[0].n_decisions > 0

@@ -53,6 +53,8 @@ PPO_SEARCH_ITERATIONS = 5
 
 PRETRAINED = "pretrained"
 PRETRAINED_PATH = Path(__file__).resolve().parent.parent / "agents" / "pretrained" / "vigtavl_ppo.zip"
+PRETRAINED_3P = "pretrained-3p"  # the shipped 3-player network (agents/pretrained/3p/)
+PRETRAINED_3P_PATH = PRETRAINED_PATH.parent / "3p" / "vigtavl_ppo_3p.zip"
 MODEL_CACHE_SIZE = 16
 BOARD_CHANNEL = 0
 PLAYER_COUNTS = (2, 3, 4)
@@ -223,7 +225,10 @@ def policy_spec(policy: str, channels: int, blocks: int, hidden: list[int]) -> t
 
 # ------------------------------------------------------------------ trained models as agents
 def resolve_model_path(spec: str | Path) -> Path:
-    """``"pretrained"`` -> the shipped model; else the path, which must exist."""
+    """``"pretrained"`` -> the shipped model, ``"pretrained-3p"`` the shipped 3-player one; else
+    the path, which must exist."""
+    if str(spec) == PRETRAINED_3P and PRETRAINED_3P_PATH.is_file():
+        return PRETRAINED_3P_PATH
     if str(spec) == PRETRAINED:
         if not PRETRAINED_PATH.is_file():
             raise FileNotFoundError(
