@@ -7,7 +7,8 @@ Specs (``list_agents()`` lists them with a line each):
 - ``search``: the search bot at its default budget; ``search:200`` runs at most 200
   simulations per decision, ``search:50ms`` at most 50 milliseconds, ``search:200:50ms`` both
   (:mod:`agents.search`).
-- ``ppo:path/to/model.zip``, ``ppo:pretrained`` (``ppo:pretrained-3p`` for 3 players): a trained PPO policy, loaded by
+- ``ppo:path/to/model.zip``, ``ppo:pretrained`` (``ppo:pretrained-3p`` for 3 players): a trained PPO policy
+  playing its most likely legal action (``ppo:MODEL:sample``: sampling from the policy), loaded by
   ``training.policy.load_ppo_agent`` (the training package).
 - ``ppo-search:pretrained``, ``ppo-search:path/to/model.zip:200``: the search bot with the
   policy's favourite decisions among its candidates (``training.policy.PPOSearchAgent``). Its
@@ -48,6 +49,7 @@ AGENTS: dict[str, str] = {
 }
 
 BUDGET = re.compile(r"\d+|\d+(\.\d*)?ms")  # a search budget: simulations or milliseconds
+SAMPLE = ":sample"  # ppo:MODEL:sample
 VALUE_WEIGHT = re.compile(r"v(\d+(\.\d*)?)")  # ppo-search's weight of the network's value
 PPO_MISSING = "PPO agents need the training package; train one with `vigtavl train`"
 
@@ -123,6 +125,8 @@ def _ppo(arg: str, spec: str, seed: int | None) -> Agent:
         from training.policy import load_ppo_agent  # type: ignore[import-not-found]
     except ImportError:
         raise AgentUnavailableError(PPO_MISSING) from None
+    if arg.endswith(SAMPLE):  # ppo:MODEL:sample draws its actions from the policy (seeded)
+        return load_ppo_agent(arg[: -len(SAMPLE)], deterministic=False, seed=seed)
     if "seed" in inspect.signature(load_ppo_agent).parameters:
         return load_ppo_agent(arg, seed=seed)
     return load_ppo_agent(arg)

@@ -559,3 +559,22 @@ def test_the_shipped_three_player_agent_plays_by_name() -> None:
     assert (PRETRAINED_3P_PATH.parent / "README.md").is_file() and (PRETRAINED_3P_PATH.parent / "config.yaml").is_file()
     result = run_match(["ppo:pretrained-3p", "random", "random"], games=1, seed=0, num_players=3, progress=False)
     assert result.records[0].n_decisions > 0
+
+
+def test_a_sampling_ppo_agent_by_spec_is_seeded() -> None:
+    """``ppo:MODEL:sample`` draws from the policy (``eval_sample``'s agent), the same way for a seed."""
+    from agents.registry import make_agent
+    from vigtavl_env import raw_env
+    greedy, sampler = make_agent("ppo:pretrained"), make_agent("ppo:pretrained:sample", seed=4)
+    assert greedy.deterministic and not sampler.deterministic
+    e = raw_env(seed=1)
+    e.reset(seed=1)
+    for _ in range(6):  # the setup's loads, then placements: a real choice each time
+        obs = e.observe(e.agent_selection)
+        e.step(greedy.act(obs["observation"], obs["action_mask"], {}))
+    obs = e.observe(e.agent_selection)
+    draws = [make_agent("ppo:pretrained:sample", seed=4).act(obs["observation"], obs["action_mask"], {})
+             for _ in range(3)]
+    assert len(set(draws)) == 1 and obs["action_mask"][draws[0]]  # seeded: the same legal draw
+    many = {sampler.act(obs["observation"], obs["action_mask"], {}) for _ in range(40)}
+    assert all(obs["action_mask"][a] for a in many)

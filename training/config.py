@@ -152,6 +152,9 @@ class TrainConfig:
     """Agent specs evaluated against; the best model is the best mean win rate over them."""
     eval_workers: int = 1
     """Worker processes for evaluation games."""
+    eval_sample: bool = False
+    """Evaluate the policy as it trains, sampling its actions (seeded), instead of its most likely
+    action: an untrained network then plays like random, so the curve shows what was learned."""
     checkpoint_every: int = 100_000
     """Save a checkpoint every this many timesteps into runs/<run>/checkpoints (0: never)."""
     checkpoint_minutes: float = 5.0

@@ -42,13 +42,15 @@ class OpponentResult:
 def evaluate_model(model_path: str | Path, opponents: Sequence[str], games: int, players: int | None = None,
                    seed: int = 0, workers: int = 1, map: str | None = None,
                    max_steps: int = DEFAULT_MAX_STEPS, progress: bool = True,
-                   search: int | None = None, shielded: bool = False) -> list[OpponentResult]:
+                   search: int | None = None, shielded: bool = False, sample: bool = False) -> list[OpponentResult]:
     """The model (a path or ``"pretrained"``) against each opponent spec in turn; with ``search``,
     the model's proposals searched with that many simulations a decision (``ppo-search``)."""
     path = resolve_model_path(model_path)
     if search is not None and search < 1:
         raise ValueError(f"search needs at least 1 simulation per decision, got {search}")
     spec = f"ppo:{path}" if search is None else f"ppo-search:{path}:{search}"
+    if sample and search is None:
+        spec += ":sample"  # the policy's own distribution, as it acts while training
     trained_for = model_players(load_model(path))  # refuses a model of another env version
     if players is not None and players != trained_for:
         raise ValueError(f"model {model_path} plays {trained_for}-player games, not {players}")

@@ -489,7 +489,7 @@ def record_evaluation(cfg: TrainConfig, run_dir: Path, path: Path, timesteps: in
     from training.evaluate import evaluate_model
     results = evaluate_model(path, cfg.eval_opponents, games=cfg.eval_games, players=cfg.num_players,
                              seed=cfg.seed + EVAL_SEED_OFFSET, workers=cfg.eval_workers, map=cfg.map,
-                             max_steps=cfg.max_steps, progress=False, shielded=True)
+                             max_steps=cfg.max_steps, progress=False, shielded=True, sample=cfg.eval_sample)
     metrics: dict[str, float] = {}
     for r in results:
         metrics[f"eval/win_rate_{metric_name(r.opponent)}"] = r.model.win_rate
