@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import torch as th
 from gymnasium import spaces
+from tqdm import tqdm
 
 from training.config import TrainConfig
 from training.policy import HexActionHead, HexConvExtractor, HexValueHead, policy_spec
@@ -213,9 +214,13 @@ def sb3_state_dict(module_state: dict[str, Any], sb3_keys: list[str]) -> dict[st
         src = re.sub(r"^(pi_|vf_)features_extractor\.", "features_extractor.", key)
         if src not in module_state:
             raise KeyError(f"the RLModule has no weight {src!r} for the SB3 policy's {key!r}")
-        out[key] = th.as_tensor(np.asarray(module_state[src])) if not isinstance(module_state[src], th.Tensor) \
-            else module_state[src].detach().cpu()
+        out[key] = _cpu_tensor(module_state[src])
     return out
+
+
+def _cpu_tensor(value: Any) -> th.Tensor:
+    """A weight as a CPU tensor (RLlib hands out tensors or numpy arrays)."""
+    return value.detach().cpu() if isinstance(value, th.Tensor) else th.as_tensor(np.asarray(value))
 
 
 class SB3Exporter:
@@ -302,7 +307,7 @@ def train_rllib(cfg: TrainConfig, run_dir: Path, resume: Path | None, progress: 
                 ray_address: str | None = None) -> Path:
     """Train with RLlib into ``run_dir`` (made and holding config.yaml); returns it. Stops with a
     checkpoint on SIGINT/SIGTERM (training.train.TrainingStopped)."""
-    from training.train import BEST_FILE, RunLogger, StopOnSignal, TrainingStopped, record_evaluation
+    from training.train import RunLogger, StopOnSignal, TrainingStopped, best_so_far, record_evaluation
     if not ray.is_initialized():
         ray.init(address=ray_address, include_dashboard=False, log_to_driver=False,
                  ignore_reinit_error=True, configure_logging=False,
@@ -312,19 +317,18 @@ def train_rllib(cfg: TrainConfig, run_dir: Path, resume: Path | None, progress: 
     state_file = run_dir / "rllib_state.json"
     state = json.loads(state_file.read_text()) if resume is not None and state_file.is_file() else {}
     steps = int(state.get("timesteps", 0))
-    best = json.loads((run_dir / BEST_FILE).read_text())["mean_win_rate"] if (run_dir / BEST_FILE).is_file() else -1.0
+    best = best_so_far(run_dir)
     logger = RunLogger(run_dir, steps)
     snapshots, n_snap = snapshot_ids(cfg), int(state.get("snapshots_taken", 0))
-    next_eval = (steps // cfg.eval_every + 1) * cfg.eval_every if cfg.eval_every else None
-    next_ckpt = (steps // cfg.checkpoint_every + 1) * cfg.checkpoint_every if cfg.checkpoint_every else None
-    next_snap = ((steps // cfg.selfplay.snapshot_every + 1) * cfg.selfplay.snapshot_every) if snapshots else None
+    next_eval = _next_multiple(steps, cfg.eval_every)
+    next_ckpt = _next_multiple(steps, cfg.checkpoint_every)
+    next_snap = _next_multiple(steps, cfg.selfplay.snapshot_every) if snapshots else None
     last_ckpt_time, start = time.monotonic(), time.monotonic()
     stop = StopOnSignal()
     stop.install()
 
     def main_state() -> dict[str, Any]:  # the learner's weights (the env runners' may lag an update)
-        return {k: th.as_tensor(np.asarray(v)) if not isinstance(v, th.Tensor) else v.detach().cpu()
-                for k, v in algo.learner_group.get_weights(module_ids=[MAIN])[MAIN].items()}
+        return {k: _cpu_tensor(v) for k, v in algo.learner_group.get_weights(module_ids=[MAIN])[MAIN].items()}
 
     def checkpoint() -> Path:
         path = run_dir / "checkpoints" / f"rllib_{steps}"
@@ -346,7 +350,7 @@ def train_rllib(cfg: TrainConfig, run_dir: Path, resume: Path | None, progress: 
                   if k.split(".")[0] in ("features_extractor", "action_net", "value_net")}
         algo.set_weights({m: cloned for m in (MAIN, *snapshots)})
     try:
-        bar = _progress(cfg.total_timesteps, steps, progress)
+        bar = tqdm(total=cfg.total_timesteps, initial=steps, desc="train (rllib)", unit="step", disable=not progress)
         if steps == 0 and cfg.eval_every:
             logger.write({"time/total_timesteps": 0, **evaluate()})
         while steps < cfg.total_timesteps and not stop.signal_name:
@@ -366,20 +370,20 @@ def train_rllib(cfg: TrainConfig, run_dir: Path, resume: Path | None, progress: 
                    "train/approx_kl": learner.get("mean_kl_loss"),
                    **_throughput(result.get("timers", {}), new_steps - steps)}
             steps = new_steps
-            bar.update(steps)
+            bar.update(steps - bar.n)
             if next_snap is not None and steps >= next_snap:
                 algo.set_weights({snapshots[n_snap % len(snapshots)]: main_state()})
                 n_snap += 1
-                next_snap = (steps // cfg.selfplay.snapshot_every + 1) * cfg.selfplay.snapshot_every
+                next_snap = _next_multiple(steps, cfg.selfplay.snapshot_every)
             if next_eval is not None and (steps >= next_eval or steps >= cfg.total_timesteps):
                 row.update(evaluate())
-                next_eval = (steps // cfg.eval_every + 1) * cfg.eval_every
+                next_eval = _next_multiple(steps, cfg.eval_every)
             logger.write({k: v for k, v in row.items() if v is not None})
             minutes = cfg.checkpoint_minutes and time.monotonic() - last_ckpt_time >= 60 * cfg.checkpoint_minutes
             if (next_ckpt is not None and steps >= next_ckpt) or minutes:
                 checkpoint()
                 last_ckpt_time = time.monotonic()
-                next_ckpt = (steps // cfg.checkpoint_every + 1) * cfg.checkpoint_every if cfg.checkpoint_every else None
+                next_ckpt = _next_multiple(steps, cfg.checkpoint_every)
         bar.close()
         if stop.signal_name:
             path = checkpoint()
@@ -394,6 +398,11 @@ def train_rllib(cfg: TrainConfig, run_dir: Path, resume: Path | None, progress: 
     return run_dir
 
 
+def _next_multiple(steps: int, every: int) -> int | None:
+    """The first multiple of ``every`` past ``steps`` (None when ``every`` is 0: never)."""
+    return (steps // every + 1) * every if every else None
+
+
 def _throughput(timers: dict[str, Any], new_steps: int) -> dict[str, float]:
     """Env steps per second of sampling, and per second of the learner's update, this iteration."""
     out = {}
@@ -404,19 +413,4 @@ def _throughput(timers: dict[str, Any], new_steps: int) -> dict[str, float]:
             out[name] = new_steps / seconds
     return out
 
-
-class _progress:
-    """A tqdm bar over env steps (or nothing)."""
-
-    def __init__(self, total: int, at: int, show: bool) -> None:
-        from tqdm import tqdm
-        self.bar = tqdm(total=total, initial=at, desc="train (rllib)", unit="step", disable=not show)
-        self.at = at
-
-    def update(self, steps: int) -> None:
-        self.bar.update(max(0, steps - self.at))
-        self.at = steps
-
-    def close(self) -> None:
-        self.bar.close()
 

@@ -105,7 +105,7 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
         raise
     save_config(cfg, run_dir / CONFIG_FILE)
     if progress:
-        print(f"run folder {run_dir}; watch it live: tensorboard --logdir {run_dir / 'tb'}", file=sys.stderr)
+        announce_run(run_dir)
 
     # --- the model (MaskablePPO finds the masks through each env's action_masks())
     if resume is None:
@@ -179,8 +179,19 @@ def train_on_rllib(cfg: TrainConfig, resume: str | Path | None, progress: bool, 
         run_dir = run_folder(cfg, None, config_name)
     save_config(cfg, run_dir / CONFIG_FILE)
     if progress:
-        print(f"run folder {run_dir}; watch it live: tensorboard --logdir {run_dir / 'tb'}", file=sys.stderr)
+        announce_run(run_dir)
     return rllib.train_rllib(cfg, run_dir, checkpoint, progress, ray_address)
+
+
+def announce_run(run_dir: Path) -> None:
+    """Where the run writes, and how to watch it live."""
+    print(f"run folder {run_dir}; watch it live: tensorboard --logdir {run_dir / 'tb'}", file=sys.stderr)
+
+
+def best_so_far(run_dir: Path) -> float:
+    """The best mean evaluation win rate a run recorded (best.json), or -1 before any."""
+    best = run_dir / BEST_FILE
+    return json.loads(best.read_text())["mean_win_rate"] if best.is_file() else -1.0
 
 
 class TrainingStopped(Exception):
@@ -448,8 +459,7 @@ class EvalCallback(BaseCallback):
         self.cfg, self.run_dir = cfg, run_dir
         self.next_at = 0
         self.last_eval = -1
-        best = run_dir / BEST_FILE
-        self.best = json.loads(best.read_text())["mean_win_rate"] if best.is_file() else -1.0
+        self.best = best_so_far(run_dir)
 
     def _on_training_start(self) -> None:
         self.next_at = (self.model.num_timesteps // self.cfg.eval_every + 1) * self.cfg.eval_every

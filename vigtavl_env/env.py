@@ -126,9 +126,10 @@ cavalry active on (2, -1), ``env.unwrapped.decode_action(4529)`` reads
 Starting from a given position: ``raw_env.from_state(state, **kwargs)`` or
 ``reset(options={"state": state})`` (the state is cloned; its map and rules config apply).
 ``env.unwrapped.game_state`` is the live engine state: read it, change it only through ``step``
-(legal actions are cached per step; before v1.1 it was ``env.unwrapped.state``, which is now
-PettingZoo's ``state()`` method: the global state tensor, the board as seat 0 sees it, for
-centralised critics; the game hides nothing, so it is one of the observations). ``env.unwrapped.game_seed`` is the engine seed of the game.
+(legal actions are cached per step). Earlier code of this project called it
+``env.unwrapped.state``; that name is now PettingZoo's ``state()`` method: the global state
+tensor, the board as seat 0 sees it, for centralised critics (the game hides nothing, so it is
+one of the observations). ``env.unwrapped.game_seed`` is the engine seed of the game.
 
 Version history:
 

@@ -67,9 +67,7 @@ class SingleSeatEnv(gymnasium.Env):
         if seat != RANDOM and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n_players):
             raise ValueError(f"seat must be {SEAT_CHOICES}, got {seat!r}")
         self._seat_option = seat
-        self.opponents = _opponent_list(opponents, self.n_players)
-        self._named = [i for i, spec in enumerate(_as_list(opponents, self.n_players))
-                       if isinstance(spec, str) and spec != RANDOM]  # bots this env made and reseeds
+        self.opponents, self._named = _opponent_list(opponents, self.n_players)
         self.observation_space = spaces.Box(OBS_LOW, OBS_HIGH, self.aec.encoder.shape, dtype=np.float32)
         self.action_space = spaces.Discrete(self.aec.codec.n_actions)
         self.seat = 0 if seat == RANDOM else seat
@@ -165,23 +163,24 @@ class SingleSeatEnv(gymnasium.Env):
                 "tokens": list(self.aec.game_state.tokens)}
 
 
-def _as_list(opponents: Any, n_players: int) -> list[Any]:
-    """One entry per seat after the learner's: a single opponent repeated, or the list."""
+def _opponent_list(opponents: Any, n_players: int) -> tuple[list[Any], list[int]]:
+    """One policy per seat after the learner's (relative order), validated, with bot names made;
+    and the indices of the bots made here (this env reseeds them at every reset)."""
     if isinstance(opponents, (list, tuple)):
-        return list(opponents)
-    return [opponents] * (n_players - 1)
-
-
-def _opponent_list(opponents: Any, n_players: int) -> list[Any]:
-    """One policy per seat after the learner's (relative order), validated; bot names made."""
-    if isinstance(opponents, (list, tuple)) and len(opponents) != n_players - 1:
-        raise ValueError(f"opponents: expected {n_players - 1} policies (one per other seat), got {len(opponents)}")
-    pols = [RANDOM if p in (None, RANDOM) else p for p in _as_list(opponents, n_players)]
+        if len(opponents) != n_players - 1:
+            raise ValueError(f"opponents: expected {n_players - 1} policies (one per other seat), got {len(opponents)}")
+        pols = list(opponents)
+    else:
+        pols = [opponents] * (n_players - 1)
+    named = []
     for i, p in enumerate(pols):
-        if isinstance(p, str):
+        if p is None or p == RANDOM:
+            pols[i] = RANDOM
+        elif isinstance(p, str):
             from agents.registry import make_agent  # bots by name (the agents package is optional here)
             pols[i] = make_agent(p)
+            named.append(i)
         elif not callable(p) and not hasattr(p, "act"):
             raise ValueError(f"an opponent must be 'random', a bot name (vigtavl agents), a callable "
                              f"(obs, mask) -> action or have .act(obs, mask, info); got {p!r}")
-    return pols
+    return pols, named
