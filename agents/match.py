@@ -277,9 +277,9 @@ def run_game(env: Any, players: Sequence[Agent], job: GameJob, agent_seeds: Sequ
     try:
         _play_to_the_end(env, players, observer, decisions, seat_decisions, seat_cpu)
     except GameStopped as stop:  # a person quit: the game so far, for --out
-        stop.record = _record(env, job, agent_seeds, decisions, seat_decisions, seat_cpu)
+        stop.record = record_game(env, job, agent_seeds, decisions, seat_decisions, seat_cpu)
         raise
-    return _record(env, job, agent_seeds, decisions, seat_decisions, seat_cpu)
+    return record_game(env, job, agent_seeds, decisions, seat_decisions, seat_cpu)
 
 
 def _play_to_the_end(env: Any, players: Sequence[Agent], observer: Observer | None, decisions: list[int],
@@ -304,8 +304,9 @@ def _play_to_the_end(env: Any, players: Sequence[Agent], observer: Observer | No
             observer(env.game_state, len(decisions), text)
 
 
-def _record(env: Any, job: GameJob, agent_seeds: Sequence[int], decisions: list[int],
-            seat_decisions: list[int], seat_cpu: list[float]) -> GameRecord:
+def record_game(env: Any, job: GameJob, agent_seeds: Sequence[int], decisions: list[int],
+                seat_decisions: list[int], seat_cpu: list[float]) -> GameRecord:
+    """The record of the game on ``env`` so far (finished, or cut off: ``truncated``)."""
     from vigtavl_env.engine import winners
     state = env.game_state
     return GameRecord(

@@ -132,10 +132,23 @@ def _ppo(arg: str, spec: str, seed: int | None) -> Agent:
     return load_ppo_agent(arg)
 
 
-def _ppo_search(arg: str, spec: str, seed: int | None) -> Agent:
-    """``ppo-search:MODEL`` with an optional budget after the model: ``:200``, ``:50ms``."""
+def spec_model(spec: str) -> str | None:
+    """The model a ``ppo`` or ``ppo-search`` spec loads (``pretrained``, a path); None for the
+    other agents, which load no file."""
+    name, _, arg = spec.strip().partition(":")
+    name = name.lower()
+    if name == "ppo":
+        return arg[: -len(SAMPLE)] if arg.endswith(SAMPLE) else arg
+    if name == "ppo-search":
+        return _split_ppo_search(arg)[0]
+    return None
+
+
+def _split_ppo_search(arg: str) -> tuple[str, list[str], dict]:
+    """``MODEL[:budget...][:vW]`` -> the model, the budget parts and the options."""
     parts = arg.split(":")
-    budget, options = [], {}
+    budget: list[str] = []
+    options: dict = {}
     while len(parts) > 1:
         last = parts[-1].strip().lower()
         if BUDGET.fullmatch(last):
@@ -145,7 +158,12 @@ def _ppo_search(arg: str, spec: str, seed: int | None) -> Agent:
             parts.pop()
         else:
             break
-    model = ":".join(parts)
+    return ":".join(parts), budget, options
+
+
+def _ppo_search(arg: str, spec: str, seed: int | None) -> Agent:
+    """``ppo-search:MODEL`` with an optional budget after the model: ``:200``, ``:50ms``."""
+    model, budget, options = _split_ppo_search(arg)
     if not model:
         raise ValueError(f"agent {spec!r} needs a model: ppo-search:path/to/model.zip or ppo-search:pretrained")
     if budget:

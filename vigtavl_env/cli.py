@@ -1,4 +1,4 @@
-"""The ``vigtavl`` command line: matches, tournaments, replays, human play and PPO training.
+"""The ``vigtavl`` command line: matches, tournaments, replays, human play (terminal and web) and PPO training.
 
 ::
 
@@ -7,6 +7,7 @@
     vigtavl replay results.json --game 17 --png frames/
     vigtavl play --opponent greedy --seat 0
     vigtavl play --watch --agents greedy,random
+    vigtavl serve --results runs/   # play, watch and replay in a web browser
     vigtavl train --config configs/ppo_quick.yaml --set seed=1
     vigtavl evaluate --model runs/<run>/best_model.zip --opponents random,greedy --games 200
     vigtavl plot runs/<run>
@@ -168,6 +169,28 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------------------------ serve
+def add_serve(sub: Any) -> None:
+    p = sub.add_parser("serve", help="play, watch and replay games in a web browser",
+                       description="A local web app: play against any agents by clicking on the board, "
+                                   "watch agents play (pause, speed, step), and replay results files "
+                                   "decision by decision. Open the address it prints.")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    p.add_argument("--results", action="append", default=[], metavar="DIR",
+                   help="a folder whose results files the replay page may open (repeatable)")
+    p.add_argument("--model", action="append", default=[], metavar="PATH",
+                   help="a model file agents may load as ppo:PATH (repeatable; model files are pickles: "
+                        "name only files you trust)")
+    p.set_defaults(func=cmd_serve)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from agents.web import serve
+    serve(args.host, args.port, results=args.results, models=args.model)
+    return 0
+
+
 # ------------------------------------------------------------------ train
 def add_train(sub: Any) -> None:
     p = sub.add_parser("train", help="train a PPO agent (MaskablePPO) against bots and self-play snapshots",
@@ -319,7 +342,7 @@ def positive_int(text: str) -> int:
 
 
 # ------------------------------------------------------------------ the parser
-SUBCOMMANDS: tuple[Callable[[Any], None], ...] = (add_match, add_tournament, add_replay, add_play,
+SUBCOMMANDS: tuple[Callable[[Any], None], ...] = (add_match, add_tournament, add_replay, add_play, add_serve,
                                                   add_train, add_evaluate, add_plot, add_compile)
 
 

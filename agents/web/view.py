@@ -1,0 +1,177 @@
+"""What the browser draws: an engine state as a JSON-ready view.
+
+The page is a plain drawer: the hex geometry (``hexgrid.pixel`` through the renderer's canvas),
+the places of the pieces in a hex and the colours all come from here and from
+``vigtavl_env.render``, so the web board and the PNG pictures agree. A view holds:
+
+- ``board``: the canvas size, the hex size, and per hex its ``q, r``, terrain, centre and corners;
+- ``pieces``: developments, artillery, units (letter, owner, activated, cargo) and prisoners, each
+  with its place in pixels; ``walls``: the edge's two corners and the owner;
+- ``marks``: the active unit's hex, the hex offered for occupation, the hex a pending choice is
+  about and the hex the attack comes from;
+- ``status``: phase, round, wind, whose decision and why (out of turn or not), builds left, what a
+  pending choice asks, the game's end; ``players``: purses, tokens, pieces, agents.
+
+The legal decisions (:func:`decision_list`) are the terminal's :class:`agents.human.Menu`
+choices: the same words, the same hexes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents.human import Menu
+from vigtavl_env.engine import describe
+from vigtavl_env.engine import actions as A
+from vigtavl_env.engine.building import unit_capacity
+from vigtavl_env.engine.narrate import narrate
+from vigtavl_env.engine.state import BUILD, LOADED, PHASE_NAMES, PRISONER, SPENT
+from vigtavl_env.engine.stats import DEV_NAMES, FREIGHTER, UNIT_NAMES
+from vigtavl_env.render import (
+    DEV_LETTERS, HEX_SIZE, PENDING_WORDS, PLAYER_COLOURS, TERRAIN_COLOURS, UNIT_LETTERS, UNIT_SLOTS,
+    _Canvas, _pieces_text, _units_by_cell, pending_text,
+)
+
+TERRAIN_NAMES = ("sea", "land", "mountain")
+INTERRUPT_WORDS = {"retaliation": "RETALIATION", "defend": "DEFEND (out of turn)"}
+
+
+def colour(rgb: tuple[int, int, int]) -> str:
+    return "#%02x%02x%02x" % rgb
+
+
+def board_view(board: Any, terrain: Any) -> dict[str, Any]:
+    """The fixed part of a game's picture: the canvas and every hex."""
+    cv = _Canvas(board)
+    cells = []
+    for cell, (q, r) in enumerate(board.coords):
+        x, y = cv.centre(cell)
+        cells.append({"cell": cell, "q": q, "r": r, "terrain": TERRAIN_NAMES[terrain[cell]],
+                      "x": round(x, 1), "y": round(y, 1),
+                      "points": " ".join(f"{a:.1f},{b:.1f}" for a, b in cv.corners(cell))})
+    return {"width": cv.map_width, "height": cv.height, "hex_size": HEX_SIZE, "cells": cells,
+            "terrain_colours": {n: colour(c) for n, c in zip(TERRAIN_NAMES, TERRAIN_COLOURS)},
+            "player_colours": [colour(c) for c in PLAYER_COLOURS]}
+
+
+def pieces_view(state: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every piece with its place (as the PNG renderer lays them out), and every wall."""
+    cv = _Canvas(state.gmap.board)
+    by_cell = _units_by_cell(state)
+    pieces: list[dict[str, Any]] = []
+    for cell in range(state.n_cells):
+        cx, cy = cv.centre(cell)
+        dev, art = state.dev_type[cell], state.art_owner[cell]
+        if dev:
+            pieces.append({"kind": "dev", "cell": cell, "x": cx, "y": cy, "letter": DEV_LETTERS[dev],
+                           "name": DEV_NAMES[dev], "owner": state.dev_owner[cell], "size": HEX_SIZE * (0.16 + 0.06 * dev)})
+        slots = iter(UNIT_SLOTS)
+        if art >= 0:
+            sx, sy = next(slots)
+            pieces.append({"kind": "artillery", "cell": cell, "x": cx + sx * HEX_SIZE, "y": cy + sy * HEX_SIZE,
+                           "letter": "A", "name": "artillery", "owner": art})
+        for u in by_cell.get(cell, []):
+            sx, sy = next(slots, (0.0, 0.0))
+            utype = state.u_type[u]
+            cargo = 0
+            if utype == FREIGHTER:
+                cargo = sum(1 for v in range(state.n_units) if state.u_carrier[v] == u and state.u_where[v] == LOADED)
+            pieces.append({"kind": "unit", "cell": cell, "x": cx + sx * HEX_SIZE, "y": cy + sy * HEX_SIZE,
+                           "letter": UNIT_LETTERS[utype], "name": UNIT_NAMES[utype], "owner": state.u_owner[u],
+                           "spent": bool(state.u_flags[u] & SPENT), "cargo": cargo})
+        held = [u for u in range(state.n_units) if state.u_where[u] == PRISONER and state.u_cell[u] == cell]
+        for i, u in enumerate(held):
+            pieces.append({"kind": "prisoner", "cell": cell, "x": cx - HEX_SIZE * 0.55 + i * 10 + 4,
+                           "y": cy + HEX_SIZE * 0.55, "name": f"captive {UNIT_NAMES[state.u_type[u]]}",
+                           "owner": state.u_owner[u]})
+    for p in pieces:
+        p["x"], p["y"] = round(p["x"], 1), round(p["y"], 1)
+    walls = []
+    board = state.gmap.board
+    for e, owner in enumerate(state.walls):
+        if owner >= 0:
+            cell = board.edge_cells[e][0]
+            (x1, y1), (x2, y2) = cv.edge(cell, board.edge[cell].index(e))
+            walls.append({"owner": owner, "x1": round(x1, 1), "y1": round(y1, 1), "x2": round(x2, 1), "y2": round(y2, 1)})
+    return pieces, walls
+
+
+def marks_view(state: Any) -> dict[str, int]:
+    """The hexes the picture marks: active unit, occupation offer, a pending choice's hexes."""
+    marks = {"active": -1, "occupy": -1, "pending": -1, "origin": -1}
+    if state.stack:
+        marks["active"] = int(state.u_cell[state.stack[-1].unit])
+    if state.occupy_unit >= 0 and state.occupy_cell >= 0:
+        marks["occupy"] = int(state.occupy_cell)
+    if state.pending is not None:
+        marks["pending"], marks["origin"] = int(state.pending.cell), int(state.pending.origin)
+    return marks
+
+
+def status_view(state: Any, interrupt: str = "", truncated: bool = False) -> dict[str, Any]:
+    s = state
+    status: dict[str, Any] = {
+        "map": s.gmap.name, "phase": PHASE_NAMES[s.phase], "round": s.round + 1,
+        "rounds": s.config.rounds_per_phase, "turn": s.turns_played,
+        "wind": "clockwise" if s.wind > 0 else "counter-clockwise", "over": bool(s.is_over),
+        "truncated": bool(truncated and not s.is_over), "winners": [], "to_act": -1, "turn_player": s.turn_player,
+        "retaliator": s.retaliator, "interrupt": interrupt, "interrupt_words": INTERRUPT_WORDS.get(interrupt, ""),
+        "asked": pending_text(s), "asked_kind": PENDING_WORDS.get(s.pending.kind, "") if s.pending else "",
+        "active": "", "builds_left": None,
+    }
+    if s.is_over:
+        best = max(s.tokens)
+        status["winners"] = [p for p, t in enumerate(s.tokens) if t == best]
+    elif not truncated:
+        status["to_act"] = s.current_player
+    if s.stack:
+        u = s.stack[-1].unit
+        q, r = s.gmap.board.coords[s.u_cell[u]] if s.u_cell[u] >= 0 else ("?", "?")
+        status["active"] = (f"P{s.u_owner[u]}'s {UNIT_NAMES[s.u_type[u]]} at {q},{r}, "
+                            f"{s.stack[-1].move_left} move left")
+    if s.phase == BUILD:  # units the turn's player may still build this turn
+        status["builds_left"] = max(0, unit_capacity(s, s.turn_player) - s.built_units)
+    return status
+
+
+def players_view(state: Any, seats: list[str]) -> list[dict[str, Any]]:
+    return [{"seat": p, "agent": seats[p] if p < len(seats) else "", "gold": state.gold[p],
+             "silver": state.silver[p], "tokens": state.tokens[p], "pieces": _pieces_text(state, p),
+             "colour": colour(PLAYER_COLOURS[p])} for p in range(state.n_players)]
+
+
+def state_view(state: Any, seats: list[str], interrupt: str = "", truncated: bool = False) -> dict[str, Any]:
+    """Everything the page draws for one moment of a game (not its decisions or its events)."""
+    pieces, walls = pieces_view(state)
+    return {"pieces": pieces, "walls": walls, "marks": marks_view(state),
+            "status": status_view(state, interrupt, truncated), "players": players_view(state, seats)}
+
+
+def decision_list(state: Any, codec: Any, mask: Any) -> list[dict[str, Any]]:
+    """The legal decisions of the moment, in the terminal's words, each on its hex (or none)."""
+    index = state.gmap.board.index
+    out = []
+    for c in Menu(state, codec, mask).choices:
+        cell = -1
+        if c.hex is not None:
+            q, r = map(int, c.hex.split(","))
+            cell = index[(q, r)]
+        out.append({"action": c.action, "kind": c.kind, "command": c.command, "cell": cell, "text": c.text})
+    return out
+
+
+def decision_cells(state: Any, code: int) -> list[int]:
+    """The hexes a decision acts on (none for a global verb), to mark the last move."""
+    verb, cell, g = A.decode(code, state.gmap.board.n_cells)
+    return [] if g >= 0 else [int(cell)]
+
+
+def decision_text(state: Any, code: int) -> str:
+    """A decision in words, said before it is applied (``P1: move the cavalry to 2,-1``)."""
+    return describe(state, code)
+
+
+def narrate_events(events: list[dict], state: Any, start: int = 0) -> list[dict[str, Any]]:
+    """Events as numbered lines of English (``start``: the number of the first)."""
+    return [{"i": start + k, "player": e.get("player", -1), "event": e.get("event", ""),
+             "text": narrate(e, state)} for k, e in enumerate(events)]

@@ -1,0 +1,245 @@
+"""The web app's server without a browser: its JSON API, its refusals and its replays."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from fastapi.testclient import TestClient
+from webgame import interrupt_of, path_to
+
+from agents.match import run_match, state_digest
+from agents.replay import initial_state
+from agents.web.server import create_app
+from agents.web.sessions import SNAPSHOT_EVERY, LiveGame, ModelGuard, ReplayGame, WebError
+from vigtavl_env.cli import main
+from vigtavl_env.engine import apply_action
+
+
+@pytest.fixture(scope="module")
+def results_dir(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("results")
+    run_match(["greedy", "random"], games=2, seed=5, progress=False).save(folder / "small.json")
+    run_match(["random", "random"], games=200, seed=0, workers=1, progress=False).save(folder / "r200.json")
+    (folder / "broken.json").write_text("{not json")
+    (folder / "other.json").write_text(json.dumps({"schema": "something else"}))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def client(results_dir):
+    return TestClient(create_app(results=[results_dir]))
+
+
+def new_game(client, seats=("human", "greedy"), seed=3):
+    r = client.post("/api/games", json={"seats": list(seats), "seed": seed})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_meta_lists_maps_and_agents(client):
+    meta = client.get("/api/meta").json()
+    assert {"duel", "triad", "quad"} <= {m["name"] for m in meta["maps"]}
+    assert {"human", "greedy", "ppo:pretrained"} <= {a["spec"] for a in meta["agents"]}
+
+
+def test_a_game_starts_with_its_board_and_the_persons_decisions(client):
+    g = new_game(client)
+    assert len(g["board"]["cells"]) == 91 and g["human"] and g["to_act"] == 0
+    assert [d["command"] for d in g["decisions"]] == ["load 1", "load 2", "load 3"]
+    assert g["events"][0]["event"] == "setup" and g["status"]["phase"] == "placement"
+
+
+def test_a_legal_decision_is_made_and_the_agent_answers_one_step_at_a_time(client):
+    g = new_game(client)
+    r = client.post(f"/api/games/{g['id']}/decide", json={"action": g["decisions"][0]["action"]}).json()
+    assert r["decisions_made"] == 1 and not r["human"] and r["to_act"] == 1
+    assert r["last"]["text"].startswith("P0: load")
+    r = client.post(f"/api/games/{g['id']}/advance").json()
+    assert r["advanced"] and r["decisions_made"] == 2 and r["last"]["seat"] == 1
+    r = client.post(f"/api/games/{g['id']}/advance").json()  # the person decides now: nothing to advance
+    assert not r["advanced"] and r["decisions_made"] == 2 and r["human"]
+    assert r["status"]["phase"] == "placement" and all(d["kind"].startswith("place") for d in r["decisions"])
+
+
+@pytest.mark.parametrize("body,status,words", [
+    ({"action": 0}, 400, "not legal"),
+    ({"action": -5}, 400, "not legal"),
+    ({"action": 10 ** 9}, 400, "not legal"),
+    ({"action": "end"}, 422, "action"),
+    ({}, 422, "action"),
+])
+def test_a_bad_decision_is_refused_and_changes_nothing(client, body, status, words):
+    g = new_game(client)
+    r = client.post(f"/api/games/{g['id']}/decide", json=body)
+    assert r.status_code == status and words in r.json()["error"]
+    after = client.get(f"/api/games/{g['id']}").json()
+    assert after["decisions_made"] == 0 and after["decisions"] == g["decisions"]
+
+
+def test_deciding_out_of_turn_is_409(client):
+    g = new_game(client, seats=("greedy", "random"))  # a watched game: nobody clicks
+    r = client.post(f"/api/games/{g['id']}/decide", json={"action": 6658})
+    assert r.status_code == 409 and "not your decision" in r.json()["error"]
+
+
+@pytest.mark.parametrize("seats,words", [
+    (["human", "grid"], "bad agent 'grid'"),
+    (["human"], "2 to 4 players"),
+    (["human", ""], "agent spec"),
+    (["human", "ppo:/etc/passwd"], "only the model files named"),
+    (["human", "search:-3"], "bad search budget"),
+])
+def test_a_bad_game_is_refused_with_a_message(client, seats, words):
+    r = client.post("/api/games", json={"seats": seats})
+    assert r.status_code == 400 and words in r.json()["error"]
+
+
+def test_unknown_things_are_404_and_malformed_requests_422(client):
+    assert client.get("/api/games/nope").status_code == 404
+    assert "start a new one" in client.get("/api/games/nope").json()["error"]
+    assert client.get("/api/replays/nope").status_code == 404
+    assert client.get("/api/no-such-route").status_code == 404
+    r = client.post("/api/games", json={"seats": "greedy"})
+    assert r.status_code == 422 and r.json()["error"].startswith("bad request: seats")
+    r = client.post("/api/games", content=b"not json", headers={"Content-Type": "application/json"})
+    assert r.status_code == 422
+
+
+def test_the_model_guard_loads_only_named_files(tmp_path):
+    named = tmp_path / "m.zip"
+    named.write_bytes(b"x")
+    guard = ModelGuard([named])
+    guard.check(f"ppo:{named}")
+    guard.check(f"ppo-search:{named}:20")
+    guard.check("ppo:pretrained")
+    guard.check("greedy")
+    with pytest.raises(WebError, match="only the model files named"):
+        guard.check(f"ppo:{tmp_path / 'other.zip'}:sample")
+
+
+def game_at(interrupt: str) -> LiveGame:
+    """Seed 0 against the aggressor, played up to the person's first ``interrupt``."""
+    seats = ["human", "aggressor"]
+    path = path_to(seats, 0, lambda g: interrupt_of(g) == interrupt)
+    assert path is not None
+    game = LiveGame(seats, seed=0)
+    for action in path + [None]:
+        while not game.human_to_act():
+            game.advance()
+        if action is not None:
+            game.decide(action)
+    return game
+
+
+def test_a_retaliation_is_offered_to_the_person_and_answered():
+    game = game_at("retaliation")
+    v = game.view()
+    assert v["status"]["interrupt"] == "retaliation" and v["status"]["interrupt_words"] == "RETALIATION"
+    assert v["status"]["retaliator"] == 0 and v["status"]["turn_player"] == 1
+    end = [d for d in v["decisions"] if d["command"] == "end turn"]
+    assert end, "declining the retaliation is always offered"
+    game.decide(end[0]["action"])
+    assert game.view()["status"]["retaliator"] != 0
+
+
+def test_a_defence_is_asked_of_the_person_out_of_turn():
+    v = game_at("defend").view()
+    assert v["status"]["interrupt"] == "defend" and v["to_act"] == 0  # in P1's turn or his retaliation
+    assert v["marks"]["pending"] >= 0 and "defends" in v["status"]["asked"]
+    assert v["decisions"] and all(d["kind"].startswith("choose") or d["kind"] == "no defence" for d in v["decisions"])
+
+
+def test_a_whole_game_played_through_the_api_replays(client):
+    g = new_game(client, seed=11)
+    rng = random.Random(0)
+    view = g
+    while not (view["status"]["over"] or view["status"]["truncated"]):
+        if view["human"]:
+            action = rng.choice(view["decisions"])["action"]
+            view = client.post(f"/api/games/{g['id']}/decide", json={"action": action}).json()
+        else:
+            view = client.post(f"/api/games/{g['id']}/advance").json()
+    assert view["status"]["over"] and view["status"]["winners"]
+    assert client.post(f"/api/games/{g['id']}/decide", json={"action": 0}).status_code == 409
+    record = client.get(f"/api/games/{g['id']}/record")
+    assert "attachment" in record.headers["content-disposition"]
+    game = record.json()["games"][0]
+    assert game["seats"] == ["human", "greedy"] and game["n_decisions"] == view["decisions_made"]
+    opened = client.post(f"/api/games/{g['id']}/replay").json()
+    last = client.get(f"/api/replays/{opened['id']}/games/0/frames/{game['n_decisions']}").json()
+    assert [p["tokens"] for p in last["players"]] == game["tokens"] and last["status"]["over"]
+
+
+def test_results_files_are_listed_and_opened_only_inside_the_named_folders(client):
+    files = client.get("/api/files").json()["files"]
+    assert {f["file"] for f in files} == {"small.json", "r200.json", "broken.json", "other.json"}
+    r = client.post("/api/replays", json={"folder": 0, "file": "../../etc/passwd"})
+    assert r.status_code == 400 and "outside" in r.json()["error"]
+    assert client.post("/api/replays", json={"folder": 0, "file": "missing.json"}).status_code == 404
+    assert client.post("/api/replays", json={"folder": 3, "file": "small.json"}).status_code == 404
+    r = client.post("/api/replays", json={"folder": 0, "file": "broken.json"})
+    assert r.status_code == 400 and "not a JSON file" in r.json()["error"]
+    r = client.post("/api/replays", json={"folder": 0, "file": "other.json"})
+    assert r.status_code == 400 and "not a vigtavl results file" in r.json()["error"]
+
+
+@pytest.mark.parametrize("body,words", [
+    (b"\x00\xff", "not a JSON file"),
+    (b"[1, 2]", "not a vigtavl results file"),
+    (json.dumps({"schema": "vigtavl-results", "version": 1, "games": []}).encode(), "version 1"),
+    (json.dumps({"schema": "vigtavl-results", "version": 2, "games": [{"game": 0}]}).encode(), "missing"),
+])
+def test_a_malformed_upload_is_400(client, body, words):
+    r = client.post("/api/replays/upload?name=x.json", content=body)
+    assert r.status_code == 400 and words in r.json()["error"]
+
+
+def test_a_200_game_results_file_replays_decision_by_decision(client, results_dir):
+    opened = client.post("/api/replays", json={"folder": 0, "file": "r200.json"}).json()
+    assert len(opened["games"]) == 200
+    game = max(opened["games"], key=lambda g: g["decisions"])
+    summary = client.get(f"/api/replays/{opened['id']}/games/{game['game']}").json()
+    n = summary["frames"]
+    assert n == game["decisions"] and summary["turns"][0]["frame"] == 0 and len(summary["turns"]) > 2
+    views = [client.get(f"/api/replays/{opened['id']}/games/{game['game']}/frames/{k}").json() for k in (n, 0, n // 2, 1)]
+    assert [v["frame"] for v in views] == [n, 0, n // 2, 1]
+    assert [p["tokens"] for p in views[0]["players"]] == game["tokens"]
+    assert views[1]["last"] is None and views[3]["last"]["number"] == 1
+    assert client.get(f"/api/replays/{opened['id']}/games/{game['game']}/frames/{n + 1}").status_code == 404
+    assert client.get(f"/api/replays/{opened['id']}/games/999").status_code == 404
+
+
+def test_any_replay_frame_is_the_state_after_that_many_decisions(results_dir):
+    from agents.match import GameRecord
+    data = json.loads((results_dir / "small.json").read_text())
+    record = GameRecord.from_dict(data["games"][0])
+    replay = ReplayGame(record)
+    state = initial_state(record)
+    digests = [state_digest(state)]
+    for code in record.decisions:
+        apply_action(state, code)
+        digests.append(state_digest(state))
+    frames = sorted({0, 1, SNAPSHOT_EVERY - 1, SNAPSHOT_EVERY, SNAPSHOT_EVERY + 1, len(record.decisions)}
+                    | set(random.Random(1).sample(range(len(digests)), 10)))
+    for k in reversed(frames):  # backwards, as a person stepping back
+        assert state_digest(replay.state_at(k)) == digests[k], k
+
+
+def test_serve_refuses_a_missing_folder_or_model_in_one_line(capsys, tmp_path):
+    assert main(["serve", "--results", str(tmp_path / "nope")]) == 2
+    assert main(["serve", "--model", str(tmp_path / "nope.zip")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and "does not exist" in err[0] and "does not exist" in err[1]
+
+
+def test_serve_refuses_a_port_in_use_in_one_line(capsys):
+    import socket
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "cannot listen on 127.0.0.1" in err and "\n" not in err
