@@ -16,7 +16,7 @@ TORCH_VERSION := 2.13.0
 TORCH_PIP_ARGS ?=
 PYTEST_ARGS ?= -n 2
 
-.PHONY: setup compile test demo watch bench clean
+.PHONY: setup compile browser test screenshots demo watch bench clean
 
 setup: $(STAMP)
 
@@ -35,8 +35,20 @@ $(STAMP): pyproject.toml
 		|| { echo "error: torch is not $(TORCH_VERSION) after install" >&2; exit 1; }
 	touch $@
 
-test: compile
+# Debian's Chromium for the browser tests (tests/test_web_browser.py), installed when missing: as
+# root with apt-get (CI), else with sudo; without either the browser tests are skipped locally.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+		elif command -v sudo >/dev/null 2>&1; then sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+		else echo "warning: no chromium and no root to install it: the browser tests will be skipped" >&2; fi; }
+
+test: compile browser
 	$(PYTHON) -m pytest $(PYTEST_ARGS)
+
+# The web app's pictures in docs/img/, taken by the browser tests.
+screenshots: compile browser
+	VIGTAVL_SCREENSHOTS=docs/img $(PYTHON) -m pytest -o addopts="" -q tests/test_web_browser.py
 
 demo: compile
 	$(PYTHON) -m training.demo

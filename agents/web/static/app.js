@@ -50,6 +50,8 @@ function el(tag, attrs = {}, text) {
 async function route() {
   clearTimeout(S.timer);
   closeMenu();
+  say("");
+  S.gameId = null;
   const [mode, a, b, c] = location.hash.replace(/^#/, "").split("/");
   S.mode = ["play", "watch", "replay"].includes(mode) ? mode : "play";
   for (const m of ["play", "watch", "replay"]) $("tab-" + m).classList.toggle("current", m === S.mode);
@@ -59,7 +61,10 @@ async function route() {
     if (a && b !== undefined) return guarded(() => openReplayGame(a, +b, +(c || 0)));
     return guarded(() => showReplayOpen(a));
   }
-  if (a) return guarded(() => loadGame(a));
+  if (a) {
+    try { await loadGame(a); } catch (e) { showSetup(); say(e.message); }
+    return;
+  }
   showSetup();
 }
 
@@ -421,10 +426,12 @@ async function openReplayGame(id, game, frame) {
 }
 
 async function showFrame(frame) {
+  // clicks may come faster than the answers: the newest wanted frame wins, older answers are dropped
   const r = S.replay;
   frame = Math.max(0, Math.min(r.frames, frame));
-  const v = await api("GET", `/api/replays/${r.id}/games/${r.game}/frames/${frame}`);
   r.frame = frame;
+  const v = await api("GET", `/api/replays/${r.id}/games/${r.game}/frames/${frame}`);
+  if (S.replay !== r || r.frame !== frame) return;
   v.seats = r.seats;
   S.view = v;
   history.replaceState(null, "", `#replay/${r.id}/${r.game}/${frame}`);
