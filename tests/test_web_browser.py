@@ -165,14 +165,19 @@ def test_place_and_build_by_clicking_and_the_bot_answers(page, base_url, tmp_pat
     shot(page, "web_play", tmp_path)
 
 
-def test_a_retaliation_is_triggered_and_answered_by_clicking(page, base_url, tmp_path):
+def click_up_to(page, base_url: str, interrupt: str) -> None:
+    """Seed 0 against the aggressor, clicked up to the person's first ``interrupt``."""
     seats = ["human", "aggressor"]
-    path = path_to(seats, 0, lambda g: interrupt_of(g) == "retaliation")
+    path = path_to(seats, 0, lambda g: interrupt_of(g) == interrupt)
     assert path is not None
     start(page, base_url, seats, seed=0)
     for action in path:
         click_decision(page, action)
     wait_for_person(page)
+
+
+def test_a_retaliation_is_triggered_and_answered_by_clicking(page, base_url, tmp_path):
+    click_up_to(page, base_url, "retaliation")
     assert "RETALIATION" in page.text_content("#banner")
     shot(page, "web_retaliation", tmp_path)
     end = page.locator("#global-decisions button[data-command='end turn']")
@@ -183,13 +188,7 @@ def test_a_retaliation_is_triggered_and_answered_by_clicking(page, base_url, tmp
 
 
 def test_a_defence_is_asked_out_of_turn_and_answered_on_the_board(page, base_url):
-    seats = ["human", "aggressor"]
-    path = path_to(seats, 0, lambda g: interrupt_of(g) == "defend")
-    assert path is not None
-    start(page, base_url, seats, seed=0)
-    for action in path:
-        click_decision(page, action)
-    wait_for_person(page)
+    click_up_to(page, base_url, "defend")
     assert "DEFEND" in page.text_content("#banner")
     assert page.locator("#layer-marks polygon.pending").count() == 1  # the attacked hex
     choose = next(d for d in decisions(page) if d["kind"].startswith("choose"))
