@@ -252,9 +252,8 @@ def test_a_bad_agent_gets_a_message_and_the_page_goes_on(page, base_url):
 
 # ------------------------------------------------------------------ watch
 def test_watch_pauses_steps_and_goes_on(page, base_url, tmp_path):
-    page.goto(f"{base_url}#watch")
-    page.evaluate("localStorage.setItem('vigtavl-speed', '150')")
     start(page, base_url, ["greedy", "aggressor"], seed=2, mode="watch")
+    page.select_option("#speed", "150")
     page.wait_for_function("+document.body.dataset.decisions >= 6")
     page.click("#pause")
     time.sleep(0.5)
@@ -267,6 +266,9 @@ def test_watch_pauses_steps_and_goes_on(page, base_url, tmp_path):
     assert made(page) == paused_at + 1
     page.click("#pause")  # resume
     page.wait_for_function(f"+document.body.dataset.decisions > {paused_at + 3}")
+    page.select_option("#speed", "0")
+    page.wait_for_function("+document.body.dataset.decisions >= 160")
+    page.click("#pause")
     shot(page, "web_watch", tmp_path)
 
 
