@@ -243,3 +243,12 @@ def test_serve_refuses_a_port_in_use_in_one_line(capsys):
         assert main(["serve", "--port", str(port)]) == 2
     err = capsys.readouterr().err.strip()
     assert "cannot listen on 127.0.0.1" in err and "\n" not in err
+
+
+@pytest.mark.parametrize("port", ["99999", "-1", "http"])
+def test_serve_refuses_a_bad_port_in_one_line(capsys, port):
+    with pytest.raises(SystemExit) as stop:
+        main(["serve", "--port", port])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert "--port" in err[-1] and "Traceback" not in "".join(err)

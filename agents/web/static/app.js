@@ -124,6 +124,7 @@ async function loadGame(id) {
   const data = await api("GET", `/api/games/${id}?board=1&since=0`);
   S.gameId = id;
   S.paused = S.mode === "watch" && S.paused;
+  $("pause").textContent = S.paused ? "Resume" : "Pause";
   $("events").replaceChildren();
   S.eventsSeen = 0;
   S.newsFrom = 0;
