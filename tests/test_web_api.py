@@ -7,7 +7,7 @@ import random
 
 import pytest
 from fastapi.testclient import TestClient
-from webgame import interrupt_of, path_to
+from webgame import path_to
 
 from agents.match import run_match, state_digest
 from agents.replay import initial_state
@@ -122,7 +122,7 @@ def test_the_model_guard_loads_only_named_files(tmp_path):
 def game_at(interrupt: str) -> LiveGame:
     """Seed 0 against the aggressor, played up to the person's first ``interrupt``."""
     seats = ["human", "aggressor"]
-    path = path_to(seats, 0, lambda g: interrupt_of(g) == interrupt)
+    path = path_to(seats, 0, lambda g: g.interrupt == interrupt)
     assert path is not None
     game = LiveGame(seats, seed=0)
     for action in path + [None]:

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from webgame import interrupt_of, path_to
+from webgame import path_to
 
 from agents.match import run_match
 
@@ -168,7 +168,7 @@ def test_place_and_build_by_clicking_and_the_bot_answers(page, base_url, tmp_pat
 def click_up_to(page, base_url: str, interrupt: str) -> None:
     """Seed 0 against the aggressor, clicked up to the person's first ``interrupt``."""
     seats = ["human", "aggressor"]
-    path = path_to(seats, 0, lambda g: interrupt_of(g) == interrupt)
+    path = path_to(seats, 0, lambda g: g.interrupt == interrupt)
     assert path is not None
     start(page, base_url, seats, seed=0)
     for action in path:

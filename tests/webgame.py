@@ -14,11 +14,6 @@ from agents.match import make_agent
 from agents.web.sessions import LiveGame
 
 
-def interrupt_of(game: LiveGame) -> str:
-    env = game.env
-    return env.infos.get(env.agent_selection, {}).get("interrupt", "") if not game.over else ""
-
-
 def path_to(seats: list[str], seed: int, moment: Callable[[LiveGame], bool], stand_in: str = "greedy",
             limit: int = 600) -> list[int] | None:
     """The person's decisions (env actions) from the start of game ``seed`` until ``moment`` holds

@@ -330,12 +330,16 @@ def cmd_compile(args: argparse.Namespace) -> int:
     return 0
 
 
-def positive_int(text: str) -> int:
-    """argparse type: an int of at least 1 (``--workers 0`` is refused, not taken as 1)."""
+def _whole_number(text: str) -> int:
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an int of at least 1 (``--workers 0`` is refused, not taken as 1)."""
+    value = _whole_number(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
@@ -343,10 +347,7 @@ def positive_int(text: str) -> int:
 
 def port_number(text: str) -> int:
     """argparse type: a TCP port, 0 to 65535 (0: any free port)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    value = _whole_number(text)
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"a port is 0 to 65535, got {value}")
     return value

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -29,11 +30,11 @@ from agents.match import (
     make_agent, record_game,
 )
 from agents.registry import spec_model
-from agents.replay import ReplayError, check_engine, initial_state, verify
+from agents.replay import ReplayError, check_engine, initial_state, replay_steps, verify
 from agents.web.view import (
-    board_view, decision_cells, decision_list, decision_text, narrate_events, state_view,
+    board_view, decision_cells, decision_list, narrate_events, state_view,
 )
-from vigtavl_env.engine import IllegalActionError, apply_action
+from vigtavl_env.engine import IllegalActionError, apply_action, describe
 
 HUMAN = "human"
 SEED_RANGE = 2 ** 31
@@ -116,6 +117,12 @@ class LiveGame:
         """The seat that decides now; -1 when the game is over."""
         return -1 if self.over else self.env.possible_agents.index(self.env.agent_selection)
 
+    @property
+    def interrupt(self) -> str:
+        """Why the deciding player decides out of turn ("retaliation", "defend"), else ""."""
+        env = self.env
+        return "" if self.over else env.infos.get(env.agent_selection, {}).get("interrupt", "")
+
     def human_to_act(self) -> bool:
         seat = self.to_act()
         return seat >= 0 and self.players[seat] is None
@@ -140,7 +147,6 @@ class LiveGame:
         seat = self.to_act()
         if seat < 0 or self.players[seat] is None:
             return False
-        import time
         obs = self.env.observe(self.env.agent_selection)
         start = time.process_time()
         action = int(self.players[seat].act(obs["observation"], obs["action_mask"],
@@ -153,7 +159,7 @@ class LiveGame:
         env = self.env
         state = env.game_state
         code = env.codec.to_engine(action)
-        text, cells, before = decision_text(state, code), decision_cells(state, code), len(state.events)
+        text, cells, before = describe(state, code), decision_cells(state, code), len(state.events)
         try:
             env.step(action)
         except IllegalActionError as e:  # the mask said legal: a bug, but the game is unchanged
@@ -167,8 +173,7 @@ class LiveGame:
     def view(self, since: int = 0) -> dict[str, Any]:
         env, state = self.env, self.env.game_state
         seat = self.to_act()
-        interrupt = env.infos.get(env.agent_selection, {}).get("interrupt", "") if seat >= 0 else ""
-        out = state_view(state, self.seats, interrupt, truncated=self.over and not state.is_over)
+        out = state_view(state, self.seats, self.interrupt, truncated=self.over and not state.is_over)
         since = max(0, min(int(since), len(state.events)))
         out.update(kind="live", seats=self.seats, seed=self.seed, to_act=seat,
                    human=seat >= 0 and self.players[seat] is None, decisions_made=len(self.decisions),
@@ -243,24 +248,18 @@ class ReplayGame:
         self.snapshots = [state.clone(keep_events=False)]
         self.moves: list[dict[str, Any]] = []  # per decision: its words, hexes, events, turn
         self.turns = [{"turn": 0, "frame": 0, "label": "placement"}]
-        for i, code in enumerate(record.decisions, 1):
-            if state.is_over:
-                raise WebError(f"game {record.game} does not replay: it ended before decision {i}")
-            text, cells, before = decision_text(state, code), decision_cells(state, code), len(state.events)
-            seat = state.current_player
-            try:
-                apply_action(state, code)
-            except IllegalActionError as e:
-                raise WebError(f"game {record.game} does not replay: decision {i} ({text}) is illegal: {e}") from None
-            events = narrate_events(state.events[before:], state, before)
-            for e in events:
-                if e["event"] == "turn":
-                    self.turns.append({"turn": len(self.turns), "frame": i, "label": e["text"]})
-            self.moves.append({"number": i, "seat": seat, "text": text,
-                               "cells": cells, "events": events})
-            if i % SNAPSHOT_EVERY == 0:
-                self.snapshots.append(state.clone(keep_events=False))
+        before, seat = len(state.events), state.current_player
         try:
+            for i, text, state in replay_steps(record, state):
+                events = narrate_events(state.events[before:], state, before)
+                for e in events:
+                    if e["event"] == "turn":
+                        self.turns.append({"turn": len(self.turns), "frame": i, "label": e["text"]})
+                self.moves.append({"number": i, "seat": seat, "text": text, "events": events,
+                                   "cells": decision_cells(state, record.decisions[i - 1])})
+                if i % SNAPSHOT_EVERY == 0:
+                    self.snapshots.append(state.clone(keep_events=False))
+                before, seat = len(state.events), state.current_player
             verify(record, state)
         except ReplayError as e:
             raise WebError(str(e)) from None

@@ -21,7 +21,6 @@ from __future__ import annotations
 from typing import Any
 
 from agents.human import Menu
-from vigtavl_env.engine import describe
 from vigtavl_env.engine import actions as A
 from vigtavl_env.engine.building import unit_capacity
 from vigtavl_env.engine.narrate import narrate
@@ -164,11 +163,6 @@ def decision_cells(state: Any, code: int) -> list[int]:
     """The hexes a decision acts on (none for a global verb), to mark the last move."""
     verb, cell, g = A.decode(code, state.gmap.board.n_cells)
     return [] if g >= 0 else [int(cell)]
-
-
-def decision_text(state: Any, code: int) -> str:
-    """A decision in words, said before it is applied (``P1: move the cavalry to 2,-1``)."""
-    return describe(state, code)
 
 
 def narrate_events(events: list[dict], state: Any, start: int = 0) -> list[dict[str, Any]]:
