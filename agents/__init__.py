@@ -1,7 +1,7 @@
 """Bots that play Vigtavl.
 
-Every bot is an :class:`~agents.base.Agent` (``act(observation, action_mask, info)``); the
-rules-based ones are :class:`~agents.base.EngineAgent` subclasses that decide on engine codes
+Every bot is an :class:`~vigtavl_env.agent.Agent` (``act(observation, action_mask, info)``); the
+rules-based ones are :class:`~vigtavl_env.agent.EngineAgent` subclasses that decide on engine codes
 (``decide(state, legal_codes)``). Create them by name with :func:`make_agent`:
 
 - ``random``: uniform over the legal actions.
@@ -14,7 +14,7 @@ Shared rules-based evaluation (battle odds, token values, threats, a position va
 ``agents.tactics``.
 """
 
-from .base import Agent, EngineAgent, RandomAgent, agent_info
+from vigtavl_env.agent import Agent, EngineAgent, RandomAgent, agent_info
 from .heuristic import AGGRESSOR, BUILDER, GREEDY, STYLES, HeuristicAgent, Style
 from .registry import AGENTS, AgentUnavailableError, list_agents, make_agent
 from .search import SearchAgent

@@ -65,7 +65,7 @@ from vigtavl_env.engine.stats import (
 )
 from vigtavl_env.engine.tokens import longest_wall, may_close_enclosure
 
-from .base import EngineAgent
+from vigtavl_env.agent import EngineAgent
 from .tactics import (
     CLOSE_WIN, LAST_DEVELOPMENT_BONUS, MapInfo, Recent, Threats, approach_risk, attack_dice_from,
     award_shares, battle_turns_left, breach_prob, choose_defender, close_win_prob, end_counts,

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent, GameStopped
+from vigtavl_env.agent import Agent, GameStopped
 from agents.match import (
     DEFAULT_MAX_STEPS, GameJob, GameRecord, agent_seed, check_agents, make_agent, run_game,
 )
@@ -264,7 +264,7 @@ class HumanAgent(Agent):
     def act(self, observation: np.ndarray, action_mask: np.ndarray, info: dict[str, Any]) -> int:
         state = info.get("state")
         if state is None:
-            raise ValueError("the human agent needs info['state'] (see agents.base.agent_info)")
+            raise ValueError("the human agent needs info['state'] (see vigtavl_env.agent.agent_info)")
         self.show_news(state)
         self.show_status(state, info)
         menu = Menu(state, self.codec(state), action_mask)

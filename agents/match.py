@@ -49,7 +49,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from agents.base import Agent, GameStopped, RandomAgent, agent_info
+from vigtavl_env.agent import Agent, GameStopped, RandomAgent, agent_info
 
 AGENT_SEED_STRIDE = 16  # agent seed = game seed * stride + seat (seats < 16)
 DEFAULT_MAX_STEPS = 5000

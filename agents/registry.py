@@ -2,22 +2,22 @@
 
 Specs (``list_agents()`` lists them with a line each):
 
-- ``random``: uniform over the legal actions (:class:`agents.base.RandomAgent`).
+- ``random``: uniform over the legal actions (:class:`vigtavl_env.agent.RandomAgent`).
 - ``greedy``, ``aggressor``, ``builder``: the heuristic bots (:mod:`agents.heuristic`).
 - ``search``: the search bot at its default budget; ``search:200`` runs at most 200
   simulations per decision, ``search:50ms`` at most 50 milliseconds, ``search:200:50ms`` both
   (:mod:`agents.search`).
 - ``ppo:path/to/model.zip``, ``ppo:pretrained`` (``ppo:pretrained-3p`` for 3 players): a trained PPO policy
   playing its most likely legal action (``ppo:MODEL:sample``: sampling from the policy), loaded by
-  ``training.policy.load_ppo_agent`` (the training package).
+  ``agents.ppo.load_ppo_agent``.
 - ``ppo-search:pretrained``, ``ppo-search:path/to/model.zip:200``: the search bot with the
-  policy's favourite decisions among its candidates (``training.policy.PPOSearchAgent``). Its
+  policy's favourite decisions among its candidates (``agents.ppo.PPOSearchAgent``). Its
   default budget (5 simulations) keeps it within the search bot's CPU per decision; ``:v2``
   adds the network's value of each simulation's end, at 2 tokens per unit of value.
 
 The shipped ``pretrained`` model (``agents/pretrained/``) plays ``vigtavl_v1``; a model trained on
 ``vigtavl_v0`` (such as the first one, kept in ``agents/pretrained/v0/``) is refused by both PPO
-specs in one line (``training.policy.ModelMismatchError``, an :class:`AgentUnavailableError`)
+specs in one line (``agents.ppo.ModelMismatchError``, an :class:`AgentUnavailableError`)
 saying to retrain.
 
 A bad spec raises ValueError naming the known specs; a PPO spec without the training package, or
@@ -30,7 +30,7 @@ from __future__ import annotations
 import inspect
 import re
 
-from .base import Agent, RandomAgent
+from vigtavl_env.agent import Agent, AgentUnavailableError, RandomAgent, agent_factory, agent_names
 from .heuristic import STYLES, HeuristicAgent
 from .search import DEFAULT_ITERATIONS, SearchAgent
 
@@ -51,11 +51,7 @@ AGENTS: dict[str, str] = {
 BUDGET = re.compile(r"\d+|\d+(\.\d*)?ms")  # a search budget: simulations or milliseconds
 SAMPLE = ":sample"  # ppo:MODEL:sample
 VALUE_WEIGHT = re.compile(r"v(\d+(\.\d*)?)")  # ppo-search's weight of the network's value
-PPO_MISSING = "PPO agents need the training package; train one with `vigtavl train`"
-
-
-class AgentUnavailableError(ValueError):
-    """The spec is well formed but the agent cannot be made here (a missing package)."""
+PPO_MISSING = "PPO agents need torch and sb3-contrib (pip install vigtavl); train one with `vigtavl train`"
 
 
 def list_agents() -> list[str]:
@@ -82,13 +78,17 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         return _ppo(arg, spec, seed)
     if name == "ppo-search":
         return _ppo_search(arg, spec, seed)
+    factory = agent_factory(name)  # another package's agents (the vigtavl.agents entry points)
+    if factory is not None and factory is not make_agent:
+        return factory(spec.strip(), seed)
     raise ValueError(f"unknown agent {spec!r}; {_known()}")
 
 
 def _known() -> str:
     return "known agents: " + ", ".join(["random", "greedy", "aggressor", "builder", "search",
                                           "search:N", "search:Mms", "ppo:PATH", "ppo:pretrained",
-                                          "ppo-search:pretrained", "ppo-search:PATH:N"])
+                                          "ppo-search:pretrained", "ppo-search:PATH:N"]
+                                         + [n for n in agent_names() if n not in AGENTS])
 
 
 def _no_argument(name: str, arg: str) -> None:
@@ -122,7 +122,7 @@ def _ppo(arg: str, spec: str, seed: int | None) -> Agent:
     if not arg:
         raise ValueError(f"agent {spec!r} needs a model: ppo:path/to/model.zip or ppo:pretrained")
     try:
-        from training.policy import load_ppo_agent  # type: ignore[import-not-found]
+        from agents.ppo import load_ppo_agent
     except ImportError:
         raise AgentUnavailableError(PPO_MISSING) from None
     if arg.endswith(SAMPLE):  # ppo:MODEL:sample draws its actions from the policy (seeded)
@@ -169,7 +169,7 @@ def _ppo_search(arg: str, spec: str, seed: int | None) -> Agent:
     if budget:
         options["iterations"], options["ms"] = _search_budget(":".join(budget), spec)
     try:
-        from training.policy import load_ppo_search_agent  # type: ignore[import-not-found]
+        from agents.ppo import load_ppo_search_agent
     except ImportError:
         raise AgentUnavailableError(PPO_MISSING) from None
     return load_ppo_search_agent(model, seed=seed, **options)

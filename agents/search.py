@@ -48,7 +48,7 @@ from collections.abc import Sequence
 from vigtavl_env.engine import apply_action, legal_actions
 from vigtavl_env.engine.state import PLACEMENT, GameState
 
-from .base import EngineAgent
+from vigtavl_env.agent import EngineAgent
 from .heuristic import AGGRESSOR, GREEDY, HeuristicAgent, Style
 from .tactics import DEFAULT_EVAL, Evaluation, MapInfo, evaluate
 
@@ -126,7 +126,7 @@ class SearchAgent(EngineAgent):
         """The decision, searching the policy's top candidates plus ``proposed`` ones.
 
         ``proposed`` (engine codes in ``legal``) come from another policy, such as a trained
-        network (:class:`training.policy.PPOSearchAgent`): they join the candidates whatever the
+        network (:class:`agents.ppo.PPOSearchAgent`): they join the candidates whatever the
         heuristic scores them, and without the ``prior`` handicap, so the simulations alone judge
         them against the heuristic's favourites.
         """

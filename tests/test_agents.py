@@ -64,7 +64,7 @@ def test_registry_rejects_bad_specs(spec):
 
 
 def test_ppo_without_training_package_says_how(monkeypatch):
-    monkeypatch.setitem(sys.modules, "training.policy", None)  # as if it were not installed
+    monkeypatch.setitem(sys.modules, "agents.ppo", None)  # as if torch were not installed
     with pytest.raises(AgentUnavailableError, match="vigtavl train"):
         make_agent("ppo:pretrained")
 

@@ -107,7 +107,7 @@ def test_the_manifest_of_another_python_is_ignored(monkeypatch: pytest.MonkeyPat
 
 def test_a_failed_build_says_so_and_changes_nothing(monkeypatch: pytest.MonkeyPatch,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    from vigtavl_env.cli import ERROR_STATUS, main
+    from vigtavl.cli import ERROR_STATUS, main
     before = compiled.status()
 
     def no_compiler(force: bool = False) -> None:

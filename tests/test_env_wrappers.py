@@ -83,7 +83,7 @@ class Scripted:
         self.env, self.moves = env, list(moves)
 
     def act(self, obs, mask, info):
-        assert info["state"] is self.env.aec.game_state  # the engine state, as agents.base.agent_info gives
+        assert info["state"] is self.env.aec.game_state  # the engine state, as vigtavl_env.agent.agent_info gives
         verb, at = self.moves.pop(0) if self.moves else ("end turn", None)
         action = self.env.aec.encode_action(verb, at)
         assert mask[action], f"scripted {verb} {at} is not legal"

@@ -11,7 +11,7 @@ import pytest
 import vigtavl_env
 from agents.match import run_match
 from vigtavl_env.aec_wrappers import ActionOutOfBoundsError
-from vigtavl_env.cli import main as cli_main
+from vigtavl.cli import main as cli_main
 from vigtavl_env.engine import IllegalActionError
 
 

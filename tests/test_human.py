@@ -10,7 +10,7 @@ import pytest
 from agents.human import HumanAgent, Menu, normalize, play, watch
 from agents.replay import rebuild
 from vigtavl_env import raw_env
-from vigtavl_env.cli import main
+from vigtavl.cli import main
 from vigtavl_env.engine import apply_action, legal_actions, load_map, new_game
 
 

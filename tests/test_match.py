@@ -9,11 +9,11 @@ from itertools import permutations
 import pytest
 
 import agents.match as M
-from agents.base import RandomAgent
+from vigtavl_env.agent import RandomAgent
 from agents.match import (
     GameRecord, MatchResult, agent_stats, lineup, run_match, seat_orders, stats_table, wilson_interval,
 )
-from vigtavl_env.cli import build_parser, main
+from vigtavl.cli import build_parser, main
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import random
 import pytest
 
 import agents.match as M
-from agents.base import RandomAgent
+from vigtavl_env.agent import RandomAgent
 from agents.match import GameRecord
 from agents.ratings import (
     MU, SIGMA, PlackettLuce, elo_ratings, head_to_head, ranks_by_tokens, ratings, run_tournament,

@@ -11,7 +11,7 @@ import pytest
 from agents.match import GameJob, GameRecord, play_game, run_match
 from agents.replay import ReplayError, load_record, print_replay, rebuild
 from vigtavl_env import raw_env
-from vigtavl_env.cli import main
+from vigtavl.cli import main
 from vigtavl_env.engine import to_dict
 
 

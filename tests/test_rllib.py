@@ -16,7 +16,7 @@ from training.config import TrainConfig  # noqa: E402
 from training.rllib import (  # noqa: E402
     LEARNER, MAIN, SB3Exporter, VigtavlMultiAgentEnv, VigtavlRLModule, newest_rllib_checkpoint, sb3_state_dict,
 )
-from vigtavl_env.cli import main as cli_main  # noqa: E402
+from vigtavl.cli import main as cli_main  # noqa: E402
 
 
 def _play(env: VigtavlMultiAgentEnv, seed: int) -> tuple[set[str], dict[str, float], int]:

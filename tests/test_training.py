@@ -18,10 +18,10 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from training.config import ConfigError, load_config, save_config
 from training.evaluate import evaluate_model
 from training.league import SNAPSHOT, LeagueEnv, OpponentPool
-from training.policy import (HexActionHead, HexCnnPolicy, HexConv2d, HexConvExtractor, PPOAgent,
-                             load_model, load_ppo_agent, policy_spec)
+from agents.network import HexActionHead, HexCnnPolicy, HexConv2d, HexConvExtractor, policy_spec
+from agents.ppo import PPOAgent, load_model, load_ppo_agent
 from vigtavl_env import raw_env
-from vigtavl_env.cli import main as cli_main
+from vigtavl.cli import main as cli_main
 from vigtavl_env.engine.actions import GLOBAL_NAMES, N_GLOBAL_VERBS, N_HEX_VERBS, VERB_NAMES
 from vigtavl_env.wrappers import SingleSeatEnv
 
@@ -278,8 +278,8 @@ def test_policies_build_and_mask(kind: str) -> None:
 
 def test_missing_models_say_how_to_train_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from agents.registry import make_agent
-    from training import policy
-    monkeypatch.setattr(policy, "PRETRAINED_PATH", tmp_path / "gone.zip")
+    from agents import ppo
+    monkeypatch.setattr(ppo, "PRETRAINED_PATH", tmp_path / "gone.zip")
     with pytest.raises(FileNotFoundError, match="vigtavl train"):
         load_ppo_agent("pretrained")
     with pytest.raises(FileNotFoundError, match="vigtavl train"):
@@ -355,7 +355,7 @@ def test_the_v0_record_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]
     and saying to retrain."""
     from agents.match import make_agent as match_agent
     from agents.registry import make_agent
-    from training.policy import PRETRAINED_PATH, ModelMismatchError, saved_spaces
+    from agents.ppo import PRETRAINED_PATH, ModelMismatchError, saved_spaces
     v0 = PRETRAINED_PATH.parent / "v0" / "vigtavl_ppo.zip"
     assert saved_spaces(v0)[1].n == 47 * 121 + 2
     assert "vigtavl_v0" in (v0.parent / "README.md").read_text()
@@ -377,7 +377,7 @@ def test_the_shipped_agent_plays_v1_by_name() -> None:
     decisions are legal, whole games through the match runner included."""
     from agents.match import run_match
     from agents.registry import make_agent
-    from training.policy import PRETRAINED_PATH, model_players
+    from agents.ppo import PRETRAINED_PATH, model_players
     assert model_players(load_model("pretrained")) == 2
     assert (PRETRAINED_PATH.parent / "config.yaml").is_file() and (PRETRAINED_PATH.parent / "README.md").is_file()
     agent = make_agent("ppo:pretrained")
@@ -392,9 +392,9 @@ def test_the_shipped_agent_plays_v1_by_name() -> None:
 def test_ppo_search_proposes_the_networks_favourites(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``ppo-search:MODEL`` (a fresh v1 network): the network's most likely legal actions reach the
     search as proposals (as engine codes), and whole games through the match runner stay legal."""
-    from agents.base import agent_info
+    from vigtavl_env.agent import agent_info
     from agents.registry import make_agent
-    from training.policy import PPOSearchAgent
+    from agents.ppo import PPOSearchAgent
     model = _tiny_model(tmp_path / "net.zip")
     bot = make_agent(f"ppo-search:{model}:4", seed=1)
     assert isinstance(bot, PPOSearchAgent) and bot.iterations == 4
@@ -486,7 +486,7 @@ def test_a_run_stopped_by_sigterm_resumes_from_its_folder(tmp_path: Path, vec_en
     sets = TINY + [f"run_dir={runs}", "run_name=stop", "total_timesteps=10000000", "eval_every=0",
                    "checkpoint_every=0", "checkpoint_minutes=0.001", "pretrain.teacher=null",
                    f"vec_env={vec_env}", "n_envs=2" if vec_env == "subproc" else "n_envs=4", "n_steps=32"]
-    cmd = [sys.executable, "-m", "vigtavl_env.cli", "train", "--config", QUICK, "--no-progress"] + _sets(sets)
+    cmd = [sys.executable, "-m", "vigtavl.cli", "train", "--config", QUICK, "--no-progress"] + _sets(sets)
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONWARNINGS": "ignore"}, start_new_session=to_group)
     run = runs / "stop"
@@ -554,7 +554,7 @@ def test_a_log_is_never_overwritten(tmp_path: Path) -> None:
 def test_the_shipped_three_player_agent_plays_by_name() -> None:
     """``ppo:pretrained-3p`` (agents/pretrained/3p/) is a 3-player vigtavl_v1 network that plays."""
     from agents.match import run_match
-    from training.policy import PRETRAINED_3P_PATH, load_model, model_players
+    from agents.ppo import PRETRAINED_3P_PATH, load_model, model_players
     assert model_players(load_model("pretrained-3p")) == 3
     assert (PRETRAINED_3P_PATH.parent / "README.md").is_file() and (PRETRAINED_3P_PATH.parent / "config.yaml").is_file()
     result = run_match(["ppo:pretrained-3p", "random", "random"], games=1, seed=0, num_players=3, progress=False)

@@ -13,7 +13,7 @@ from agents.match import run_match, state_digest
 from agents.replay import initial_state
 from agents.web.server import create_app
 from agents.web.sessions import SNAPSHOT_EVERY, LiveGame, ModelGuard, ReplayGame, WebError
-from vigtavl_env.cli import main
+from vigtavl.cli import main
 from vigtavl_env.engine import apply_action
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from agents.base import agent_info
+from vigtavl_env.agent import agent_info
 from agents.match import make_agent
 from agents.web.sessions import LiveGame
 

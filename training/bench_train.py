@@ -40,7 +40,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv,
 
 from training.config import load_config
 from training.league import LeagueEnv, OpponentPool
-from training.policy import policy_spec
+from agents.network import policy_spec
 
 
 class StepTimer(gymnasium.Wrapper):

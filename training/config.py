@@ -81,7 +81,7 @@ class PretrainConfig:
 
 @dataclass
 class NetConfig:
-    """Network sizes (``training.policy``)."""
+    """Network sizes (``agents.network``)."""
 
     channels: int = 64
     """Channels of the hex convolution trunk."""

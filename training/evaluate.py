@@ -9,7 +9,7 @@ and the opponent in every other seat (seats rotated fairly; game ``g`` has seed 
 the same for every opponent), and the model's win rate comes with its 95% Wilson interval. The
 model plays greedily (the most likely legal action), so equal seeds give equal numbers. With
 ``--search N`` the agent is ``ppo-search:<model>:N``: the search bot's simulations judge the
-model's favourite actions beside the greedy heuristic's (:class:`training.policy.PPOSearchAgent`).
+model's favourite actions beside the greedy heuristic's (:class:`agents.ppo.PPOSearchAgent`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.match import DEFAULT_MAX_STEPS, AgentStats, MatchResult, run_match
-from training.policy import load_model, model_players, resolve_model_path
+from agents.ppo import load_model, model_players, resolve_model_path
 
 
 @dataclass

@@ -9,7 +9,7 @@ self-play weight equally; before the first snapshot only the bots are drawn.
 :class:`LeagueEnv` wraps :class:`~vigtavl_env.wrappers.SingleSeatEnv`: at each reset it draws the
 learner's seat and, independently for each other seat, an opponent from the pool by weight.
 Bots are built once per spec and reset per game with a seed from the env's own generator;
-snapshots are :class:`~training.policy.PPOAgent` s that sample from the frozen policy (a
+snapshots are :class:`~agents.ppo.PPOAgent` s that sample from the frozen policy (a
 stochastic opponent gives varied games), loaded lazily from their path the first time they are
 drawn -- so the pool works inside ``SubprocVecEnv`` workers: the trainer sends the new list of
 snapshot paths with ``vec_env.env_method("set_snapshots", paths)``. At the end of an episode
@@ -32,6 +32,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from agents.ppo import saved_module_names
 from vigtavl_env.engine import winners
 from vigtavl_env.vector import VigtavlVectorEnv
 from vigtavl_env.wrappers import SingleSeatEnv
@@ -135,7 +136,7 @@ class LeagueEnv(gymnasium.Wrapper):
     def _agent(self, spec: str) -> Any:
         if spec not in self._agents:
             if self.pool.is_snapshot(spec):
-                from training.policy import load_ppo_agent
+                from agents.ppo import load_ppo_agent
                 self._agents[spec] = load_ppo_agent(spec, deterministic=False)
             else:
                 from agents.match import make_agent
@@ -210,7 +211,8 @@ class LeagueVectorEnv(VigtavlVectorEnv):
         for spec, w in self.pool.entries():
             if self.pool.is_snapshot(spec):
                 if spec not in models:
-                    models[spec] = MaskablePPO.load(spec, device="cpu")
+                    with saved_module_names():
+                        models[spec] = MaskablePPO.load(spec, device="cpu")
                     models[spec].name = SNAPSHOT  # its name in the training statistics
                 opponents.append(models[spec])
             else:

@@ -14,7 +14,7 @@ on a running Ray cluster; with ``device: cuda`` the learner takes a GPU.
   frozen snapshot of the learner (or to the learner itself before ``snapshot_every`` is set).
   Observations follow RLlib's masking convention: ``{"observations": (C, H, W),
   "action_mask": float32}``.
-- :class:`VigtavlRLModule`: the network of ``training/policy.py`` (``HexConvExtractor``,
+- :class:`VigtavlRLModule`: the network of ``agents/network.py`` (``HexConvExtractor``,
   ``HexActionHead``, ``HexValueHead``: the same classes, not copies) as a torch RLModule with the
   mask added to the logits (log 0 = -inf, clamped). Its weights load into the SB3 policy
   one-to-one (:func:`export_sb3`), so ``vigtavl evaluate``, ``plot``, ``match`` and ``ppo:`` specs
@@ -38,7 +38,7 @@ from gymnasium import spaces
 from tqdm import tqdm
 
 from training.config import TrainConfig
-from training.policy import HexActionHead, HexConvExtractor, HexValueHead, policy_spec
+from agents.network import HexActionHead, HexConvExtractor, HexValueHead, policy_spec
 from vigtavl_env.env import raw_env
 
 try:
@@ -170,7 +170,7 @@ class VigtavlMultiAgentEnv(MultiAgentEnv):
 
 # ------------------------------------------------------------------ the network
 class VigtavlRLModule(TorchRLModule, ValueFunctionAPI):
-    """The project's policy network (training/policy.py's modules) as an RLlib RLModule.
+    """The project's policy network (agents/network.py's modules) as an RLlib RLModule.
 
     ``model_config``: ``channels``, ``blocks``, ``hidden`` (the value MLP), as ``net:`` in the
     YAML config. Submodule names match the SB3 policy's, so weights move between the two.

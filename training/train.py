@@ -58,7 +58,8 @@ from tqdm import tqdm
 from agents.match import ignore_stop_signals
 from training.config import TrainConfig, save_config
 from training.league import LeagueEnv, LeagueVectorEnv, OpponentPool
-from training.policy import check_spaces, policy_spec, saved_spaces
+from agents.network import policy_spec
+from agents.ppo import check_spaces, saved_module_names, saved_spaces
 
 EVAL_SEED_OFFSET = 1_000_000  # evaluation games use seeds far from the training games'
 GAME_STATS_WINDOW = 100  # finished training games averaged in game/*
@@ -116,7 +117,8 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
                             vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm,
                             policy_kwargs=policy_kwargs, seed=cfg.seed, device=cfg.device, verbose=0)
     else:
-        model = MaskablePPO.load(resume, env=vec_env, device=cfg.device)
+        with saved_module_names():
+            model = MaskablePPO.load(resume, env=vec_env, device=cfg.device)
         vec_env.seed(cfg.seed + model.num_timesteps)  # a resumed run does not replay the same games
     model.set_logger(make_logger(run_dir, model.num_timesteps))
 

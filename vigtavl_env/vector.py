@@ -20,7 +20,7 @@ in learner mode ``infos[i]["game"]`` sums the game up: win, tokens, length, oppo
 
 **Learner mode** (default). Each game has one learner seat, drawn per game; every other seat is
 an opponent drawn per game from ``opponents`` (by ``opponent_weights``, equal by default;
-``set_opponents`` changes the pool for the games that start later): bot names of ``agents.registry`` (``"random"``,
+``set_opponents`` changes the pool for the games that start later): bot names (``vigtavl_env.agent.make_named_agent``) (``"random"``,
 ``"greedy"``, ``"search:20"`` ...), agent objects, or frozen policies (an object with
 ``predict(obs, action_masks=..., deterministic=...)`` such as a ``MaskablePPO`` model: the
 decisions of every game waiting on one policy are made in one batched call). After the learner's
@@ -49,6 +49,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
+from .agent import EngineAgent, RandomAgent, make_named_agent
 from .codec import ActionCodec
 from .engine import GameState, apply_action, legal_actions, new_game, returns, winners
 from .env import (
@@ -357,11 +358,10 @@ class _Policy:
 def _opponent_factory(spec: Any) -> Any:
     """A function (seat, seed) -> opponent for one game, from a name, an agent or a policy."""
     if isinstance(spec, str):
-        from agents.registry import make_agent
-        make_agent(spec, seed=0)  # a bad name fails now, in one line
+        make_named_agent(spec, seed=0)  # a bad name fails now, in one line
 
         def from_name(seat: int, seed: int) -> Any:
-            agent = make_agent(spec, seed=seed)
+            agent = make_named_agent(spec, seed=seed)
             agent.reset(seat, seed)
             return agent
         return from_name
@@ -384,8 +384,6 @@ def _opponent_name(spec: Any) -> str:
 def _bot_decision(agent: Any, state: GameState, legal: list[int], codec: ActionCodec) -> int:
     """The engine code a bot picks: engine bots decide on the legal list, the random bot picks
     among the sorted env indices (as its ``act`` does), others act on an observation."""
-    from agents.base import EngineAgent, RandomAgent
-
     if isinstance(agent, EngineAgent):
         return agent.decide(state, legal)
     if type(agent) is RandomAgent:

@@ -40,6 +40,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from .agent import make_named_agent
 from .engine import IllegalActionError
 from .env import ILLEGAL_REWARD, raw_env
 from .observation import OBS_HIGH, OBS_LOW
@@ -149,7 +150,7 @@ class SingleSeatEnv(gymnasium.Env):
         agent = self.aec.possible_agents[seat]
         obs = self.aec.observe(agent)
         if hasattr(policy, "act"):
-            info = dict(self.aec.infos[agent], state=self.aec.game_state)  # as agents.base.agent_info
+            info = dict(self.aec.infos[agent], state=self.aec.game_state)  # as vigtavl_env.agent.agent_info
             return int(policy.act(obs["observation"], obs["action_mask"], info))
         return int(policy(obs["observation"], obs["action_mask"]))
 
@@ -177,8 +178,7 @@ def _opponent_list(opponents: Any, n_players: int) -> tuple[list[Any], list[int]
         if p is None or p == RANDOM:
             pols[i] = RANDOM
         elif isinstance(p, str):
-            from agents.registry import make_agent  # bots by name (the agents package is optional here)
-            pols[i] = make_agent(p)
+            pols[i] = make_named_agent(p)
             named.append(i)
         elif not callable(p) and not hasattr(p, "act"):
             raise ValueError(f"an opponent must be 'random', a bot name (vigtavl agents), a callable "

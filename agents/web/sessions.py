@@ -24,7 +24,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from agents.base import agent_info
+from vigtavl_env.agent import agent_info
 from agents.match import (
     DEFAULT_MAX_STEPS, RESULTS_SCHEMA, RESULTS_VERSION, GameJob, GameRecord, agent_seed, check_agents,
     make_agent, record_game,

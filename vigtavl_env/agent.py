@@ -22,13 +22,21 @@ Bots that think in the rules' terms subclass :class:`EngineAgent` and implement
 
 from __future__ import annotations
 
+import functools
+import importlib.metadata
 import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from vigtavl_env.codec import ActionCodec
-from vigtavl_env.engine import GameState, legal_actions
+from .codec import ActionCodec
+from .engine import GameState, legal_actions
+
+
+class AgentUnavailableError(ValueError):
+    """The spec is well formed but the agent cannot be made here (a missing package, a model
+    file of another environment version)."""
 
 
 class GameStopped(Exception):
@@ -69,7 +77,7 @@ class EngineAgent(Agent):
     def act(self, observation: np.ndarray, action_mask: np.ndarray, info: dict[str, Any]) -> int:
         state = info.get("state")
         if not isinstance(state, GameState):
-            raise ValueError(f"{self.name} needs info['state'], the engine state (see agents.base.agent_info)")
+            raise ValueError(f"{self.name} needs info['state'], the engine state (see vigtavl_env.agent.agent_info)")
         codes = legal_actions(state)
         code = self.decide(state, codes)
         return self.codec(state).to_env(code)
@@ -107,3 +115,50 @@ class RandomAgent(Agent):
         if legal.size == 0:
             raise ValueError("random agent was asked to act with no legal action")
         return int(legal[self.rng.randrange(legal.size)])
+
+
+# ------------------------------------------------------------------ agents by name
+# Packages name their agents in this entry-point group: the entry ``greedy`` names the specs
+# ``greedy`` and ``greedy:ARGS``, its object a factory ``(spec, seed) -> Agent``. The bots of
+# this project's ``agents`` package register there (pyproject.toml), and so can anyone's.
+AGENT_ENTRY_POINTS = "vigtavl.agents"
+_registered: dict[str, Callable[[str, int | None], Agent]] = {}
+
+
+def register_agent(kind: str, factory: Callable[[str, int | None], Agent]) -> None:
+    """Name agents in this process without an installed entry point: ``make_named_agent("kind:...")``
+    then calls ``factory(spec, seed)``."""
+    if not kind or ":" in kind:
+        raise ValueError(f"an agent name is a non-empty word without ':', got {kind!r}")
+    _registered[kind.lower()] = factory
+
+
+@functools.lru_cache(maxsize=1)
+def _entry_points() -> dict[str, Any]:
+    return {ep.name.lower(): ep for ep in importlib.metadata.entry_points(group=AGENT_ENTRY_POINTS)}
+
+
+def agent_names() -> list[str]:
+    """Every agent name known here: registered in this process or by an installed package."""
+    return sorted(set(_registered) | set(_entry_points()))
+
+
+def agent_factory(kind: str) -> Callable[[str, int | None], Agent] | None:
+    """The factory that makes agents named ``kind``, or None."""
+    kind = kind.lower()
+    if kind in _registered:
+        return _registered[kind]
+    ep = _entry_points().get(kind)
+    return ep.load() if ep is not None else None
+
+
+def make_named_agent(spec: str, seed: int | None = None) -> Agent:
+    """An agent from its spec (``"greedy"``, ``"search:50"``, ``"ppo:pretrained"``) through the
+    :data:`AGENT_ENTRY_POINTS` group; a ValueError (one line) for a name nobody registers."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"an agent spec is a non-empty string, got {spec!r}")
+    factory = agent_factory(spec.strip().partition(":")[0])
+    if factory is None:
+        known = ", ".join(agent_names()) or "none: is the vigtavl package installed (pip install .)?"
+        raise ValueError(f"unknown agent {spec!r}; known agents: {known}")
+    return factory(spec.strip(), seed)

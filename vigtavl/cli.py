@@ -13,7 +13,7 @@
     vigtavl plot runs/<run>
     vigtavl compile [build|status|clean]
 
-(``python -m vigtavl_env.cli ...`` is the same.) Each subcommand is one ``add_*`` function that
+(``python -m vigtavl ...`` is the same.) Each subcommand is one ``add_*`` function that
 registers its parser and sets ``func``, the function that runs it; adding a subcommand is
 writing one such function and listing it in ``SUBCOMMANDS``. Runs print their tables on stdout
 and progress bars on stderr; errors (a bad agent name, a missing file) print one line on stderr

@@ -1,7 +1,7 @@
 """Recorded games: the digests that say a faster core still plays exactly the same games.
 
-    python -m vigtavl_env.golden                 # check this build against the recording
-    python -m vigtavl_env.golden --record        # write tests/golden/games.json anew
+    python -m agents.golden                 # check this build against the recording
+    python -m agents.golden --record        # write tests/golden/games.json anew
 
 A recording holds, per player count, one digest per block of :data:`BLOCK` seeded random games
 played through the engine's API: every legal list (its order too), every decision, every
@@ -26,9 +26,11 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from .engine import apply_action, legal_actions, new_game, to_dict
-from .engine.maps import DEFAULT_PRESET, load_map
-from .observation import ObservationEncoder
+from agents.match import match_jobs, play_jobs
+
+from vigtavl_env.engine import apply_action, legal_actions, new_game, to_dict
+from vigtavl_env.engine.maps import DEFAULT_PRESET, load_map
+from vigtavl_env.observation import ObservationEncoder
 
 RECORDING = Path(__file__).resolve().parent.parent / "tests" / "golden" / "games.json"
 BLOCK = 100  # games per digest
@@ -60,8 +62,6 @@ def random_games_digest(num_players: int, first: int, count: int) -> str:
 
 def bot_games_digests() -> list[dict[str, Any]]:
     """Decisions digest and final state digest of each recorded bot game."""
-    from agents.match import match_jobs, play_jobs
-
     out = []
     for seats, games in BOT_GAMES:
         for r in play_jobs(match_jobs(list(seats), games, seed=BOT_SEED, num_players=len(seats)), progress=False):
@@ -114,7 +114,7 @@ def check(blocks: int | None = None, bots: bool = True, path: Path = RECORDING) 
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m vigtavl_env.golden", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m agents.golden", description=__doc__.split("\n\n")[0])
     ap.add_argument("--record", action="store_true", help="write the recording anew")
     ap.add_argument("--blocks", type=int, default=None, help="check only the first N blocks per player count")
     ap.add_argument("--no-bots", action="store_true", help="skip the bot games")

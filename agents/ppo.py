@@ -1,48 +1,29 @@
-"""The PPO networks over the hex tensor, and trained models as agents.
-
-The observation is a ``(C, H, W)`` float32 stack of planes over the axial square tensor (channel
-0, ``board``, is 1 on the hexagon): hex ``(q, r)`` sits at row ``r + R``, column ``q + R``, so
-its six neighbours are the same array offsets everywhere -- ``(0, ±1)``, ``(±1, 0)``,
-``(-1, +1)`` and ``(+1, -1)`` in (row, column). A 3x3 convolution therefore sees hex
-neighbourhoods consistently; :class:`HexConv2d` also zeroes the two kernel corners
-``(-1, -1)`` and ``(+1, +1)``, which are two steps away, so each kernel is exactly a hex and its
-six neighbours.
-
-- :class:`HexConvExtractor`: a hex convolution, then residual blocks of two; after every layer the
-  features off the hexagon are zeroed (multiplied by the board plane). Output: the trunk
-  flattened, ``channels * H * W``.
-- ``policy: mlp`` -- sb3-contrib's ``MaskableActorCriticPolicy`` with that extractor: trunk,
-  flatten, MLP, one logit per action.
-- ``policy: cnn`` -- :class:`HexCnnPolicy`, fully convolutional: a 1x1 convolution turns the trunk
-  into 55 planes, one per hex verb (``N_HEX_VERBS``), flattened plane by plane, which is exactly
-  the env's layout ``index = verb * HW + tensor_cell`` (``codec.py``); the six logits of the
-  global verbs (end activation, end turn, no defence, the three setup loads: ``N_GLOBAL_VERBS``)
-  and the value come from the trunk pooled over the hexagon (mean and max).
+"""Trained models as agents: ``ppo:MODEL`` and ``ppo-search:MODEL`` (:mod:`agents.registry`).
 
 :func:`load_ppo_agent` turns a saved model (``ppo:path.zip`` / ``ppo:pretrained``) into an
-:class:`agents.base.Agent` that plays greedily with the action mask. Every model loaded here is
-checked against this environment (``vigtavl_v1``): a model trained on ``vigtavl_v0`` (47 hex
-verbs and 2 global verbs, 41 + 30 P channels), such as the first shipped one kept in
-``agents/pretrained/v0``, is refused with one line (:class:`ModelMismatchError`) saying to retrain.
+:class:`~vigtavl_env.agent.Agent` that plays greedily with the action mask; :class:`PPOSearchAgent`
+puts the policy and its value head inside the search bot. The networks themselves are
+:mod:`agents.network`. Every model loaded here is checked against this environment
+(``vigtavl_v1``): a model trained on ``vigtavl_v0`` (47 hex verbs and 2 global verbs, 41 + 30 P
+channels), such as the first shipped one kept in ``agents/pretrained/v0``, is refused with one
+line (:class:`ModelMismatchError`) saying to retrain.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import gymnasium
 import numpy as np
 import torch as th
-from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
-from torch import nn
-from torch.nn import functional as F
 
-from agents.base import Agent
-from agents.registry import AgentUnavailableError
 from agents.search import SearchAgent
+from vigtavl_env.agent import Agent, AgentUnavailableError
 from vigtavl_env.engine import GameState, legal_actions
 from vigtavl_env.engine.actions import N_GLOBAL_VERBS, N_HEX_VERBS
 from vigtavl_env.observation import ChannelLayout, ObservationEncoder
@@ -52,11 +33,10 @@ from vigtavl_env.observation import ChannelLayout, ObservationEncoder
 PPO_SEARCH_ITERATIONS = 5
 
 PRETRAINED = "pretrained"
-PRETRAINED_PATH = Path(__file__).resolve().parent.parent / "agents" / "pretrained" / "vigtavl_ppo.zip"
+PRETRAINED_PATH = Path(__file__).resolve().parent / "pretrained" / "vigtavl_ppo.zip"
 PRETRAINED_3P = "pretrained-3p"  # the shipped 3-player network (agents/pretrained/3p/)
 PRETRAINED_3P_PATH = PRETRAINED_PATH.parent / "3p" / "vigtavl_ppo_3p.zip"
 MODEL_CACHE_SIZE = 16
-BOARD_CHANNEL = 0
 PLAYER_COUNTS = (2, 3, 4)
 ENV_NAME = "vigtavl_v1"
 # The v0 environment (rules v0): its action space and channels, to name old models as such.
@@ -69,158 +49,6 @@ RETRAIN = "`vigtavl train --config configs/ppo_vs_bots.yaml`"
 class ModelMismatchError(AgentUnavailableError):
     """A saved model whose spaces are not this environment's (another env version): the spec is
     well formed, but no agent can be made from that file here (a ValueError, one line)."""
-
-
-# ------------------------------------------------------------------ the trunk
-class HexConv2d(nn.Conv2d):
-    """A 3x3 convolution over the axial tensor whose kernel covers a hex and its six neighbours."""
-
-    def __init__(self, in_channels: int, out_channels: int) -> None:
-        super().__init__(in_channels, out_channels, kernel_size=3, padding=1)
-        mask = th.ones(1, 1, 3, 3)
-        mask[..., 0, 0] = 0.0  # (row, col) offset (-1, -1): axial (dq, dr) = (-1, -1), distance 2
-        mask[..., 2, 2] = 0.0  # (+1, +1): distance 2
-        self.register_buffer("kernel_mask", mask, persistent=False)
-
-    def forward(self, x: th.Tensor) -> th.Tensor:
-        return F.conv2d(x, self.weight * self.kernel_mask, self.bias, padding=1)
-
-
-class ResidualBlock(nn.Module):
-    def __init__(self, channels: int) -> None:
-        super().__init__()
-        self.conv1 = HexConv2d(channels, channels)
-        self.conv2 = HexConv2d(channels, channels)
-
-    def forward(self, x: th.Tensor, board: th.Tensor) -> th.Tensor:
-        h = F.relu(self.conv1(x)) * board
-        return F.relu(x + self.conv2(h)) * board
-
-
-class HexConvExtractor(BaseFeaturesExtractor):
-    """Hex convolution trunk; features: ``channels * H * W`` (zero off the hexagon)."""
-
-    def __init__(self, observation_space: gymnasium.spaces.Box, channels: int = 64, blocks: int = 3) -> None:
-        c, h, w = observation_space.shape
-        super().__init__(observation_space, features_dim=channels * h * w)
-        self.channels, self.height, self.width = channels, h, w
-        self.stem = HexConv2d(c, channels)
-        self.blocks = nn.ModuleList(ResidualBlock(channels) for _ in range(blocks))
-
-    def forward(self, obs: th.Tensor) -> th.Tensor:
-        board = obs[:, BOARD_CHANNEL:BOARD_CHANNEL + 1]
-        x = F.relu(self.stem(obs)) * board
-        for block in self.blocks:
-            x = block(x, board)
-        return x.flatten(1)
-
-
-def hex_pool(x: th.Tensor) -> th.Tensor:
-    """``(B, C, H, W)`` trunk features -> ``(B, 2C)``: mean over the hexagon's cells and max."""
-    radius = (x.shape[-1] - 1) // 2
-    n_cells = 3 * radius * (radius + 1) + 1  # hexes on a board of radius R (off-hexagon cells are 0)
-    flat = x.flatten(2)
-    return th.cat([flat.sum(-1) / n_cells, flat.amax(-1)], dim=1)
-
-
-# ------------------------------------------------------------------ the fully convolutional head
-class HexActionHead(nn.Module):
-    """Trunk -> logits in the env's action order: 55 verb planes (verb * HW + cell), then globals."""
-
-    def __init__(self, channels: int, height: int, width: int) -> None:
-        super().__init__()
-        self.channels, self.height, self.width = channels, height, width
-        self.verbs = nn.Conv2d(channels, N_HEX_VERBS, kernel_size=1)
-        self.globals = nn.Linear(2 * channels, N_GLOBAL_VERBS)
-
-    def forward(self, latent: th.Tensor) -> th.Tensor:
-        x = latent.view(-1, self.channels, self.height, self.width)
-        hex_logits = self.verbs(x).flatten(1)  # (B, 55 * H * W): plane v, row, col -> v * HW + row * W + col
-        return th.cat([hex_logits, self.globals(hex_pool(x))], dim=1)
-
-
-class HexValueHead(nn.Module):
-    """Trunk -> pooled over the hexagon -> MLP -> value."""
-
-    def __init__(self, channels: int, height: int, width: int, hidden: list[int]) -> None:
-        super().__init__()
-        self.channels, self.height, self.width = channels, height, width
-        layers: list[nn.Module] = []
-        size = 2 * channels
-        for h in hidden:
-            layers += [nn.Linear(size, h), nn.ReLU()]
-            size = h
-        layers.append(nn.Linear(size, 1))
-        self.mlp = nn.Sequential(*layers)
-
-    def forward(self, latent: th.Tensor) -> th.Tensor:
-        return self.mlp(hex_pool(latent.view(-1, self.channels, self.height, self.width)))
-
-
-class _SharedLatent(nn.Module):
-    """Stands in for SB3's MlpExtractor: both heads read the trunk features as they are."""
-
-    def __init__(self, dim: int) -> None:
-        super().__init__()
-        self.latent_dim_pi = self.latent_dim_vf = dim
-
-    def forward(self, features: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
-        return features, features
-
-    def forward_actor(self, features: th.Tensor) -> th.Tensor:
-        return features
-
-    def forward_critic(self, features: th.Tensor) -> th.Tensor:
-        return features
-
-
-class HexCnnPolicy(MaskableActorCriticPolicy):
-    """Maskable actor-critic with the fully convolutional action head (see the module docstring).
-
-    Needs ``features_extractor_class=HexConvExtractor``; ``value_hidden`` sizes the value MLP.
-    """
-
-    def __init__(self, *args: Any, value_hidden: list[int] | tuple[int, ...] = (256,), **kwargs: Any) -> None:
-        self.value_hidden = list(value_hidden)
-        super().__init__(*args, **kwargs)
-
-    def _get_constructor_parameters(self) -> dict[str, Any]:
-        data = super()._get_constructor_parameters()
-        data["value_hidden"] = self.value_hidden
-        return data
-
-    def _build_mlp_extractor(self) -> None:
-        self.mlp_extractor = _SharedLatent(self.features_dim)
-
-    def _build(self, lr_schedule: Any) -> None:
-        fe = self.features_extractor
-        if not isinstance(fe, HexConvExtractor):
-            raise ValueError("HexCnnPolicy needs features_extractor_class=HexConvExtractor")
-        expected = N_HEX_VERBS * fe.height * fe.width + N_GLOBAL_VERBS
-        if self.action_space.n != expected:
-            raise ValueError(f"HexCnnPolicy: action space has {self.action_space.n} actions, the hex "
-                             f"layout of a {fe.height}x{fe.width} tensor has {expected}")
-        self._build_mlp_extractor()
-        self.action_net = HexActionHead(fe.channels, fe.height, fe.width)
-        self.value_net = HexValueHead(fe.channels, fe.height, fe.width, self.value_hidden)
-        if self.ortho_init:  # SB3's gains: trunk sqrt(2), policy output 0.01, value 1
-            for module, gain in ((fe, np.sqrt(2)), (self.action_net, 0.01), (self.value_net, 1.0)):
-                module.apply(functools.partial(self.init_weights, gain=gain))
-            for layer in self.value_net.mlp[:-1]:
-                if isinstance(layer, nn.Linear):
-                    self.init_weights(layer, gain=np.sqrt(2))
-        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
-
-
-def policy_spec(policy: str, channels: int, blocks: int, hidden: list[int]) -> tuple[type, dict[str, Any]]:
-    """The SB3 policy class and ``policy_kwargs`` for ``policy`` ("cnn" or "mlp")."""
-    extractor = dict(features_extractor_class=HexConvExtractor,
-                     features_extractor_kwargs=dict(channels=channels, blocks=blocks))
-    if policy == "cnn":
-        return HexCnnPolicy, dict(extractor, value_hidden=list(hidden))
-    if policy == "mlp":
-        return MaskableActorCriticPolicy, dict(extractor, net_arch=dict(pi=list(hidden), vf=list(hidden)))
-    raise ValueError(f"policy must be 'cnn' or 'mlp', got {policy!r}")
 
 
 # ------------------------------------------------------------------ trained models as agents
@@ -249,9 +77,29 @@ def _load_model(path: str, mtime_ns: int, size: int) -> Any:
     The saved spaces are checked first: a policy of another env version cannot even be rebuilt."""
     from sb3_contrib import MaskablePPO
     check_spaces(*saved_spaces(path), name=_model_label(path))
-    model = MaskablePPO.load(path, device="cpu")
+    with saved_module_names():
+        model = MaskablePPO.load(path, device="cpu")
     model.policy.set_training_mode(False)
     return model
+
+
+# Models pickle their network classes by module name; the network once lived in training.policy.
+OLD_NETWORK_MODULES = ("training.policy",)
+
+
+@contextlib.contextmanager
+def saved_module_names() -> Iterator[None]:
+    """While a model is unpickled, the network's old module names find :mod:`agents.network`
+    (models saved before it moved), without importing the training package."""
+    from agents import network
+    added = [name for name in OLD_NETWORK_MODULES if name not in sys.modules]
+    for name in added:
+        sys.modules[name] = network
+    try:
+        yield
+    finally:
+        for name in added:
+            sys.modules.pop(name, None)
 
 
 def load_model(spec: str | Path) -> Any:
@@ -383,7 +231,7 @@ class PPOSearchAgent(SearchAgent):
     def act(self, observation: np.ndarray, action_mask: np.ndarray, info: dict[str, Any]) -> int:
         state = info.get("state")
         if not isinstance(state, GameState):
-            raise ValueError(f"{self.name} needs info['state'], the engine state (see agents.base.agent_info)")
+            raise ValueError(f"{self.name} needs info['state'], the engine state (see vigtavl_env.agent.agent_info)")
         legal = legal_actions(state)
         if len(legal) == 1:
             return self.codec(state).to_env(legal[0])

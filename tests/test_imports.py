@@ -1,0 +1,101 @@
+"""The house's imports run one way: ``vigtavl_env`` (the environment) below ``agents`` below
+``training`` below ``vigtavl`` (the command line), and no two modules import each other.
+
+Every ``import`` statement counts, also those inside functions: an upward import run lazily is
+still an upward import.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FLOORS = ("vigtavl_env", "agents", "training", "vigtavl")  # bottom to top
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def project_modules() -> dict[str, Path]:
+    out = {}
+    for floor in FLOORS:
+        for path in (ROOT / floor).rglob("*.py"):
+            out[module_name(path)] = path
+    return out
+
+
+MODULES = project_modules()
+
+
+def imported(name: str, path: Path) -> set[str]:
+    """The project modules that ``name``'s source imports, anywhere in it."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(up + ([base] if base else []))
+            targets = [f"{base}.{a.name}" for a in node.names] + [base]
+        for t in targets:
+            while t and t not in MODULES:  # "pkg.module.Name" -> "pkg.module"
+                t = t.rpartition(".")[0]
+            if t and t != name:
+                found.add(t)
+    return found
+
+
+GRAPH = {name: imported(name, path) for name, path in MODULES.items()}
+
+
+def floor(module: str) -> int:
+    return FLOORS.index(module.split(".")[0])
+
+
+def test_the_graph_sees_the_project() -> None:
+    # a broken parser would find nothing and pass everything below
+    assert "vigtavl_env.engine.game" in GRAPH["vigtavl_env.env"] or "vigtavl_env.engine" in GRAPH["vigtavl_env.env"]
+    assert "agents.registry" in GRAPH["vigtavl.cli"] or any(m.startswith("agents") for m in GRAPH["vigtavl.cli"])
+    assert any(m.startswith("training") for m in GRAPH["vigtavl.cli"])
+
+
+@pytest.mark.parametrize("module", sorted(GRAPH))
+def test_no_upward_import(module: str) -> None:
+    upward = sorted(m for m in GRAPH[module] if floor(m) > floor(module))
+    assert not upward, f"{module} imports {upward}, a floor above it ({' < '.join(FLOORS)})"
+
+
+def test_no_import_circles() -> None:
+    # a package's __init__ importing its own submodules is how packages work, not a circle
+    edges = {m: {t for t in ts if not (m == t.rpartition(".")[0] and MODULES[m].name == "__init__.py")
+                 and not t.startswith(m + ".")} for m, ts in GRAPH.items()}
+    circles = []
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(m: str) -> None:
+        state[m] = 1
+        stack.append(m)
+        for t in sorted(edges[m]):
+            if state.get(t) == 1:
+                circles.append(stack[stack.index(t):] + [t])
+            elif t not in state:
+                visit(t)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(edges):
+        if m not in state:
+            visit(m)
+    assert not circles, "import circles: " + "; ".join(" -> ".join(c) for c in circles)
