@@ -20,14 +20,14 @@ PYTEST_ARGS ?= -n 2
 
 setup: $(STAMP)
 
-# The optional compiled core (vigtavl_env/compiled.py): rebuilds the hot modules whose source
-# changed, about 2 minutes from scratch, a second when nothing changed. Without Cython or a C
-# compiler everything still runs, as plain Python.
+# The compiled core (vigtavl_env/compiled.py) is built by the install itself (setup.py's
+# ext_modules); this rebuilds in place the modules whose source changed since, a few seconds when
+# nothing did. Without Cython or a C compiler everything still runs, as plain Python.
 compile: setup
 	@$(VENV)/bin/vigtavl compile \
-		|| echo "warning: the compiled core was not built; running as plain Python (slower)" >&2
+		|| echo "warning: the compiled core was not rebuilt; the stale modules run as plain Python (slower)" >&2
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	$(PY) -m venv $(VENV)
 	$(PIP) install $(TORCH_PIP_ARGS) 'torch==$(TORCH_VERSION)'
 	$(PIP) install -e '.[dev,rllib]' 'torch==$(TORCH_VERSION)'
@@ -64,5 +64,6 @@ bench: compile
 	$(PYTHON) -m agents.bench_search
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info vigtavl_env/_compiled
+	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info vigtavl_env/_compiled vigtavl_env/_compiled.json
+	find vigtavl_env agents -name '*.so' -delete
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

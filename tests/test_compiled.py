@@ -3,8 +3,8 @@
 - Compiled and plain Python play the same games: seeded random play through the environment
   (2, 3 and 4 players, several games each) reaches the same state, and bot games (heuristic and
   search) make the same decisions to the same final state, in a subprocess of each kind.
-- An extension is used only while the source beside it is the one it was built from: a stale or
-  missing one falls back to plain Python with a warning.
+- An extension is used only while the source beside it is the one it was built from: a stale
+  one falls back to plain Python with a warning; a build that failed is said in one line.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import json
 import os
 import subprocess
 import sys
-import warnings
 from pathlib import Path
 
 import pytest
@@ -49,11 +48,11 @@ def _play(pure: bool) -> tuple[str, str]:
 
 
 def test_compiled_and_plain_python_play_the_same_games() -> None:
-    built = [m for m, s in compiled.status().items() if s == "compiled"]
+    built = [m for m, s in compiled.module_states().items() if s == "compiled"]
     if not built:
         if os.environ.get("CI"):
-            pytest.fail("no compiled core on CI: `make setup` runs `vigtavl compile`; see its output")
-        pytest.skip("no compiled core built (vigtavl compile)")
+            pytest.fail(f"no compiled core on CI: `make setup` builds it; {compiled.core_summary()}")
+        pytest.skip(f"no compiled core here: {compiled.core_summary()}")
     fast, fast_err = _play(pure=False)
     plain, plain_err = _play(pure=True)
     assert f"compiled modules: {len(compiled.MODULES)}" in fast_err  # every hot module compiled
@@ -62,59 +61,107 @@ def test_compiled_and_plain_python_play_the_same_games() -> None:
     assert fast == plain
 
 
-def _hash(module: str) -> str:
-    return compiled.source_hash(compiled.source_path(module))
+def _fake_install(root: Path) -> Path:
+    """A copy of the compiled modules' sources and declarations under ``root``, each with an
+    (empty) extension beside it and a manifest of their hashes: a build as the install leaves it."""
+    for m in compiled.MODULES:
+        for suffix in (".py", ".pxd"):
+            src = compiled.source_path(m).with_suffix(suffix)
+            if src.is_file():
+                dst = compiled.source_path(m, root).with_suffix(suffix)
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                dst.write_bytes(src.read_bytes())
+        compiled.extension_path(m, root).write_bytes(b"")
+    manifest = {"ext_suffix": compiled.EXT_SUFFIX, "modules": {m: compiled.source_hash(m, root) for m in compiled.MODULES}}
+    compiled.manifest_path(root).write_text(json.dumps(manifest))
+    return root
 
 
-def test_a_stale_extension_is_never_loaded() -> None:
-    module = "vigtavl_env.engine.stats"  # a real module with a source
-    finder = compiled.CompiledFinder({module: "0" * 64})  # built from some other source
-    with pytest.warns(RuntimeWarning, match="another version of stats.py"):
-        assert finder.find_spec(module) is None
-    assert finder.stale == [module] and finder.loaded == []
+def test_a_fresh_build_is_compiled(tmp_path: Path) -> None:
+    root = _fake_install(tmp_path)
+    assert set(compiled.module_states(root).values()) == {"compiled"}
+    assert compiled.core_summary(root).startswith("compiled core: 17 modules")
 
 
-def test_an_extension_that_is_missing_is_not_loaded(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    module = "vigtavl_env.engine.stats"
-    monkeypatch.setattr(compiled, "OUT_DIR", tmp_path)  # an empty build folder
-    finder = compiled.CompiledFinder({module: _hash(module)})
-    with pytest.warns(RuntimeWarning):
-        assert finder.find_spec(module) is None
+def test_an_edited_source_makes_its_module_stale(tmp_path: Path) -> None:
+    root = _fake_install(tmp_path)
+    search = compiled.source_path("agents.search", root)  # no .pxd: stale alone
+    search.write_text(search.read_text() + "\n# edited\n")
+    states = compiled.module_states(root)
+    assert states["agents.search"] == "stale"
+    assert sum(s == "compiled" for s in states.values()) == len(compiled.MODULES) - 1
+    assert "older than its source" in compiled.core_summary(root)
 
 
-def test_a_fresh_extension_is_found_and_other_modules_are_left_alone(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    module = "vigtavl_env.engine.stats"
-    monkeypatch.setattr(compiled, "OUT_DIR", tmp_path)
-    compiled.extension_path(module).write_bytes(b"")  # found by name; never loaded here
-    finder = compiled.CompiledFinder({module: _hash(module)})
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        spec = finder.find_spec(module)
-        assert finder.find_spec("vigtavl_env.engine.maps") is None  # not in the manifest
-    assert spec is not None and spec.origin == str(compiled.extension_path(module))
-    assert finder.loaded == [module]
+def test_an_edited_typed_module_makes_the_whole_typed_core_stale(tmp_path: Path) -> None:
+    root = _fake_install(tmp_path)
+    pxd = compiled.source_path("vigtavl_env.engine.state", root).with_suffix(".pxd")
+    pxd.write_text(pxd.read_text() + "\n")
+    states = compiled.module_states(root)
+    typed = compiled.typed_modules(root)
+    assert len(typed) >= 5 and all(states[m] == "stale" for m in typed)
+    assert states["agents.search"] == "stale"  # its hash covers every .pxd too
 
 
-def test_the_manifest_of_another_python_is_ignored(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    manifest = tmp_path / "manifest.json"
-    monkeypatch.setattr(compiled, "MANIFEST", manifest)
-    manifest.write_text(json.dumps({"ext_suffix": ".other-abi.so", "modules": {"vigtavl_env.env": "x"}}))
-    assert compiled.read_manifest() == {}
-    manifest.write_text(json.dumps({"ext_suffix": compiled.EXT_SUFFIX, "modules": {"vigtavl_env.env": "x"}}))
-    assert compiled.read_manifest() == {"vigtavl_env.env": "x"}
+def test_missing_extensions_and_other_pythons_builds_are_not_built(tmp_path: Path) -> None:
+    root = _fake_install(tmp_path)
+    compiled.extension_path("agents.search", root).unlink()
+    assert compiled.module_states(root)["agents.search"] == "not built"
+    data = json.loads(compiled.manifest_path(root).read_text())
+    compiled.manifest_path(root).write_text(json.dumps(dict(data, ext_suffix=".other-abi.so")))
+    assert set(compiled.module_states(root).values()) == {"not built"}
 
 
-def test_a_failed_build_says_so_and_changes_nothing(monkeypatch: pytest.MonkeyPatch,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_failed_install_build_is_named_in_one_line(tmp_path: Path) -> None:
+    root = _fake_install(tmp_path)
+    for m in compiled.MODULES:
+        compiled.extension_path(m, root).unlink()
+    compiled.manifest_path(root).write_text(json.dumps({"error": "CompileError: command 'false' failed"}))
+    line = compiled.core_summary(root)
+    assert line.startswith("plain Python: the compiled core was not built (CompileError")
+    assert "slower" in line and "\n" not in line
+
+
+def test_plain_modules_follow_the_environment_variable() -> None:
+    fresh = {m: "compiled" for m in compiled.MODULES}
+    assert compiled.plain_modules(fresh, "") == set()
+    assert compiled.plain_modules(fresh, "1") == set(compiled.MODULES)
+    assert compiled.plain_modules(fresh, "agents.search, nothing.here") == {"agents.search"}
+    # one typed module asked plain takes the whole typed core with it (they cimport one another)
+    assert compiled.plain_modules(fresh, "vigtavl_env.engine.game") >= compiled.typed_modules()
+    stale = dict(fresh, **{"agents.tactics": "stale"})
+    assert compiled.plain_modules(stale, "") == {"agents.tactics"}
+
+
+def test_the_plain_finder_loads_sources_and_leaves_other_modules_alone() -> None:
+    finder = compiled.PlainFinder({"vigtavl_env.engine.stats"})
+    spec = finder.find_spec("vigtavl_env.engine.stats")
+    assert spec is not None and spec.origin == str(compiled.source_path("vigtavl_env.engine.stats"))
+    assert finder.find_spec("vigtavl_env.engine.maps") is None
+
+
+def test_a_failed_build_says_so_in_one_line(monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
     from vigtavl.cli import ERROR_STATUS, main
-    before = compiled.status()
+    before = compiled.module_states()
 
-    def no_compiler(force: bool = False) -> None:
-        raise ImportError("No module named 'Cython'")
+    def no_compiler(force: bool = False) -> str:
+        raise ValueError("Cython is not installed (No module named 'Cython'): pip install cython")
 
     monkeypatch.setattr(compiled, "build", no_compiler)
     assert main(["compile"]) == ERROR_STATUS
     err = capsys.readouterr().err
-    assert "compiled core was not built" in err and "No module named 'Cython'" in err
-    assert compiled.status() == before
+    assert err.count("\n") == 1 and "No module named 'Cython'" in err
+    assert compiled.module_states() == before
+
+
+def test_status_and_version_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from vigtavl.cli import main
+    assert main(["compile", "status"]) == 0
+    line = capsys.readouterr().out
+    assert line.count("\n") == 1 and ("compiled core" in line or "plain Python" in line)
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and out.startswith("vigtavl ") and "vigtavl_v" in out

@@ -16,7 +16,8 @@ import sys
 from pathlib import Path
 
 
-from vigtavl_env import compiled, golden
+from agents import golden
+from vigtavl_env import compiled
 
 ROOT = Path(__file__).resolve().parent.parent
 # On CI every block (20 per player count: 2,000 games each, about 3 minutes); by hand the first

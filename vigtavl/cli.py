@@ -302,13 +302,15 @@ def cmd_plot(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ compile
 def add_compile(sub: Any) -> None:
-    p = sub.add_parser("compile", help="build the optional compiled core (Cython) of the hot modules",
-                       description="Compile the engine, the observation encoder and the bots with Cython "
-                                   "(needs Cython and a C compiler; make setup runs it). A compiled module is "
-                                   "used only while its source is unchanged: see vigtavl_env/compiled.py.")
+    p = sub.add_parser("compile", help="the compiled core (Cython): its status, or rebuild it in a source checkout",
+                       description="The install builds the compiled core (the engine, the observation encoder "
+                                   "and the bots as C extensions); without a C compiler everything runs as "
+                                   "plain Python. In a source checkout, `vigtavl compile` rebuilds in place what "
+                                   "changed (make compile): see vigtavl_env/compiled.py.")
     p.add_argument("action", nargs="?", choices=("build", "status", "clean"), default="build",
-                   help="build what changed (default), list each module's state, or remove the core")
+                   help="rebuild what changed (default), say whether the core is compiled, or remove it")
     p.add_argument("--force", action="store_true", help="rebuild every module")
+    p.add_argument("--modules", action="store_true", help="with status: one line per module")
     p.set_defaults(func=cmd_compile)
 
 
@@ -316,17 +318,18 @@ def cmd_compile(args: argparse.Namespace) -> int:
     from vigtavl_env import compiled
     if args.action == "build":
         try:
-            compiled.build(force=args.force)
-        except Exception as e:  # no Cython, no C compiler ...: nothing was replaced
-            print(f"vigtavl compile: error: the compiled core was not built ({type(e).__name__}: {e}); "
-                  "everything still runs as plain Python", file=sys.stderr)
+            print(compiled.build(force=args.force))
+        except ValueError as e:  # no Cython, no C compiler, an installed package: nothing was replaced
+            print(f"vigtavl compile: error: {e}", file=sys.stderr)
             return ERROR_STATUS
     elif args.action == "clean":
-        compiled.clean()
-        print("compiled core removed: plain Python from now on")
+        removed = compiled.clean()
+        print(f"removed {len(removed)} files of the compiled core: plain Python from now on")
     else:
-        for module, state in compiled.status().items():
-            print(f"{module:34s} {state}")
+        print(compiled.core_summary())
+        if args.modules:
+            for module, state in compiled.module_states().items():
+                print(f"  {module:34s} {state}")
     return 0
 
 
@@ -358,10 +361,32 @@ SUBCOMMANDS: tuple[Callable[[Any], None], ...] = (add_match, add_tournament, add
                                                   add_train, add_evaluate, add_plot, add_compile)
 
 
+class VersionAction(argparse.Action):
+    """``--version``: one line, worked out only when asked (it imports the environment)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        print(version_line())
+        parser.exit()
+
+
+def version_line() -> str:
+    """``vigtavl --version``: one line."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from vigtavl_env import ENV_NAME, compiled
+    try:
+        package = version("vigtavl")
+    except PackageNotFoundError:
+        package = "(not installed)"
+    return f"vigtavl {package}, environment {ENV_NAME}; {compiled.core_summary()}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="vigtavl", description="Vigtavl: matches, tournaments, replays, human play and PPO training.",
         epilog="run 'vigtavl COMMAND --help' for a command's options")
+    parser.add_argument("--version", action=VersionAction, nargs=0,
+                        help="the package's version, the environment's, and whether the core is compiled")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for add in SUBCOMMANDS:
         add(sub)

@@ -1,28 +1,32 @@
-"""The optional compiled core: the hot modules, unchanged, compiled to C extensions by Cython.
+"""The compiled core: the hot modules, unchanged, compiled to C extensions by Cython at install.
 
-The engine, the observation encoder and the bots are plain Python, and plain Python is always
-what runs unless a compiled copy of a module exists *and was built from the very source file
-beside it*. ``vigtavl compile`` (``make setup`` runs it; it needs Cython and a C compiler)
-compiles :data:`MODULES` into ``vigtavl_env/_compiled/`` and writes a manifest
-with the SHA-256 of each source it compiled. On import, :class:`CompiledFinder` loads a module's
-extension only when the manifest's hash equals the hash of the ``.py`` it would otherwise load:
-an edited source is never shadowed by a stale extension (it runs as Python, with one warning
-telling you to rebuild). Nothing is compiled in place, so ``git status`` stays clean.
+The engine, the observation encoder and the bots are plain Python; :data:`MODULES` are also
+compiled by the standard build (``setup.py``'s ``ext_modules``, run by ``pip install`` and by
+the editable install of ``make setup``), each extension beside its source
+(``engine/game.py`` and ``engine/game.cpython-311-x86_64-linux-gnu.so``), where Python's import
+system prefers it. The build also writes :data:`MANIFEST_NAME` beside this file: the SHA-256 of
+each source it compiled, or why it compiled nothing.
 
-``VIGTAVL_PURE_PYTHON=1`` turns the compiled core off (debugging, coverage, comparing the two);
-``VIGTAVL_PURE_PYTHON=vigtavl_env.env,agents.search`` keeps just the modules named plain.
-The typed core (the modules with a ``.pxd`` beside them: their C types, which other modules
-cimport) loads all compiled or all plain: one stale or plain-listed module of it makes all of
-them plain. A module's hash covers its source and every ``.pxd``.
-The compiled modules make the same decisions and the same games: ``tests/test_compiled.py``
-plays seeded games both ways and compares them.
+With no C compiler (or no Cython) the install still succeeds: :class:`BuildExt` says so once
+and the package runs as plain Python (about 5x slower); ``vigtavl --version`` and
+``vigtavl compile status`` say which in one line.
 
-Why compile at all: the AEC loop is a flat profile of Python loops over a few dozen units and
-hexes (``docs/benchmarks.md``), and Cython runs those same loops about 1.2-1.5x faster.
+In a source checkout an edited module would be shadowed by its older extension. On import,
+:func:`install` compares each extension's manifest hash with its source: a stale module runs
+as plain Python, with one warning telling you to rebuild (``make compile``). That is the one
+job of :class:`PlainFinder`, a small import hook put first on ``sys.meta_path`` only when some
+module must run plain: when stale, or when asked with ``VIGTAVL_PURE_PYTHON=1`` (debugging,
+coverage, comparing the two builds) or ``VIGTAVL_PURE_PYTHON=vigtavl_env.env,agents.search``
+(just those modules). The typed core (the modules with a ``.pxd`` beside them, which cimport
+one another's C types) runs all compiled or all plain. ``tests/test_compiled.py`` plays seeded
+games both ways and compares them.
 
-    vigtavl compile            # compile what changed (--force: everything)
-    vigtavl compile status     # which modules load compiled, which are stale
-    vigtavl compile clean      # plain Python from now on
+This file imports only the standard library at its top: ``setup.py`` loads it by path, before
+any of the project's dependencies exist.
+
+    vigtavl compile            # build in place what changed (--force: everything)
+    vigtavl compile status     # one line: compiled or plain Python, and why; --modules: each
+    vigtavl compile clean      # remove the in-place extensions: plain Python from now on
 """
 
 from __future__ import annotations
@@ -54,178 +58,248 @@ MODULES = (
 DIRECTIVES = {"language_level": 3, "binding": True, "annotation_typing": False}
 PURE_ENV = "VIGTAVL_PURE_PYTHON"
 ROOT = Path(__file__).resolve().parent.parent  # holds vigtavl_env/ and agents/
-OUT_DIR = Path(__file__).resolve().parent / "_compiled"
-MANIFEST = OUT_DIR / "manifest.json"
+MANIFEST_NAME = "_compiled.json"
 EXT_SUFFIX = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+NOT_BUILT = "plain Python: the compiled core was not built"
+SPEED_NOTE = "the engine runs as plain Python, about 5x slower"
 
 
-def source_path(module: str) -> Path:
-    return ROOT.joinpath(*module.split(".")).with_suffix(".py")
+def source_path(module: str, root: Path = ROOT) -> Path:
+    return root.joinpath(*module.split(".")).with_suffix(".py")
 
 
-def extension_path(module: str) -> Path:
-    return OUT_DIR / (module + EXT_SUFFIX)
+def extension_path(module: str, root: Path = ROOT) -> Path:
+    return source_path(module, root).with_suffix(EXT_SUFFIX)
 
 
-def source_hash(path: Path) -> str:
+def manifest_path(root: Path = ROOT) -> Path:
+    return root / "vigtavl_env" / MANIFEST_NAME
+
+
+def source_hash(module: str, root: Path = ROOT) -> str:
     """SHA-256 of a module's source and of every ``.pxd`` of the typed core: a module compiled
     against other C declarations (its own, or those of a module it cimports) is stale too."""
-    h = hashlib.sha256(path.read_bytes())
-    for pxd in typed_declarations():
+    h = hashlib.sha256(source_path(module, root).read_bytes())
+    for pxd in typed_declarations(root):
         h.update(pxd.name.encode() + pxd.read_bytes())
     return h.hexdigest()
 
 
-def typed_declarations() -> list[Path]:
+def typed_declarations(root: Path = ROOT) -> list[Path]:
     """The ``.pxd`` files beside the compiled modules (their C types), in a fixed order."""
-    return sorted(p for m in MODULES if (p := source_path(m).with_suffix(".pxd")).is_file())
+    return sorted(p for m in MODULES if (p := source_path(m, root).with_suffix(".pxd")).is_file())
 
 
-def read_manifest() -> dict[str, str]:
-    """module -> SHA-256 of the source its extension was built from (empty when none)."""
+def typed_modules(root: Path = ROOT) -> set[str]:
+    return {m for m in MODULES if source_path(m, root).with_suffix(".pxd").is_file()}
+
+
+def read_manifest(root: Path = ROOT) -> dict[str, Any]:
+    """What the last build wrote: ``{"ext_suffix", "modules": {module: hash}}`` or
+    ``{"error": why nothing was compiled}``; empty when no build wrote one."""
     try:
-        data = json.loads(MANIFEST.read_text())
+        data = json.loads(manifest_path(root).read_text())
     except (OSError, ValueError):
         return {}
-    if data.get("ext_suffix") != EXT_SUFFIX:  # built by another Python
+    return data if isinstance(data, dict) else {}
+
+
+def built_hashes(root: Path = ROOT) -> dict[str, str]:
+    """module -> SHA-256 of the source its extension was built from, for this Python's ABI."""
+    data = read_manifest(root)
+    if data.get("ext_suffix") != EXT_SUFFIX:  # built by another Python, or not built
         return {}
-    return dict(data.get("modules", {}))
+    return {m: h for m, h in dict(data.get("modules", {})).items() if m in MODULES}
 
 
-def _read_stamp() -> dict[str, Any] | None:
-    """How the extensions were built (Cython version, directives), from the manifest."""
-    try:
-        return json.loads(MANIFEST.read_text()).get("build")
-    except (OSError, ValueError):
-        return None
+# ------------------------------------------------------------------ freshness: one plan
+def module_states(root: Path = ROOT) -> dict[str, str]:
+    """Per module of :data:`MODULES`: ``"compiled"``, ``"stale"`` (its source changed since its
+    extension was built; in the typed core, any of them did) or ``"not built"``."""
+    built = built_hashes(root)
+    states = {}
+    for m in MODULES:
+        if m not in built or not extension_path(m, root).is_file():
+            states[m] = "not built"
+        else:
+            try:
+                fresh = source_hash(m, root) == built[m]
+            except OSError:
+                fresh = False
+            states[m] = "compiled" if fresh else "stale"
+    typed = typed_modules(root)
+    if any(states[m] != "compiled" for m in typed):  # they cimport one another: all or none
+        for m in typed:
+            if states[m] == "compiled":
+                states[m] = "stale"
+    return states
 
 
-class CompiledFinder(importlib.abc.MetaPathFinder):
-    """Finds the compiled extension of a module in the manifest whose source is unchanged."""
+def plain_modules(states: dict[str, str], pure: str) -> set[str]:
+    """The modules that must load as plain Python: not compiled as they stand, or asked plain."""
+    if pure == "1":
+        return set(MODULES)
+    asked = {m.strip() for m in pure.split(",") if m.strip()}
+    if asked & typed_modules():
+        asked |= typed_modules()
+    return {m for m, s in states.items() if s == "stale"} | (asked & set(MODULES))
 
-    def __init__(self, manifest: dict[str, str]) -> None:
-        self.manifest = manifest
-        self.loaded: list[str] = []
-        self.stale: list[str] = []
+
+class PlainFinder(importlib.abc.MetaPathFinder):
+    """Loads the listed modules from their ``.py``, passing over the extension beside it."""
+
+    def __init__(self, modules: set[str]) -> None:
+        self.modules = modules
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
-        built = self.manifest.get(fullname)
-        if built is None:
+        if fullname not in self.modules:
             return None
-        ext, src = extension_path(fullname), source_path(fullname)
-        if not _fresh(fullname, built):
-            self.stale.append(fullname)
-            warnings.warn(f"vigtavl_env: the compiled {fullname} was built from another version of "
-                          f"{src.name}; running it as plain Python (rebuild: vigtavl "
-                          "compile)", RuntimeWarning, stacklevel=2)
-            return None
-        self.loaded.append(fullname)
-        loader = importlib.machinery.ExtensionFileLoader(fullname, str(ext))
-        return importlib.util.spec_from_file_location(fullname, ext, loader=loader)
+        source = source_path(fullname)
+        loader = importlib.machinery.SourceFileLoader(fullname, str(source))
+        return importlib.util.spec_from_file_location(fullname, source, loader=loader)
 
 
-_finder: CompiledFinder | None = None
+_finder: PlainFinder | None = None
 
 
 def install() -> None:
-    """Put the finder first on ``sys.meta_path`` (once; not when ``VIGTAVL_PURE_PYTHON`` is set)."""
+    """Before any hot module is imported: put :class:`PlainFinder` first on ``sys.meta_path``
+    when some module must run plain (once; a warning names the stale ones)."""
     global _finder
-    pure = os.environ.get(PURE_ENV, "").strip()
-    if _finder is not None or pure == "1":
+    if _finder is not None:
         return
-    manifest = {m: h for m, h in read_manifest().items() if m in MODULES}  # (an older build's extras)
-    for m in pure.split(","):  # a list of modules keeps just those plain
-        manifest.pop(m.strip(), None)
-    typed = {m for m in MODULES if source_path(m).with_suffix(".pxd").is_file()}
-    stale = sorted(m for m in typed if m not in manifest or not _fresh(m, manifest[m]))
-    if stale and any(m in manifest for m in typed):
-        # The typed modules cimport one another's C types: all of them compiled, or none.
-        warnings.warn(f"vigtavl_env: the compiled core is stale ({', '.join(stale)}); the typed modules "
-                      "run as plain Python (rebuild: vigtavl compile)", RuntimeWarning, stacklevel=2)
-        for m in typed:
-            manifest.pop(m, None)
-    if manifest:
-        _finder = CompiledFinder(manifest)
+    states = module_states()
+    stale = sorted(m for m, s in states.items() if s == "stale")
+    plain = plain_modules(states, os.environ.get(PURE_ENV, "").strip())
+    if stale and not os.environ.get(PURE_ENV, "").strip() == "1":
+        warnings.warn(f"vigtavl_env: the compiled core is older than its source ({', '.join(stale)}); "
+                      "those modules run as plain Python (rebuild: make compile)", RuntimeWarning, stacklevel=2)
+    if plain:
+        _finder = PlainFinder(plain)
         sys.meta_path.insert(0, _finder)
 
 
-def _fresh(module: str, built: str) -> bool:
-    try:
-        return extension_path(module).is_file() and source_hash(source_path(module)) == built
-    except OSError:
-        return False
-
-
 def compiled_modules() -> list[str]:
-    """The modules imported so far from their compiled extension."""
-    return list(_finder.loaded) if _finder is not None else []
+    """The modules of :data:`MODULES` imported so far from their compiled extension."""
+    return [m for m in MODULES if str(getattr(sys.modules.get(m), "__file__", "")).endswith(EXT_SUFFIX)]
 
 
-def describe() -> str:
-    """One line for benchmark output: compiled or plain Python."""
-    n = len(compiled_modules())
-    return f"compiled core: {n} modules loaded compiled" if n else "plain Python (no compiled core)"
+def core_summary(root: Path = ROOT) -> str:
+    """One line: does this install run the compiled core, and if not, why."""
+    states = module_states(root)
+    n = sum(s == "compiled" for s in states.values())
+    pure = os.environ.get(PURE_ENV, "").strip()
+    if n == len(MODULES) and not pure:
+        return f"compiled core: {n} modules compiled (Cython)"
+    if pure:
+        return f"plain Python: {PURE_ENV}={pure} asks for it ({n} of {len(MODULES)} modules are compiled)"
+    if any(s == "stale" for s in states.values()):
+        return "plain Python for the stale modules: the compiled core is older than its source (rebuild: make compile)"
+    why = read_manifest(root).get("error")
+    if n:
+        return f"compiled core: {n} of {len(MODULES)} modules compiled; the others run as plain Python"
+    return f"{NOT_BUILT} ({why or 'no build'}); {SPEED_NOTE}"
 
 
-def build(modules: tuple[str, ...] = MODULES, force: bool = False, quiet: bool = False) -> list[str]:
-    """Compile the modules whose source changed since their extension was built; the ones
-    compiled. Needs Cython and a C compiler."""
-    from Cython.Build import cythonize  # imported here: only building needs Cython
-    from setuptools import Distribution, Extension
+# ------------------------------------------------------------------ the build (setup.py's)
+def cython_extensions(root: Path = ROOT, force: bool = False) -> list[Any]:
+    """The C extensions of :data:`MODULES`, cythonized into ``build/cython`` (the ``.c`` files
+    never land beside the sources). Needs Cython."""
+    from Cython.Build import cythonize  # only building needs Cython
+    from setuptools import Extension
+
+    # -g0: no debug tables (a tenth of the size); -O2 as measured in docs/benchmarks.md
+    exts = [Extension(m, [str(source_path(m, root).relative_to(root))], extra_compile_args=["-O2", "-g0"])
+            for m in MODULES]
+    return cythonize(exts, build_dir="build/cython", quiet=True, nthreads=os.cpu_count() or 1, force=force,
+                     compiler_directives=DIRECTIVES, include_path=[str(root)])
+
+
+def _build_ext_class() -> type:
     from setuptools.command.build_ext import build_ext
 
-    import Cython
+    class BuildExt(build_ext):
+        """setuptools' ``build_ext`` that never fails the install: without Cython or a C compiler
+        it says so once and leaves the package plain Python. Either way it writes the manifest."""
 
-    stamp = {"cython": Cython.__version__, "directives": DIRECTIVES}
-    manifest = read_manifest() if _read_stamp() == stamp else {}
-    todo = [m for m in modules
-            if force or manifest.get(m) != source_hash(source_path(m)) or not extension_path(m).is_file()]
-    if not todo:
-        if not quiet:
-            print(f"compiled core up to date ({len(modules)} modules)")
-        return []
-    build_dir = ROOT / "build" / "cython"
-    exts = [Extension(m, [str(source_path(m))], extra_compile_args=["-O2"]) for m in todo]
-    hashes = {m: source_hash(source_path(m)) for m in todo}
-    # force: the C files in build/ may be from other directives or another Cython
-    ext_modules = cythonize(exts, build_dir=str(build_dir), quiet=True, nthreads=os.cpu_count() or 1,
-                            compiler_directives=DIRECTIVES, force=True, include_path=[str(ROOT)])
-    dist = Distribution({"ext_modules": ext_modules})
-    cmd = build_ext(dist)
-    cmd.build_lib = str(build_dir / "lib")
-    cmd.build_temp = str(build_dir / "temp")
-    cmd.parallel = os.cpu_count() or 1
-    cmd.ensure_finalized()
-    cmd.run()
-    OUT_DIR.mkdir(exist_ok=True)
-    for m in todo:
-        built = Path(cmd.get_ext_fullpath(m))
-        os.replace(built, extension_path(m))
-        manifest[m] = hashes[m]
-    manifest = {m: h for m, h in manifest.items() if m in modules}
-    MANIFEST.write_text(json.dumps({"ext_suffix": EXT_SUFFIX, "build": stamp, "modules": manifest},
-                                   indent=1, sort_keys=True))
-    if not quiet:
-        print(f"compiled {len(todo)} modules into {OUT_DIR}")
-    return todo
+        def finalize_options(self) -> None:
+            super().finalize_options()
+            if self.parallel is None:
+                self.parallel = os.cpu_count() or 1
 
+        def run(self) -> None:
+            root = Path.cwd()
+            try:
+                if not self.extensions:
+                    raise RuntimeError("Cython is not installed")
+                super().run()
+            except Exception as e:  # no compiler, no Python headers, a compiler error ...
+                why = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}".strip(": ")
+                print(f"warning: vigtavl: the compiled core was not built ({why}); {SPEED_NOTE}",
+                      file=sys.stderr)
+                self._write_manifest({"error": why})
+                return
+            self._write_manifest({"ext_suffix": EXT_SUFFIX,
+                                  "modules": {m: source_hash(m, root) for m in MODULES}})
 
-def status() -> dict[str, str]:
-    """Per module: "compiled", "plain Python (stale: rebuild)" or "plain Python (not built)"."""
-    manifest, out = read_manifest(), {}
-    for m in MODULES:
-        if m not in manifest:
-            out[m] = "plain Python (not built)"
-        elif manifest[m] != source_hash(source_path(m)) or not extension_path(m).is_file():
-            out[m] = "plain Python (stale: rebuild)"
-        else:
-            out[m] = "compiled"
-    return out
+        def _write_manifest(self, data: dict[str, Any]) -> None:
+            base = Path.cwd() if self.inplace else Path(self.build_lib)
+            path = base / "vigtavl_env" / MANIFEST_NAME
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+            os.replace(tmp, path)
+
+        def get_outputs(self) -> list[str]:  # the manifest is part of the package
+            return super().get_outputs() + [str(Path(self.build_lib) / "vigtavl_env" / MANIFEST_NAME)]
+
+    return BuildExt
 
 
-def clean() -> None:
-    """Remove every extension and the manifest: plain Python from then on."""
-    if OUT_DIR.is_dir():
-        for p in OUT_DIR.iterdir():
-            p.unlink()
-        OUT_DIR.rmdir()
+def setup_arguments(root: Path = ROOT) -> dict[str, Any]:
+    """``ext_modules`` and ``cmdclass`` for ``setup()``: every module of :data:`MODULES`, or
+    none (plain Python, said once) when Cython cannot be imported."""
+    try:
+        ext_modules = cython_extensions(root)
+    except ImportError:
+        ext_modules = []
+    return {"ext_modules": ext_modules, "cmdclass": {"build_ext": _build_ext_class()}}
+
+
+def build(force: bool = False) -> str:
+    """Build the extensions in place in a source checkout (what ``make setup`` also does), only
+    those whose source changed unless ``force``; the one-line summary after it."""
+    if not (ROOT / "setup.py").is_file():
+        raise ValueError(f"{ROOT} is an installed package, not a source checkout: reinstall it "
+                         "(pip install --force-reinstall vigtavl) to rebuild its compiled core")
+    from setuptools import Distribution
+
+    cwd = os.getcwd()
+    os.chdir(ROOT)  # the build's relative paths (build/cython) are the checkout's
+    try:
+        try:
+            exts = cython_extensions(ROOT, force=force)
+        except ImportError as e:
+            raise ValueError(f"Cython is not installed ({e}): pip install cython") from None
+        dist = Distribution({"ext_modules": exts, "cmdclass": {"build_ext": _build_ext_class()},
+                             "script_name": "setup.py"})
+        cmd = dist.get_command_obj("build_ext")
+        cmd.inplace, cmd.force = True, force
+        cmd.ensure_finalized()
+        cmd.run()
+    finally:
+        os.chdir(cwd)
+    error = read_manifest().get("error")
+    if error:
+        raise ValueError(f"the compiled core was not built ({error}); everything still runs as plain Python")
+    return f"compiled core built in place: {len(MODULES)} modules"
+
+
+def clean() -> list[Path]:
+    """Remove the in-place extensions and the manifest (plain Python from then on); the files removed."""
+    removed = [p for m in MODULES if (p := extension_path(m)).is_file()]
+    if manifest_path().is_file():
+        removed.append(manifest_path())
+    for p in removed:
+        p.unlink()
+    return removed

@@ -160,6 +160,7 @@ from .codec import ActionCodec
 from .engine import IllegalActionError, RulesConfig, apply_action, describe, legal_actions, new_game, returns
 from .engine.maps import DEFAULT_PRESET, RANDOM_SPEC, GameMap, load_map
 from .engine.state import CHOOSE_DEFENDER, CHOOSE_GUARD, GameState
+from .engine.version import ENV_NAME
 from .observation import OBS_HIGH, OBS_LOW, ObservationEncoder
 
 PLAYER_COUNTS = (2, 3, 4)
@@ -192,7 +193,7 @@ class raw_env(AECEnv, EzPickle):
     """The unwrapped Vigtavl AEC environment (see the module docstring)."""
 
     metadata = {
-        "name": "vigtavl_v1",
+        "name": ENV_NAME,
         "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 2,

@@ -61,7 +61,7 @@ CHAR_FOR_TERRAIN = {t: ch for ch, t in TERRAIN_CHARS.items()}
 SIDE_FOR_PLAYERS = {2: 6, 3: 7, 4: 8}
 PLAYERS_FOR_ROWS = {2 * side - 1: players for players, side in SIDE_FOR_PLAYERS.items()}
 DEFAULT_PRESET = {2: "duel", 3: "triad", 4: "quad"}
-PRESET_DIR = Path(__file__).resolve().parents[2] / "configs" / "maps"
+PRESET_DIR = Path(__file__).resolve().parent / "presets"  # package data: installed with the engine
 RANDOM_SPEC = "random"
 DEFAULT_NAME = "custom"
 MIN_COAST_PER_PLAYER = 2  # playable: at least this many coastal land hexes per player
@@ -490,7 +490,7 @@ def _acceptable(board: Board, orbits: list[tuple[int, ...]], terrain: Sequence[i
 
 
 def list_presets() -> list[str]:
-    """Names of the preset maps in ``configs/maps`` (sorted)."""
+    """Names of the preset maps in ``vigtavl_env/engine/presets`` (sorted)."""
     if not PRESET_DIR.is_dir():
         return []
     return sorted(p.stem for p in PRESET_DIR.glob("*.txt"))

@@ -38,6 +38,7 @@ land or aboard, nothing on mountains), failing with a ValueError that names the 
 
 from __future__ import annotations
 
+import copyreg
 import json
 from typing import Any
 
@@ -299,3 +300,19 @@ def _check_standing(s: GameState, u: int, c: int) -> None:
         raise ValueError(f"state field 'units.cell[{u}]': a ship must be on a sea hex")
     if not IS_SHIP[s.u_type[u]] and not gmap.is_land[c]:
         raise ValueError(f"state field 'units.cell[{u}]': a knight on the board must be on land")
+
+
+# ------------------------------------------------------------------ pickling
+def _reduce_state(state: GameState) -> tuple:
+    return (state_from_pickle, (to_dict(state), state.record_events))
+
+
+def state_from_pickle(data: dict, record_events: bool) -> GameState:
+    state = from_dict(data)
+    state.record_events = record_events
+    return state
+
+
+# A state pickles (process pools, vector envs in subprocesses) through the saved-state format:
+# its tables are views, which pickle cannot take apart. Registered here, with the format.
+copyreg.pickle(GameState, _reduce_state)

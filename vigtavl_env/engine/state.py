@@ -278,12 +278,6 @@ class GameState:
         new.events = self.events[:] if keep_events else []
         return new
 
-    def __reduce__(self) -> tuple:
-        """Pickling goes through the saved-state format (``serialize.to_dict``): the tables are
-        views, which pickle cannot take apart."""
-        from .serialize import to_dict
-        return (_state_from_dict, (to_dict(self), self.record_events))
-
     def __deepcopy__(self, memo: dict) -> "GameState":
         return self.clone()
 
@@ -450,10 +444,3 @@ class GameState:
 
     def roll_dice(self, n: int) -> list[int]:
         return [self.roll() for _ in range(n)]
-
-
-def _state_from_dict(data: dict, record_events: bool) -> GameState:
-    from .serialize import from_dict
-    state = from_dict(data)
-    state.record_events = record_events
-    return state
