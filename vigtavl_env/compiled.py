@@ -274,6 +274,14 @@ def build(force: bool = False) -> str:
                          "(pip install --force-reinstall vigtavl) to rebuild its compiled core")
     from setuptools import Distribution
 
+    # What to rebuild is decided by hashes, not by file times (a git checkout can leave an old
+    # source newer than nothing): drop the stale modules' generated C and built extensions.
+    todo = [m for m, s in module_states().items() if force or s != "compiled"]
+    for m in todo:
+        rel = source_path(m, Path()).with_suffix("")
+        for old in [ROOT / "build" / "cython" / rel.with_suffix(".c"),
+                    *(ROOT / "build").glob(f"lib.*/{rel.with_suffix(EXT_SUFFIX)}")]:
+            old.unlink(missing_ok=True)
     cwd = os.getcwd()
     os.chdir(ROOT)  # the build's relative paths (build/cython) are the checkout's
     try:
@@ -292,7 +300,7 @@ def build(force: bool = False) -> str:
     error = read_manifest().get("error")
     if error:
         raise ValueError(f"the compiled core was not built ({error}); everything still runs as plain Python")
-    return f"compiled core built in place: {len(MODULES)} modules"
+    return f"compiled core up to date: {len(todo)} of {len(MODULES)} modules rebuilt in place"
 
 
 def clean() -> list[Path]:
