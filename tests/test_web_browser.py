@@ -114,7 +114,7 @@ def wait_for_person(page) -> None:
 
 
 def decisions(page) -> list[dict]:
-    return page.evaluate("S.view.decisions")
+    return page.evaluate("vigtavl.liveView().decisions")  # main.js exposes it: a module has no globals
 
 
 def made(page) -> int:
@@ -155,7 +155,7 @@ def test_place_and_build_by_clicking_and_the_bot_answers(page, base_url, tmp_pat
     page.wait_for_function(f"document.getElementById('events').textContent.includes('P0 places a caravel at ({q},{r})')")
     page.wait_for_function("document.getElementById('events').textContent.includes('P1 places')")  # the answer
     assert page.locator("#layer-pieces .unit").count() >= 2
-    while page.evaluate("S.view.status.phase") == "placement":
+    while page.evaluate("vigtavl.liveView().status.phase") == "placement":
         click_decision(page, next(d for d in decisions(page) if d["cell"] >= 0)["action"])
         wait_for_person(page)
     build = next(d for d in decisions(page) if d["kind"].startswith("build") and d["cell"] >= 0)

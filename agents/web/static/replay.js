@@ -1,0 +1,114 @@
+// Replays (#replay, #replay/FILE, #replay/FILE/GAME/FRAME): opening a results file (uploaded, or
+// from the server's folders), its table of games, and a game stepped through frame by frame (the
+// board after each decision). Its state object, replayState, is its own: the game shown.
+
+import { callServer, clearMessage, sendFile, showingErrors, showProgress } from "./api.js";
+import { drawPosition, showBoard } from "./board.js";
+import { byId, element } from "./dom.js";
+import { clearEvents, drawPanel, listFrameEvents } from "./panel.js";
+
+const replayState = {
+  // the game shown: {id (the file's), game, frames, turns, seats, board, frame}; a new object per game,
+  // so that an answer for a game no longer shown is recognised and dropped
+  shown: null,
+};
+
+/** The open-a-file section, with the games of file `fileId` when given. */
+export async function showReplayOpen(fileId) {
+  byId("replay-open").hidden = false;
+  const listing = await callServer("GET", "/api/files");
+  const files = byId("files");
+  byId("folder-files").hidden = listing.files.length === 0;
+  files.replaceChildren(...listing.files.map((file, i) => element("option", { value: i }, `${listing.folders[file.folder]}/${file.file}`)));
+  files.dataset.list = JSON.stringify(listing.files);
+  if (fileId) showGames(await callServer("GET", `/api/replays/${fileId}`));
+  else byId("games").hidden = true;
+}
+
+function showGames(opened) {
+  const count = opened.games.length;
+  byId("games").hidden = false;
+  byId("games-title").textContent = `${opened.name}: ${count} game${count === 1 ? "" : "s"} (click one)`;
+  byId("games-table").tBodies[0].replaceChildren(...opened.games.map((game) => {
+    const row = element("tr", { "data-game": game.game });
+    const winners = game.truncated ? "cut off" : game.winners.map((seat) => `P${seat}`).join(", ");
+    for (const cell of [game.game, game.seats.join(", "), game.tokens.join(" : "), winners, game.decisions]) {
+      row.append(element("td", {}, String(cell)));
+    }
+    row.addEventListener("click", () => { location.hash = `replay/${opened.id}/${game.game}/0`; });
+    return row;
+  }));
+}
+
+function showOpened(opened) {
+  clearMessage();
+  location.hash = `replay/${opened.id}`;
+}
+
+async function upload() {
+  const file = byId("upload").files[0];
+  if (!file) return;
+  showProgress(`reading ${file.name} ...`);
+  await showingErrors(async () => showOpened(await sendFile(`/api/replays/upload?name=${encodeURIComponent(file.name)}`, file)));
+  byId("upload").value = "";
+}
+
+/** Shows frame `frame` of game `game` in file `fileId`, rebuilding the game first if another. */
+export async function openReplayGame(fileId, game, frame) {
+  const shown = replayState.shown;
+  if (!shown || shown.id !== fileId || shown.game !== game) {
+    showProgress("rebuilding the game ...");
+    const summary = await callServer("GET", `/api/replays/${fileId}/games/${game}`);
+    clearMessage();
+    replayState.shown = { id: fileId, game, ...summary };
+    clearEvents();
+    byId("frame").max = summary.frames;
+    byId("turn").replaceChildren(...summary.turns.map((turn) => element("option", { value: turn.frame }, `${turn.turn}: ${turn.label}`)));
+  }
+  showBoard(replayState.shown.board, "replay");
+  byId("after-game").hidden = true;
+  await showFrame(frame);
+}
+
+// Clicks may come faster than the answers: the newest frame asked for wins, older answers are dropped.
+async function showFrame(frame) {
+  const shown = replayState.shown;
+  frame = Math.max(0, Math.min(shown.frames, frame));
+  shown.frame = frame;
+  const view = await callServer("GET", `/api/replays/${shown.id}/games/${shown.game}/frames/${frame}`);
+  if (replayState.shown !== shown || shown.frame !== frame) return;
+  view.seats = shown.seats;
+  history.replaceState(null, "", `#replay/${shown.id}/${shown.game}/${frame}`);
+  drawPosition(view, null);
+  drawPanel(view, null);
+  byId("frame").value = frame;
+  byId("frame-label").textContent = `decision ${frame} / ${shown.frames}`;
+  const turn = [...shown.turns].reverse().find((t) => t.frame <= frame);
+  if (turn) byId("turn").value = turn.frame;
+  listFrameEvents(view, frame);
+}
+
+function goToFrame(frameOf) {
+  const shown = replayState.shown;
+  if (shown) showingErrors(() => showFrame(frameOf(shown)));
+}
+
+/** Steps `delta` decisions forward (or back) in the game shown. */
+export function stepFrames(delta) {
+  goToFrame((shown) => shown.frame + delta);
+}
+
+export function wireReplay() {
+  byId("upload").addEventListener("change", upload);
+  byId("open-file").addEventListener("click", () => showingErrors(async () => {
+    const file = JSON.parse(byId("files").dataset.list)[+byId("files").value];
+    showOpened(await callServer("POST", "/api/replays", file));
+  }));
+  byId("first").addEventListener("click", () => goToFrame(() => 0));
+  byId("back").addEventListener("click", () => stepFrames(-1));
+  byId("forward").addEventListener("click", () => stepFrames(1));
+  byId("last").addEventListener("click", () => goToFrame((shown) => shown.frames));
+  byId("frame").addEventListener("change", () => goToFrame(() => +byId("frame").value));
+  byId("turn").addEventListener("change", () => goToFrame(() => +byId("turn").value));
+  byId("to-games").addEventListener("click", () => { location.hash = `replay/${replayState.shown.id}`; });
+}
