@@ -28,7 +28,7 @@ Peers in the same run, so that a busy machine shows in them too:
 
 Same decisions: the digest is the SHA-256 of the games' decision lists (engine codes, in game
 order) and final-state digests. A faster core must print the digest recorded for the baseline
-(``docs/benchmarks.md``, issue #15); ``--expect DIGEST`` checks it and exits with status 1 when
+(``docs/benchmarks.md``); ``--expect DIGEST`` checks it and exits with status 1 when
 it differs. The default command also prints a line against that baseline: the same decisions or
 not, and how many times faster the search bot is per game, in CPU-s and in peer units.
 """
@@ -226,10 +226,10 @@ def report_peer(played: list[TimedGame], first: str) -> float | None:
 
 
 def report_baseline(played: list[TimedGame], first: str, digest: str, peer_ratio: float | None) -> None:
-    """The default command against issue #15's BEFORE figures: same decisions? how much faster?"""
+    """The default command against the search bot's recorded baseline figures: same decisions? how much faster?"""
     same = "the same decisions" if digest == BASELINE_DIGEST else "DIFFERENT decisions"
     cpu = statistics.fmean(tg.seats[tg.record.seats.index(first)].cpu for tg in played)
-    line = (f"against the issue #15 baseline (fe0daf9): {same}; {BASELINE_CPU_PER_GAME / cpu:.2f}x faster "
+    line = (f"against the recorded baseline (fe0daf9): {same}; {BASELINE_CPU_PER_GAME / cpu:.2f}x faster "
             f"per game in CPU-s")
     if peer_ratio is not None:
         line += f", {BASELINE_PEER_UNITS / peer_ratio:.2f}x in peer units"

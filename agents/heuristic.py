@@ -349,21 +349,21 @@ class _Ctx:
                 best = v
         return best
 
-    def defence(self, x: int, base: int, origin: int, rng: int) -> tuple[int, float]:
+    def defence(self, x: int, base: int, origin: int, reach: int) -> tuple[int, float]:
         """(the unit the attacked player will choose to defend ``x``, P(the attack beats it))
-        for an attack with ``base`` dice from ``origin`` at range ``rng`` (0: close combat)."""
-        key = ("defence", x, base, origin, rng)
+        for an attack with ``base`` dice from ``origin`` at range ``reach`` (0: close combat)."""
+        key = ("defence", x, base, origin, reach)
         v = self.cache.get(key)
         if v is None:
             st = self.state
-            dice = attack_dice_from(st, base, x, origin, bool(rng))
-            v = self.cache[key] = choose_defender(st, dice, rng, defender_options(st, x, origin))
+            dice = attack_dice_from(st, base, x, origin, bool(reach))
+            v = self.cache[key] = choose_defender(st, dice, reach, defender_options(st, x, origin))
         return v
 
-    def target_value(self, x: int, base: int, origin: int, rng: int) -> float:
+    def target_value(self, x: int, base: int, origin: int, reach: int) -> float:
         """Expected tokens of an attack on ``x`` from ``origin`` against the defender the
         attacked player will choose, with the feint it sets up."""
-        victim, p = self.defence(x, base, origin, rng)
+        victim, p = self.defence(x, base, origin, reach)
         if victim < 0:
             return 0.0
         v = p * self.victim_value(victim, x)
@@ -722,12 +722,12 @@ def _score_attack(ctx: _Ctx, verb: int, cell: int) -> float:
     loaded = st.u_where[u] == LOADED
     here = st.u_cell[u]
     ranged = verb != A.ATTACK
-    rng = ctx.board.dist[here][cell] if ranged else 0
+    reach = ctx.board.dist[here][cell] if ranged else 0
     base = ARTILLERY_COST if verb == A.FIRE_ARTILLERY else UNIT_COST[t]
-    victim, p = ctx.defence(cell, base, here, rng)
+    victim, p = ctx.defence(cell, base, here, reach)
     if victim < 0:
         return -1.0
-    ev = ctx.style.attack * ctx.target_value(cell, base, here, rng)
+    ev = ctx.style.attack * ctx.target_value(cell, base, here, reach)
     bonus = 0.0
     if ctx.board.dist[here][cell] == 1 and st.u_cell[victim] == cell:
         # The occupation that may follow a win next door.
@@ -855,7 +855,7 @@ def _score_choose(ctx: _Ctx, verb: int, cell: int) -> float:
     if pend.kind == CHOOSE_DEFENDER:
         # The tokens I should expect to lose: a cheap unit steps in for a valuable one when the
         # odds are bad; against a shot or an overwhelm (the same odds for all) the cheapest.
-        p = loss_prob(st, pending_attack_dice(st), pend.rng, u)
+        p = loss_prob(st, pending_attack_dice(st), pend.reach, u)
         return -p * stake_value(st, u)
     if pend.kind == CHOOSE_GUARD:
         return -_guard_loss(ctx, u)

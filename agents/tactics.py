@@ -135,11 +135,11 @@ CLOSE_WIN = tuple(
 )
 
 
-def ranged_hit_prob(dice: int, rng: int, overwhelm: int = 99) -> float:
+def ranged_hit_prob(dice: int, reach: int, overwhelm: int = 99) -> float:
     """Ranged: P(any of ``dice`` dice is at most the range's hit number)."""
     if dice >= overwhelm:
         return 1.0
-    k = RANGED_HIT_MAX.get(rng, 0)
+    k = RANGED_HIT_MAX.get(reach, 0)
     return 1.0 - (1.0 - k / 6.0) ** max(dice, 0)
 
 
@@ -160,12 +160,12 @@ def attack_dice_from(state: GameState, base: int, target: int, origin: int, rang
     return preview_attack_dice(state, base, target, d if d >= 0 else 0, ranged)
 
 
-def loss_prob(state: GameState, dice: int, rng: int, u: int) -> float:
-    """P(unit ``u`` loses) defending against ``dice`` attack dice at range ``rng`` (0: close
+def loss_prob(state: GameState, dice: int, reach: int, u: int) -> float:
+    """P(unit ``u`` loses) defending against ``dice`` attack dice at range ``reach`` (0: close
     combat, the defender rolling its cost); overwhelm wins outright."""
     cfg = state.config
-    if rng:
-        return ranged_hit_prob(dice, rng, cfg.overwhelm_dice if cfg.ranged_tactics else 99)
+    if reach:
+        return ranged_hit_prob(dice, reach, cfg.overwhelm_dice if cfg.ranged_tactics else 99)
     return close_win_prob(dice, UNIT_COST[state.u_type[u]], cfg.overwhelm_dice)
 
 
@@ -190,14 +190,14 @@ def stake_value(state: GameState, u: int) -> float:
     return v
 
 
-def choose_defender(state: GameState, dice: int, rng: int, options: list[int]) -> tuple[int, float]:
+def choose_defender(state: GameState, dice: int, reach: int, options: list[int]) -> tuple[int, float]:
     """Defend: the unit of ``options`` that loses the fewest tokens on average against ``dice``
-    attack dice at range ``rng`` (P(it loses) x :func:`stake_value`), and P(it loses). A cheap
+    attack dice at range ``reach`` (P(it loses) x :func:`stake_value`), and P(it loses). A cheap
     unit steps in for a valuable one when the odds are bad; against a shot or an overwhelm,
     where every defender's odds are the same, the cheapest defends. (-1, 0.0) without options."""
     best, best_key, best_p = -1, None, 0.0
     for u in options:
-        p = loss_prob(state, dice, rng, u)
+        p = loss_prob(state, dice, reach, u)
         key = (p * stake_value(state, u), UNIT_COST[state.u_type[u]], u)
         if best_key is None or key < best_key:
             best, best_key, best_p = u, key, p
@@ -251,9 +251,9 @@ def attack_odds(state: GameState, u: int, target: int) -> tuple[float, int]:
     dist = state.gmap.board.dist[origin][target]
     ranges = ([dist] if UNIT_RANGE[state.u_type[u]] else []) + ([0] if dist == 1 else [])
     best, best_ev = (0.0, -1), -1.0
-    for rng in ranges:
-        dice = attack_dice_from(state, base, target, origin, bool(rng))
-        victim, p = choose_defender(state, dice, rng, options)
+    for reach in ranges:
+        dice = attack_dice_from(state, base, target, origin, bool(reach))
+        victim, p = choose_defender(state, dice, reach, options)
         if victim >= 0 and p * unit_value(state, victim) > best_ev:
             best, best_ev = (p, victim), p * unit_value(state, victim)
     return best

@@ -90,7 +90,7 @@ def test_the_cheapest_unit_takes_a_shot():
     state = sc.build()
     act(state, "activate archer", (-2, 0))
     act(state, "shoot", (0, 0))
-    assert state.pending.kind == CHOOSE_DEFENDER and state.pending.rng == 2
+    assert state.pending.kind == CHOOSE_DEFENDER and state.pending.reach == 2
     # The soldier at (-1, 1) is not next to the archer: only the two units on the hex may.
     assert decision(HeuristicAgent(AGGRESSOR, seed=2), state) == ("choose archer", (0, 0))
 
@@ -288,7 +288,7 @@ def test_state_key_reads_the_pending_choice_and_the_loads():
     act(state, "attack", (0, 0))
     other = state.clone()
     assert H._state_key(other) == H._state_key(state)
-    other.pending.rng = 2
+    other.pending.reach = 2
     assert H._state_key(other) != H._state_key(state)
     fresh = new_game(load_map("duel"), seed=1)
     loaded = fresh.clone()

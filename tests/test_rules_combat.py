@@ -332,29 +332,29 @@ def test_ranged_blocked_by_mountain_and_wall():
         refused(state, "shoot", blocked)
 
 
-@pytest.mark.parametrize("rng, rolls, hit", [
+@pytest.mark.parametrize("reach, rolls, hit", [
     (1, [3, 6], True), (1, [4, 6], False),
     (2, [2, 6], True), (2, [3, 6], False),
     (3, [1, 6], True), (3, [2, 6], False),
 ])
-def test_ranged_hit_thresholds_by_range(rng, rolls, hit):
+def test_ranged_hit_thresholds_by_range(reach, rolls, hit):
     """U21: the attacker rolls his cost in dice; any 1-3 hits at range 1, 1-2 at range 2, 1 at
     range 3. A miss changes nothing and the target does not roll."""
     sc = Scenario(make_map(), phase="battle")
     sc.development(0, "camp", (-4, 0))
     sc.unit(0, "archer", (0, 0))
-    v = sc.unit(1, "soldier", (rng, 0))
+    v = sc.unit(1, "soldier", (reach, 0))
     state = sc.build()
     act(state, "activate archer", (0, 0))
     state.forced_dice[:] = rolls + [6, 6]
-    act(state, "shoot", (rng, 0))
+    act(state, "shoot", (reach, 0))
     b = battles(state)[-1]
-    assert b["ranged"] == rng and b["dice"] == 2 and b["won"] is hit
+    assert b["ranged"] == reach and b["dice"] == 2 and b["won"] is hit
     assert state.forced_dice == [6, 6]
     if hit:
         assert state.u_where[v] == PRISONER and state.tokens == [1, 0]
     else:
-        assert at(state, v) == (rng, 0) and state.tokens == [0, 0]
+        assert at(state, v) == (reach, 0) and state.tokens == [0, 0]
 
 
 @pytest.mark.parametrize("last, hit", [(1, True), (2, False)])
@@ -643,17 +643,17 @@ def test_occupation_after_victory():
     assert at(state, s) == (0, 0)
 
     # A ranged win next door: the archer may occupy; two hexes away: it may not.
-    for rng in (1, 2):
+    for reach in (1, 2):
         sc = Scenario(make_map(), phase="battle")
         sc.development(0, "camp", (-4, 0))
         a = sc.unit(0, "archer", (0, 0))
-        sc.unit(1, "soldier", (rng, 0))
+        sc.unit(1, "soldier", (reach, 0))
         state = sc.build()
         act(state, "activate archer", (0, 0))
         state.forced_dice[:] = [1, 6]
-        act(state, "shoot", (rng, 0))
+        act(state, "shoot", (reach, 0))
         assert battles(state)[-1]["won"]
-        if rng == 1:
+        if reach == 1:
             assert hexes(state, "occupy") == {(1, 0)}
             act(state, "occupy", (1, 0))
             assert at(state, a) == (1, 0)

@@ -26,7 +26,7 @@ verdict is read from the medians and from the ratios. Three parts:
    in an environment); beside them OpenSpiel chess's ``State.clone()`` and ``legal_actions()``
    and Catanatron's ``Game.copy()``.
 
-The aims are issue #15's (``shared/notes/performance-targets.md``): the engine >= 60,000
+The aims are the project's performance targets (``docs/benchmarks.md``): the engine >= 60,000
 decisions/s and >= 3x Catanatron's engine in the same run; ``clone()`` <= 5 us, the legal list
 <= 15 us, the observation <= 15 us. The verdicts use the CPU figures (the wall figures fall when
 other work shares the machine). A peer that is not installed is skipped with one line saying how
@@ -53,7 +53,7 @@ from .engine.maps import DEFAULT_PRESET, load_map
 from .engine.state import GameState
 from .observation import ObservationEncoder
 
-# Aims of issue #15 for the 2-player map (shared/notes/performance-targets.md).
+# The performance aims for the 2-player map (docs/benchmarks.md).
 TARGET_DECISIONS_PER_S = 60_000
 TARGET_VS_CATANATRON = 3.0  # Vigtavl decisions/s over Catanatron actions/s, same run
 TARGET_CLONE_US = 5
@@ -314,7 +314,7 @@ def report_verdict(rates: dict[str, Rates], micro: dict[str, tuple[float, float]
                    rounds: int) -> None:
     vig = rates["Vigtavl"]
     dps = statistics.median(vig.cpu())
-    print(f"\n2-player map ({DEFAULT_PRESET[2]}) against issue #15's aims (verdict on the CPU figure)")
+    print(f"\n2-player map ({DEFAULT_PRESET[2]}) against the performance aims (verdict on the CPU figure)")
     print(f"  {'':<40}{'wall':>12}{'CPU':>12}   {'aim':<12}")
     print(_row("decisions/s", statistics.median(vig.wall()), dps, ",.0f", f">= {TARGET_DECISIONS_PER_S:,}",
                dps >= TARGET_DECISIONS_PER_S))

@@ -21,7 +21,7 @@ from tqdm import tqdm
 from . import compiled
 from .vector import VigtavlVectorEnv
 
-AIM_STEPS_PER_S = 20_000  # issue #15: 64 games, random opponent
+AIM_STEPS_PER_S = 20_000  # the aim: 64 games, random opponent (docs/benchmarks.md)
 
 
 def vector_rate(venv: VigtavlVectorEnv, seconds: float, rng: np.random.Generator) -> float:

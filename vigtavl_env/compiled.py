@@ -206,13 +206,17 @@ def cython_extensions(root: Path = ROOT, force: bool = False) -> list[Any]:
     """The C extensions of :data:`MODULES`, cythonized into ``build/cython`` (the ``.c`` files
     never land beside the sources). Needs Cython."""
     from Cython.Build import cythonize  # only building needs Cython
+    from Cython.Compiler import Options
     from setuptools import Extension
 
+    directives = dict(DIRECTIVES)
+    if "show_performance_hints" in Options.directive_types:  # hundreds of hints on typing: quiet
+        directives["show_performance_hints"] = False
     # -g0: no debug tables (a tenth of the size); -O2 as measured in docs/benchmarks.md
     exts = [Extension(m, [str(source_path(m, root).relative_to(root))], extra_compile_args=["-O2", "-g0"])
             for m in MODULES]
     return cythonize(exts, build_dir="build/cython", quiet=True, nthreads=os.cpu_count() or 1, force=force,
-                     compiler_directives=DIRECTIVES, include_path=[str(root)])
+                     compiler_directives=directives, include_path=[str(root)])
 
 
 def _build_ext_class() -> type:

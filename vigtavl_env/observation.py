@@ -367,7 +367,7 @@ def _draw_scalars(state: GameState, observer: int, f: Any, tc: Any, tab: Any, hw
     if pend is not None:
         _fill(f, tc, hw, tab[_G["pending"]] + pend.kind, 1.0)
         _fill(f, tc, hw, tab[_G["pending_dice"]], pending_attack_dice(state) / DICE_SCALE)
-        _fill(f, tc, hw, tab[_G["pending_range"]], pend.rng / RANGE_SCALE)
+        _fill(f, tc, hw, tab[_G["pending_range"]], pend.reach / RANGE_SCALE)
     elif state.phase == PLACEMENT and state.to_load:
         _fill(f, tc, hw, tab[_G["pending"]] + LOAD_ITEM, 1.0)
     if state.phase != OVER:

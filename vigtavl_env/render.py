@@ -168,7 +168,7 @@ def pending_text(state: GameState) -> str:
     if pend.kind == CHOOSE_SIDE:
         return f"{who} chooses the side his {UNIT_NAMES[s.u_type[pend.unit]]} attacks {cell} from"
     if pend.kind == CHOOSE_DEFENDER:
-        how = f"shooting at range {pend.rng}" if pend.rng else "in close combat"
+        how = f"shooting at range {pend.reach}" if pend.reach else "in close combat"
         gun = " firing artillery" if pend.artillery else ""
         return (f"{who} chooses who defends {cell} against {attacker}{gun} from {coords[pend.origin]} "
                 f"({how}, {pending_attack_dice(s)} dice)")

@@ -162,7 +162,7 @@ def pending_attack_dice(state: GameState) -> int:
         return base
     if pend.artillery:
         base = ARTILLERY_COST
-    return preview_attack_dice(state, base, pend.cell, direction_from(state, pend.cell, pend.origin), bool(pend.rng))
+    return preview_attack_dice(state, base, pend.cell, direction_from(state, pend.cell, pend.origin), bool(pend.reach))
 
 
 def close_combat(state: GameState, attack: int, defend: int) -> tuple[bool, list[list[int]]]:
@@ -176,9 +176,9 @@ def close_combat(state: GameState, attack: int, defend: int) -> tuple[bool, list
             return max(a) > max(d), rolls
 
 
-def ranged_hit(state: GameState, dice: int, rng: int) -> tuple[bool, list[int]]:
+def ranged_hit(state: GameState, dice: int, reach: int) -> tuple[bool, list[int]]:
     a = state.roll_dice(dice)
-    return min(a) <= RANGED_HIT_MAX[rng], a
+    return min(a) <= RANGED_HIT_MAX[reach], a
 
 
 def nearest_development(state: GameState, player: int, cell: int) -> int:

@@ -357,10 +357,10 @@ def fire_artillery(state: GameState, verb: int, cell: int) -> None:
 def _ranged_attack(state: GameState, cell: int, artillery: bool) -> None:
     top = state.active
     origin = state.u_cell[top.unit]
-    rng = ranged_targets(state, state.current_player, origin)[cell]
+    reach = ranged_targets(state, state.current_player, origin)[cell]
     _end_movement(top)
     top.attacked = True
-    _declare_battle(state, top.unit, cell, origin, rng, artillery)
+    _declare_battle(state, top.unit, cell, origin, reach, artillery)
 
 
 def _end_movement(top: Activation) -> None:
@@ -368,26 +368,26 @@ def _end_movement(top: Activation) -> None:
         top.move = MOVE_DONE
 
 
-def _declare_battle(state: GameState, u: int, cell: int, origin: int, rng: int, artillery: bool,
+def _declare_battle(state: GameState, u: int, cell: int, origin: int, reach: int, artillery: bool,
                     battle_move: bool = False) -> None:
     """An attack by ``u`` from ``origin`` on ``cell``: the defending player chooses which unit
     defends (Defend), out of turn, when he has more than one that may; then the battle."""
     options = defender_options(state, cell, origin)
     if len(options) == 1:
-        _resolve_battle(state, u, cell, origin, rng, artillery, battle_move, options[0])
+        _resolve_battle(state, u, cell, origin, reach, artillery, battle_move, options[0])
         return
     owner = state.cell_player[cell]
-    state.pending = Pending(CHOOSE_DEFENDER, owner, u, cell, origin, rng, 1 if battle_move else -1, artillery)
+    state.pending = Pending(CHOOSE_DEFENDER, owner, u, cell, origin, reach, 1 if battle_move else -1, artillery)
     state.emit("defend_asked", unit=u, cell=cell, origin=origin, player=owner)
 
 
-def _resolve_battle(state: GameState, u: int, cell: int, origin: int, rng: int, artillery: bool,
+def _resolve_battle(state: GameState, u: int, cell: int, origin: int, reach: int, artillery: bool,
                     battle_move: bool, defender: int) -> None:
     """The battle with the chosen defender, then what it leads to: the battle move stands on
     the won hex or stays where its move began (Retreat); any other victor next to a hex with
     no enemy units left may occupy it (Occupation)."""
     me = state.u_owner[u]
-    won = _battle(state, u, cell, direction_from(state, cell, origin), rng, artillery, defender)
+    won = _battle(state, u, cell, direction_from(state, cell, origin), reach, artillery, defender)
     if battle_move:
         if won and can_occupy(state, u, cell):
             start = state.u_cell[u]
@@ -562,7 +562,7 @@ def choose(state: GameState, verb: int, cell: int) -> None:
     state.pending = None
     if pend.kind == CHOOSE_DEFENDER:
         state.emit("defend", unit=unit, cell=cell, player=pend.player)
-        _resolve_battle(state, pend.unit, pend.cell, pend.origin, pend.rng, pend.artillery,
+        _resolve_battle(state, pend.unit, pend.cell, pend.origin, pend.reach, pend.artillery,
                         pend.extra >= 0, unit)
     elif pend.kind == CHOOSE_GUARD:
         state.emit("defend", unit=unit, cell=cell, player=pend.player, seize=True)

@@ -246,8 +246,8 @@ def _battle(e: dict, cx: _Ctx) -> str:
         verb = "shoots at" if e.get("ranged") else "fights for" if e.get("seize") else "attacks"
         base = UNIT_COST[t] if t >= 0 else dice
     extra = f" (+{dice - base} tactics)" if dice > base else ""
-    rng = e.get("ranged") or 0
-    at_range = f" at range {rng}" if rng else ""
+    reach = e.get("ranged") or 0
+    at_range = f" at range {reach}" if reach else ""
     head = f"{actor} {verb} {target}{at_range} with {_n_dice(dice)}{extra}"
     defender = cx.unit(e.get("defender"))
     at = e.get("at")
@@ -256,8 +256,8 @@ def _battle(e: dict, cx: _Ctx) -> str:
     if e.get("overwhelm"):
         return f"{head}: overwhelming odds, {defender} surrenders"
     outcome = "wins" if e.get("won") else "loses"
-    if rng:
-        need = RANGED_HIT_MAX.get(rng, 0)
+    if reach:
+        need = RANGED_HIT_MAX.get(reach, 0)
         hit = "hits" if e.get("won") else "misses"
         return f"{head}: rolls {_dice(e.get('rolls', []))} ({_hit_range(need)} hits) - {hit} {defender}"
     rounds = e.get("rolls", [])

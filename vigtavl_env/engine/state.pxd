@@ -16,7 +16,7 @@ cdef class Activation:
 
 
 cdef class Pending:
-    cdef public int kind, player, unit, cell, origin, rng, extra
+    cdef public int kind, player, unit, cell, origin, reach, extra
     cdef public bint artillery
 
 

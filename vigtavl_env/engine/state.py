@@ -106,18 +106,18 @@ class Pending:
     CHOOSE_SEIZER (the acting player picks which of several units breaches or seizes).
     ``player`` decides. ``unit``: the attacker, mover or seizer (-1 for the last two kinds).
     ``cell``: the attacked or seized hex (the breacher's hex for CHOOSE_BREACHER). ``origin``:
-    the hex the attack comes from. ``rng``: the range of a ranged attack (0: close combat).
+    the hex the attack comes from. ``reach``: the range of a ranged attack (0: close combat).
     ``extra``: the movement a battle move costs (-1: not a battle move), or the breached edge.
     ``artillery``: the attack fires artillery.
     """
 
     def __init__(self, kind: int, player: int, unit: int = -1, cell: int = -1, origin: int = -1,
-                 rng: int = 0, extra: int = -1, artillery: bool = False) -> None:
+                 reach: int = 0, extra: int = -1, artillery: bool = False) -> None:
         self.kind, self.player, self.unit, self.cell = kind, player, unit, cell
-        self.origin, self.rng, self.extra, self.artillery = origin, rng, extra, artillery
+        self.origin, self.reach, self.extra, self.artillery = origin, reach, extra, artillery
 
     def to_list(self) -> list:
-        return [self.kind, self.player, self.unit, self.cell, self.origin, self.rng, self.extra,
+        return [self.kind, self.player, self.unit, self.cell, self.origin, self.reach, self.extra,
                 int(self.artillery)]
 
     @classmethod
@@ -271,7 +271,7 @@ class GameState:
         new.retaliator, new.retaliation_used, new.ending_turn = self.retaliator, self.retaliation_used, self.ending_turn
         new.occupy_unit, new.occupy_cell = self.occupy_unit, self.occupy_cell
         p = self.pending
-        new.pending = None if p is None else Pending(p.kind, p.player, p.unit, p.cell, p.origin, p.rng, p.extra,
+        new.pending = None if p is None else Pending(p.kind, p.player, p.unit, p.cell, p.origin, p.reach, p.extra,
                                                      p.artillery)
         new.rng, new.forced_dice = self.rng, self.forced_dice[:]
         new.record_events = self.record_events
