@@ -255,7 +255,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
           "one at a time in this process")
     played = run(agents, args.games, args.seed, peer=not args.no_peer)
     from vigtavl_env import compiled
-    print(f"({compiled.describe()})")
+    print(f"({compiled.core_summary()})")
     peer_ratio = report(played, agents)
     digest = decisions_digest([tg.record for tg in played])
     print(f"decisions digest: {digest}")

@@ -347,7 +347,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         ap.error("--rounds and --games must be at least 1, --seconds at least 0")
     load_at_start = _load()
     maps = {p: load_map(DEFAULT_PRESET[p], p) for p in (2, 3, 4)}
-    print(f"engine under random play ({compiled.describe()})")
+    print(f"engine under random play ({compiled.core_summary()})")
 
     engines: dict[str, tuple[str, PlayOne]] = {"Vigtavl": ("decisions", vigtavl_game(maps[2], args.seed))}
     missing = []

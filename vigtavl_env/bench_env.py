@@ -159,7 +159,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     rates = interleaved_rates(args.steps, args.rounds, args.seed)
     best = {k: max(v) for k, v in rates.items() if v}
     print(f"best of {args.rounds} alternating rounds, {args.steps // args.rounds} decisions each "
-          f"({compiled.describe()}):")
+          f"({compiled.core_summary()}):")
     print(f"vigtavl_v1 2p AEC loop: {best['vigtavl']:8.0f} steps/s")
     if "go" in best:
         ratios = sorted(v / g for v, g in zip(rates["vigtavl"], rates["go"]))

@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
                 rates["connect_four_v3"].append(peer)
             bar.update()
     med = {k: statistics.median(v) for k, v in rates.items() if v}
-    print(f"vector env, {args.envs} games in one process ({compiled.describe()}); per CPU-s, "
+    print(f"vector env, {args.envs} games in one process ({compiled.core_summary()}); per CPU-s, "
           f"median of {args.rounds} alternating rounds")
     print(f"  vs random opponent   {med['random']:>10,.0f} learner steps/s   aim >= {AIM_STEPS_PER_S:,}"
           f"   {'ok' if med['random'] >= AIM_STEPS_PER_S else 'misses the aim'}")
