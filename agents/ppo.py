@@ -6,14 +6,21 @@ puts the policy and its value head inside the search bot. The networks themselve
 :mod:`agents.network`. Every model loaded here is checked against this environment
 (``vigtavl_v1``): a model trained on ``vigtavl_v0`` (47 hex verbs and 2 global verbs, 41 + 30 P
 channels), such as the first shipped one kept in ``agents/pretrained/v0``, is refused with one
-line (:class:`ModelMismatchError`) saying to retrain.
+line (:class:`ModelMismatchError`) saying to retrain. A file that is no readable model at all (empty,
+not a zip, truncated, a folder, a zip without SB3's ``data``, parts that do not unpickle here) is
+refused in one line too (:class:`ModelFileError`), never with a traceback.
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import functools
+import json
 import sys
+import warnings
+import zipfile
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -44,11 +51,18 @@ V0_NAME, V0_HEX_VERBS, V0_GLOBAL_VERBS = "vigtavl_v0", 47, 2
 V0_CHANNELS = {41 + 30 * p: p for p in PLAYER_COUNTS}
 CHANNELS = {ChannelLayout(p).n_channels: p for p in PLAYER_COUNTS}  # this env's, by player count
 RETRAIN = "`vigtavl train --config configs/ppo_vs_bots.yaml`"
+SPACE_KEYS = ("observation_space", "action_space")  # in a model's ``data``, as SB3 names them
+ERROR_TEXT_CHARS = 160  # of an exception's message quoted in a one-line error
 
 
 class ModelMismatchError(AgentUnavailableError):
     """A saved model whose spaces are not this environment's (another env version): the spec is
     well formed, but no agent can be made from that file here (a ValueError, one line)."""
+
+
+class ModelFileError(AgentUnavailableError):
+    """A model file that cannot be read as a Stable-Baselines3 model: empty, not a zip, truncated,
+    a folder, a zip without SB3's ``data``, or parts that do not unpickle here (a ValueError, one line)."""
 
 
 # ------------------------------------------------------------------ trained models as agents
@@ -64,6 +78,10 @@ def resolve_model_path(spec: str | Path) -> Path:
                 "--config configs/ppo_vs_bots.yaml` and copy its runs/<run>/best_model.zip there")
         return PRETRAINED_PATH
     path = Path(spec)
+    if path.is_dir():  # a run folder given for its model: name the file to give instead
+        inside = next((m for m in (path / "best_model.zip", path / "final_model.zip") if m.is_file()), None)
+        raise ModelFileError(f"model {path} is a folder, not a model file: give "
+                             + (f"the model in it, e.g. {inside}" if inside else "a model .zip"))
     if not path.is_file():
         raise FileNotFoundError(f"model {path} does not exist; train one with `vigtavl train --config "
                                 "configs/ppo_vs_bots.yaml` (it saves runs/<run>/best_model.zip)")
@@ -77,10 +95,26 @@ def _load_model(path: str, mtime_ns: int, size: int) -> Any:
     The saved spaces are checked first: a policy of another env version cannot even be rebuilt."""
     from sb3_contrib import MaskablePPO
     check_spaces(*saved_spaces(path), name=_model_label(path))
-    with saved_module_names():
-        model = MaskablePPO.load(path, device="cpu")
+    # Unpickling a damaged file can raise anything, and SB3 warns (several lines) before it fails:
+    # both become one line naming the file; a model that loads gets its warnings back.
+    try:
+        with saved_module_names(), warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            model = MaskablePPO.load(path, device="cpu")
+    except Exception as e:
+        why = "; ".join(_one_line(x) for x in [e, *(w.message for w in caught[:1])])
+        raise ModelFileError(f"{_model_label(path)} cannot be loaded ({why}): a damaged model, "
+                             "or one saved by other library versions") from None
+    for w in caught:
+        warnings.warn(w.message, w.category, stacklevel=2)
     model.policy.set_training_mode(False)
     return model
+
+
+def _one_line(e: BaseException) -> str:
+    """An exception (or a warning) as a short line: its type and the first line of its message."""
+    text = (str(e).strip().splitlines() or [""])[0]
+    return f"{type(e).__name__}: " + (text if len(text) <= ERROR_TEXT_CHARS else text[:ERROR_TEXT_CHARS] + "...")
 
 
 # Models pickle their network classes by module name; the network once lived in training.policy.
@@ -111,15 +145,48 @@ def load_model(spec: str | Path) -> Any:
 
 
 def saved_spaces(path: str | Path) -> tuple[gymnasium.spaces.Space, gymnasium.spaces.Space]:
-    """(observation space, action space) of a model file, read without building its policy."""
-    import json
-    import zipfile
+    """(observation space, action space) of a model file, read without building its policy;
+    :class:`ModelFileError` (one line) for a file that is not a readable SB3 model."""
+    data = _saved_data(path)
+    observation_space, action_space = (_saved_object(path, data, key) for key in SPACE_KEYS)
+    return observation_space, action_space
 
-    from stable_baselines3.common.save_util import json_to_data
-    with zipfile.ZipFile(path) as z:
-        data = json.loads(z.read("data").decode())
-    spaces = json_to_data(json.dumps({k: data[k] for k in ("observation_space", "action_space")}))
-    return spaces["observation_space"], spaces["action_space"]
+
+def _saved_data(path: str | Path) -> dict[str, Any]:
+    """The JSON ``data`` entry of an SB3 model zip (its settings, the spaces among them)."""
+    label = _model_label(path)
+    try:
+        with zipfile.ZipFile(path) as z:
+            raw = z.read("data")
+    except KeyError:
+        raise ModelFileError(f"{label} is a zip without the 'data' entry every Stable-Baselines3 model "
+                             "has: not a model saved by `vigtavl train`") from None
+    except (zipfile.BadZipFile, zlib.error, EOFError):  # EOFError, zlib: a zip cut inside an entry
+        what = "an empty file" if Path(path).stat().st_size == 0 else "not a zip archive, or a truncated one"
+        raise ModelFileError(f"{label} is {what}: not a model saved by `vigtavl train` "
+                             "(a damaged or partly copied file?)") from None
+    try:
+        data = json.loads(raw.decode())
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ModelFileError(f"{label}: its 'data' entry is not JSON ({_one_line(e)}): not a "
+                             "Stable-Baselines3 model, or a damaged one") from None
+    if not isinstance(data, dict):
+        raise ModelFileError(f"{label}: its 'data' entry is not a JSON object: not a Stable-Baselines3 model")
+    return data
+
+
+def _saved_object(path: str | Path, data: dict[str, Any], key: str) -> Any:
+    """One pickled entry of a model's ``data``, decoded as SB3 saves it (base64 of a cloudpickle)."""
+    import cloudpickle
+    item = data.get(key)
+    if not isinstance(item, dict) or not isinstance(item.get(":serialized:"), str):
+        raise ModelFileError(f"{_model_label(path)} has no {key} in its 'data': not a Stable-Baselines3 "
+                             "model, or a damaged one")
+    try:  # a pickle can fail in any way (a damaged byte, a class this install lacks)
+        return cloudpickle.loads(base64.b64decode(item[":serialized:"].encode()))
+    except Exception as e:
+        raise ModelFileError(f"{_model_label(path)}: its {key} cannot be unpickled here ({_one_line(e)}): "
+                             "a damaged model, or one saved by other library versions") from None
 
 
 def _model_label(path: str | Path) -> str:
