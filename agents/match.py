@@ -215,14 +215,41 @@ class GameRecord:
         names = {f.name for f in fields(cls)}
         required = {f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING}
         missing, unknown = sorted(required - d.keys()), sorted(d.keys() - names)
-        if missing or unknown:
+        wrong = [_not_held(k, v) for k, v in d.items() if k in names and not _holds(k, v)]
+        if missing or unknown or wrong:
             what = "; ".join(x for x in (f"missing {', '.join(missing)}" if missing else "",
-                                          f"unknown {', '.join(unknown)}" if unknown else "") if x)
-            raise ValueError(f"game record {d.get('game', '?')} is not a vigtavl game record ({what})")
+                                          f"unknown {', '.join(unknown)}" if unknown else "",
+                                          ", ".join(wrong)) if x)
+            raise ValueError(f"game record {d.get('game', '?')!s:.20} is not a vigtavl game record ({what})")
         return cls(**{"state_version": V0_RECORD_STATE_VERSION, **d})
 
     def win_share(self, seat: int) -> float:
         return 1.0 / len(self.winners) if seat in self.winners else 0.0
+
+
+# What each field of a record holds (a list: of what), checked as a record is read, so that a
+# damaged file is refused in one line rather than failing deep inside a replay.
+NUMBER = (int, float)
+RECORD_FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "game": (int,), "seed": (int,), "game_seed": (int,), "map": (str,), "map_text": (str, type(None)),
+    "num_players": (int,), "rules": (dict,), "n_decisions": (int,), "truncated": (bool,),
+    "final_digest": (str,), "state_version": (int,)}
+RECORD_LIST_TYPES: dict[str, tuple[type, ...]] = {
+    "seats": (str,), "agent_seeds": (int,), "decisions": (int,), "tokens": (int,), "winners": (int,),
+    "seat_decisions": (int,), "seat_cpu": NUMBER}
+
+
+def _holds(name: str, value: Any) -> bool:
+    """Whether ``value`` is what the record field ``name`` holds (:data:`RECORD_FIELD_TYPES`)."""
+    if name in RECORD_LIST_TYPES:
+        return isinstance(value, list) and all(isinstance(x, RECORD_LIST_TYPES[name]) for x in value)
+    return isinstance(value, RECORD_FIELD_TYPES.get(name, object))
+
+
+def _not_held(name: str, value: Any) -> str:
+    if name in RECORD_LIST_TYPES:
+        return f"{name} is not a list of {' or '.join(t.__name__ for t in RECORD_LIST_TYPES[name])}"
+    return f"{name} is {type(value).__name__}"
 
 
 def engine_version() -> int:

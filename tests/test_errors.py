@@ -37,6 +37,9 @@ def _one_line_error(capsys: pytest.CaptureFixture[str], argv: list[str], *needle
     (lambda d: d["games"][0].update(colour="red"), "unknown colour"),
     (lambda d: d.pop("games"), "no list of games"),
     (lambda d: d.update(games=[3]), "no list of games"),
+    (lambda d: d["games"][0].update(game="zero"), "game is str"),
+    (lambda d: d["games"][0].update(seats=3), "seats is not a list of str"),
+    (lambda d: d["games"][0].update(truncated="no"), "truncated is str"),
 ])
 def test_a_damaged_results_file_is_named_in_one_line(results_file, tmp_path, capsys, damage, needle):
     d = json.loads(results_file.read_text())
