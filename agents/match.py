@@ -29,6 +29,13 @@ shared wins separately. A game cut off at ``max_steps`` has no winner (it counts
 0 wins for everyone) and is reported as truncated. Statistics are per agent name: when a name sits
 in several seats of one game, each seat counts as one game for it. The win rate comes with a 95%
 Wilson score interval (:func:`wilson_interval`).
+
+Stopping. Ctrl-C (or SIGTERM, inside :func:`sigterm_as_interrupt`) stops a run at once:
+:func:`play_jobs` raises :class:`RunInterrupted` holding every game finished by then, and the run's
+result made of them is marked partial (``"partial": true``, ``games_planned``, ``games_played`` in
+its results file). The worker processes leave the signals to the parent, which asks them to stop
+through an event they check between decisions, waits ``STOP_GRACE_S`` for the games they finished,
+then ends any still busy.
 """
 
 from __future__ import annotations
@@ -40,9 +47,11 @@ import json
 import math
 import multiprocessing
 import os
+import signal
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -64,6 +73,10 @@ RULES_OF_RESULTS = {1: "rules v0 (vigtavl_v0)", 2: "rules v1 (vigtavl_v1)"}  # t
 V0_RECORD_STATE_VERSION = 1  # what a record without ``state_version`` was made with (rules v0)
 SCORING = "a win shared by w players counts 1/w to each; truncated games have no winner"
 MP_CONTEXT = "spawn"  # safe with torch and threads; workers import the project afresh
+STOP_GRACE_S = 1.0  # after a stop, how long busy workers get to hand back the games they finished
+# The parent waits for its workers in steps this long: a signal that lands on another of its
+# threads runs its handler only when the main thread wakes, and an untimed wait never does.
+SIGNAL_POLL_S = 0.1
 
 
 # ------------------------------------------------------------------ agents by name
@@ -279,30 +292,32 @@ def make_env(job: GameJob) -> Any:
     return raw_env(num_players=job.num_players, map=job.map, max_steps=job.max_steps, rules=job.rules)
 
 
-def play_game(env: Any, job: GameJob) -> GameRecord:
-    """Play one game of ``job`` on ``env`` (a raw_env, reset here) and record it."""
+def play_game(env: Any, job: GameJob, stop: Callable[[], bool] | None = None) -> GameRecord:
+    """Play one game of ``job`` on ``env`` (a raw_env, reset here) and record it; ``stop``, asked
+    before every decision, gives up the game with :class:`StopRequested` when it says so."""
     env.reset(seed=job.seed)
     seeds = [agent_seed(job.seed, i) for i in range(len(job.seats))]
     players = [make_agent(spec, seed=s) for spec, s in zip(job.seats, seeds)]
     for seat, (a, s) in enumerate(zip(players, seeds)):
         a.reset(seat, s)
-    return run_game(env, players, job, seeds)
+    return run_game(env, players, job, seeds, stop=stop)
 
 
 Observer = Callable[[Any, int, str], Any]  # (state after, decision number, its description)
 
 
 def run_game(env: Any, players: Sequence[Agent], job: GameJob, agent_seeds: Sequence[int],
-             observer: Observer | None = None) -> GameRecord:
+             observer: Observer | None = None, stop: Callable[[], bool] | None = None) -> GameRecord:
     """Play ``env`` (already reset) to the end with ``players`` by seat, and record the game.
 
-    ``observer``, when given, is called after every decision (watching a game live).
+    ``observer``, when given, is called after every decision (watching a game live); ``stop``,
+    asked before every decision, ends the game unfinished with :class:`StopRequested`.
     """
     decisions: list[int] = []
     seat_decisions = [0] * len(players)
     seat_cpu = [0.0] * len(players)
     try:
-        _play_to_the_end(env, players, observer, decisions, seat_decisions, seat_cpu)
+        _play_to_the_end(env, players, observer, decisions, seat_decisions, seat_cpu, stop)
     except GameStopped as stop:  # a person quit: the game so far, for --out
         stop.record = record_game(env, job, agent_seeds, decisions, seat_decisions, seat_cpu)
         raise
@@ -310,9 +325,11 @@ def run_game(env: Any, players: Sequence[Agent], job: GameJob, agent_seeds: Sequ
 
 
 def _play_to_the_end(env: Any, players: Sequence[Agent], observer: Observer | None, decisions: list[int],
-                     seat_decisions: list[int], seat_cpu: list[float]) -> None:
+                     seat_decisions: list[int], seat_cpu: list[float], stop: Callable[[], bool] | None) -> None:
     from vigtavl_env.engine import describe
     for name in env.agent_iter():
+        if stop is not None and stop():  # about a microsecond: a decision takes hundreds
+            raise StopRequested(f"stopped before decision {len(decisions) + 1}")
         obs, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             env.step(None)
@@ -345,57 +362,202 @@ def record_game(env: Any, job: GameJob, agent_seeds: Sequence[int], decisions: l
         seat_decisions=seat_decisions, seat_cpu=[round(c, 6) for c in seat_cpu])
 
 
-def play_chunk(jobs: Sequence[GameJob]) -> list[GameRecord]:
-    """Play a list of games in this process, one env per configuration."""
-    envs: dict[str, Any] = {}
-    out = []
-    for job in jobs:
-        key = job.env_key()
-        if key not in envs:
-            envs[key] = make_env(job)
-        try:
-            out.append(play_game(envs[key], job))
-        except Exception as e:
-            raise RuntimeError(f"game {job.game} (seed {job.seed}, seats {', '.join(job.seats)}) "
-                               f"failed: {type(e).__name__}: {e}") from e
-    return out
-
-
 def ignore_stop_signals() -> None:
     """In a worker process: leave Ctrl-C and SIGTERM to the parent, which stops cleanly (a trainer
     saves a checkpoint first) and then closes its workers. A signal sent to the whole process
     group (``timeout``, a job scheduler) would otherwise kill the workers under it."""
-    import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+# ------------------------------------------------------------------ stopping a run
+class StopRequested(Exception):
+    """The run a game belongs to is stopping: the game is given up unfinished (:func:`play_chunk`)."""
+
+
+class StopSignal(KeyboardInterrupt):
+    """SIGTERM raised in the main thread (:func:`sigterm_as_interrupt`), so that it stops a run as
+    Ctrl-C does; ``signum`` is the signal."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM stopped a run: ``records``, the games finished by then (in game order), of
+    ``planned``; ``signum``, the signal. The run attaches its partial result as ``result`` (a
+    match's or a tournament's) before passing it on. A KeyboardInterrupt, so code that knows
+    nothing of it still stops as on Ctrl-C."""
+
+    def __init__(self, records: Sequence[GameRecord], planned: int, signum: int = signal.SIGINT) -> None:
+        super().__init__(f"interrupted by {signal.Signals(signum).name} after {len(records)} of {planned} games")
+        self.records, self.planned, self.signum = sorted(records, key=lambda r: r.game), planned, signum
+        self.result: Any = None
+
+
+def signal_number(stop: KeyboardInterrupt) -> int:
+    """The signal behind a KeyboardInterrupt: SIGINT unless it carries another (:class:`StopSignal`)."""
+    return int(getattr(stop, "signum", signal.SIGINT))
+
+
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Inside: SIGTERM raises :class:`StopSignal` in the main thread, so a run stops and keeps its
+    finished games as on Ctrl-C (in another thread nothing changes)."""
+    def raise_stop(signum: int, frame: Any) -> None:
+        raise StopSignal(signum)
+    try:
+        previous = signal.signal(signal.SIGTERM, raise_stop)
+    except ValueError:  # not the main thread: signals stay as they are
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+@contextmanager
+def _signals_ignored() -> Iterator[None]:
+    """Inside: Ctrl-C and SIGTERM are ignored (main thread), while a stopping run collects its games."""
+    previous = {}
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            previous[sig] = signal.signal(sig, signal.SIG_IGN)
+        except ValueError:  # not the main thread
+            pass
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            if handler is not None:  # None: a handler not set from Python, which cannot be put back
+                signal.signal(sig, handler)
+
+
+# In a worker process, the stop event of the run it plays for, set by the pool's initializer
+# (an event reaches a worker only by inheritance, never as a task's argument).
+_run_stop: Any = None
+
+
+def _start_worker(stop: Any) -> None:
+    """Pool initializer: the parent handles Ctrl-C and SIGTERM, and says stop through ``stop``."""
+    global _run_stop
+    ignore_stop_signals()
+    _run_stop = stop
+
+
+def _stop_requested() -> bool:
+    return _run_stop is not None and _run_stop.is_set()
+
+
+# ------------------------------------------------------------------ many games
+def play_chunk(jobs: Sequence[GameJob]) -> list[GameRecord]:
+    """Play a list of games in a worker process, one env per configuration; when the run says
+    stop, the games finished by then."""
+    envs: dict[str, Any] = {}
+    out = []
+    for job in jobs:
+        if _stop_requested():
+            break
+        try:
+            out.append(_play_job(envs, job, _stop_requested))
+        except StopRequested:
+            break
+    return out
+
+
+def _play_job(envs: dict[str, Any], job: GameJob, stop: Callable[[], bool] | None = None) -> GameRecord:
+    """One game on the env of its configuration (made once per process); a failure names the game."""
+    key = job.env_key()
+    if key not in envs:
+        envs[key] = make_env(job)
+    try:
+        return play_game(envs[key], job, stop)
+    except StopRequested:
+        raise
+    except Exception as e:
+        raise RuntimeError(f"game {job.game} (seed {job.seed}, seats {', '.join(job.seats)}) "
+                           f"failed: {type(e).__name__}: {e}") from e
 
 
 def play_jobs(jobs: Sequence[GameJob], workers: int = 1, progress: bool = True,
               shielded: bool = False) -> list[GameRecord]:
     """Play every job (in ``workers`` processes when > 1); records come back in job order.
-    ``shielded``: the workers ignore Ctrl-C and SIGTERM (:func:`ignore_stop_signals`)."""
-    size = max(1, min(MAX_CHUNK, math.ceil(len(jobs) / max(1, workers * CHUNKS_PER_WORKER))))
-    chunks = [list(jobs[i:i + size]) for i in range(0, len(jobs), size)]
-    records: list[GameRecord] = []
+
+    Ctrl-C (or a :class:`StopSignal`) raises :class:`RunInterrupted` with the games finished by
+    then. The workers always leave those signals to this process (:func:`ignore_stop_signals`):
+    ``shielded``, which asked for that, is kept for its callers and changes nothing now."""
     with tqdm(total=len(jobs), desc="games", unit="game", disable=not progress, leave=False) as bar:
         if workers <= 1:
-            for chunk in chunks:
-                records += play_chunk(chunk)
-                bar.update(len(chunk))
-        else:
-            ctx = multiprocessing.get_context(MP_CONTEXT)
-            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
-                                     initializer=ignore_stop_signals if shielded else None) as pool:
-                futures = [pool.submit(play_chunk, chunk) for chunk in chunks]
-                try:
-                    for fut in as_completed(futures):
-                        records += fut.result()
-                        bar.update(len(fut.result()))
-                except BaseException:
-                    for fut in futures:
-                        fut.cancel()
-                    raise
-    return sorted(records, key=lambda r: r.game)
+            return _play_here(jobs, bar)
+        return _play_in_workers(jobs, workers, bar)
+
+
+def _play_here(jobs: Sequence[GameJob], bar: tqdm) -> list[GameRecord]:
+    envs: dict[str, Any] = {}
+    records: list[GameRecord] = []
+    try:
+        for job in jobs:
+            records.append(_play_job(envs, job))
+            bar.update(1)
+    except KeyboardInterrupt as e:
+        raise RunInterrupted(records, len(jobs), signal_number(e)) from None
+    return records
+
+
+def _play_in_workers(jobs: Sequence[GameJob], workers: int, bar: tqdm) -> list[GameRecord]:
+    size = max(1, min(MAX_CHUNK, math.ceil(len(jobs) / max(1, workers * CHUNKS_PER_WORKER))))
+    ctx = multiprocessing.get_context(MP_CONTEXT)
+    stop = ctx.Event()
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_start_worker, initargs=(stop,))
+    futures: list[Future] = []
+    done: dict[Future, list[GameRecord]] = {}  # one assignment per chunk: a signal never splits it
+    try:
+        for i in range(0, len(jobs), size):
+            futures.append(pool.submit(play_chunk, list(jobs[i:i + size])))
+        pending = set(futures)
+        while pending:
+            finished, pending = wait(pending, timeout=SIGNAL_POLL_S, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                done[fut] = fut.result()
+                bar.update(len(done[fut]))
+    except BaseException as e:  # Ctrl-C, or a game that failed: the other workers stop too
+        with _signals_ignored():
+            _stop_workers(pool, stop, futures, done)
+        if isinstance(e, KeyboardInterrupt):
+            raise RunInterrupted([r for rs in done.values() for r in rs], len(jobs), signal_number(e)) from None
+        raise
+    pool.shutdown()
+    return sorted((r for rs in done.values() for r in rs), key=lambda r: r.game)
+
+
+def _stop_workers(pool: ProcessPoolExecutor, stop: Any, futures: Sequence[Future],
+                  done: dict[Future, list[GameRecord]]) -> None:
+    """Stop a pool now: with ``stop`` set, chunks not started return nothing and busy workers hand
+    back their finished games (into ``done``) within ``STOP_GRACE_S``; workers still busy then are
+    killed. No future is cancelled: Python 3.11's pool, broken by the kill, would fail on one."""
+    stop.set()
+    finished, late = wait([f for f in futures if f not in done], timeout=STOP_GRACE_S)
+    for fut in finished:
+        if fut.exception() is None:
+            done[fut] = fut.result()
+    if late:
+        _end_workers(pool)
+    pool.shutdown(wait=not late)
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """Kill a pool's worker processes mid-task (SIGKILL: they ignore SIGTERM). ``kill_workers``
+    from Python 3.14; before that ProcessPoolExecutor has no public way, so its own table of them."""
+    if hasattr(pool, "kill_workers"):
+        pool.kill_workers()
+        return
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for proc in procs:
+        proc.kill()
+    for proc in procs:
+        proc.join(timeout=STOP_GRACE_S)
 
 
 # ------------------------------------------------------------------ statistics
@@ -492,14 +654,17 @@ class MatchResult:
     map: str | None
     records: list[GameRecord] = field(default_factory=list)
     seconds: float = 0.0
+    planned: int | None = None  # an interrupted match: the games it was to play (None: complete)
 
     def stats(self) -> list[AgentStats]:
         return agent_stats(self.records, self.agents)
 
     def table(self) -> str:
         n_trunc = sum(r.truncated for r in self.records)
-        notes = [f"{len(self.records)} games, {self.num_players} players, map {self.map or 'default'}, "
-                 f"seeds {self.seed}..{self.seed + len(self.records) - 1}, {self.seconds:.1f} s",
+        n = self.planned or len(self.records)
+        played = f"{len(self.records)} of {n} games (interrupted)" if self.planned else f"{n} games"
+        notes = [f"{played}, {self.num_players} players, map {self.map or 'default'}, "
+                 f"seeds {self.seed}..{self.seed + n - 1}, {self.seconds:.1f} s",
                  f"wins: {SCORING}",
                  "win% CI: 95% Wilson score interval; tokens: mean victory tokens; "
                  "length: mean decisions per game; ms/dec: the agent's CPU milliseconds per decision"]
@@ -512,6 +677,7 @@ class MatchResult:
                 "agents": self.agents, "num_players": self.num_players, "seed": self.seed,
                 "map": self.map, "scoring": SCORING, "seconds": self.seconds,
                 "table": [asdict(s) | {"win_rate": s.win_rate, "ci95": list(s.ci)} for s in self.stats()],
+                **partial_fields(len(self.records), self.planned),
                 "games": [r.to_dict() for r in self.records]}
 
     def save(self, path: str | Path) -> None:
@@ -524,11 +690,27 @@ class MatchResult:
             raise ValueError(f"not a match's results (missing {', '.join(missing)})")
         return cls(agents=list(d["agents"]), num_players=int(d["num_players"]), seed=int(d["seed"]),
                    map=d.get("map"), records=[GameRecord.from_dict(g) for g in d["games"]],
-                   seconds=float(d.get("seconds", 0.0)))
+                   seconds=float(d.get("seconds", 0.0)),
+                   planned=int(d["games_planned"]) if d.get("partial") is True else None)
 
     @classmethod
     def load(cls, path: str | Path) -> "MatchResult":
         return cls.from_dict(load_results(path))
+
+
+def partial_fields(played: int, planned: int | None) -> dict[str, Any]:
+    """What marks a results file as partial (a run stopped early): nothing for a complete run."""
+    if planned is None:
+        return {}
+    return {"partial": True, "games_planned": planned, "games_played": played}
+
+
+def partial_note(results: dict[str, Any]) -> str | None:
+    """One line for a results dict marked partial (:func:`partial_fields`), else None."""
+    if results.get("partial") is not True:
+        return None
+    played, planned = results.get("games_played", len(results.get("games", []))), results.get("games_planned", "?")
+    return f"partial: the run was interrupted after {played} of {planned} games"
 
 
 def check_out_path(path: str | Path | None) -> None:
@@ -620,5 +802,10 @@ def run_match(agents: Sequence[str], games: int, seed: int, workers: int = 1, nu
     check_agents(agents)
     make_env(jobs[0])  # the map and the options, checked before any game is played
     start = time.perf_counter()
-    records = play_jobs(jobs, workers, progress, shielded)
+    try:
+        records = play_jobs(jobs, workers, progress, shielded)
+    except RunInterrupted as stop:  # the games finished so far, for the caller to keep
+        stop.result = MatchResult(agents, num_players, seed, map, stop.records, time.perf_counter() - start,
+                                  planned=len(jobs))
+        raise
     return MatchResult(agents, num_players, seed, map, records, time.perf_counter() - start)

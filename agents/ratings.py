@@ -27,7 +27,9 @@ which both sat: the row agent's share of their pairwise token contests (ties hal
 
 ``run_tournament`` plays a round robin: every combination of ``num_players`` distinct agents
 plays ``games_per_pairing`` games with seats rotated (``agents.match.seat_orders``). Game ``g``
-of every pairing has seed ``seed + g``, so all pairings see the same game seeds.
+of every pairing has seed ``seed + g``, so all pairings see the same game seeds. Stopped by
+Ctrl-C or SIGTERM, it raises ``agents.match.RunInterrupted`` whose ``result`` is the tournament
+of the games finished by then, marked partial.
 """
 
 from __future__ import annotations
@@ -43,8 +45,8 @@ from typing import Any
 import numpy as np
 
 from agents.match import (
-    DEFAULT_MAX_STEPS, RESULTS_SCHEMA, RESULTS_VERSION, SCORING, GameRecord, agent_stats,
-    check_agents, make_env, match_jobs, play_jobs, save_results, stats_table,
+    DEFAULT_MAX_STEPS, RESULTS_SCHEMA, RESULTS_VERSION, SCORING, GameRecord, RunInterrupted, agent_stats,
+    check_agents, make_env, match_jobs, partial_fields, play_jobs, save_results, stats_table,
 )
 
 ELO_MEAN = 1500.0
@@ -236,16 +238,18 @@ class TournamentResult:
     pairings: list[list[str]] = field(default_factory=list)
     records: list[GameRecord] = field(default_factory=list)
     seconds: float = 0.0
+    planned: int | None = None  # an interrupted tournament: the games it was to play (None: complete)
 
     def ratings(self) -> list[Rating]:
         return ratings(self.records, self.agents)
 
     def table(self) -> str:
         n = len(self.pairings)
+        played = f" (interrupted: {len(self.records)} of {self.planned} games played)" if self.planned else ""
         return "\n".join([
             f"round robin: {n} pairing{'s' if n != 1 else ''} x {self.games_per_pairing} games, "
             f"{self.num_players} players, seeds {self.seed}..{self.seed + self.games_per_pairing - 1} "
-            f"per pairing, {self.seconds:.1f} s",
+            f"per pairing, {self.seconds:.1f} s{played}",
             "", "ratings (Elo: Bradley-Terry fit, ±95%; mu/sigma: Weng-Lin Plackett-Luce):",
             rating_table(self.ratings(), self.records),
             "", "head to head (row's % of pairwise token contests against column, ties half):",
@@ -260,6 +264,7 @@ class TournamentResult:
                 "games_per_pairing": self.games_per_pairing, "seed": self.seed, "map": self.map,
                 "scoring": SCORING, "seconds": self.seconds, "pairings": self.pairings,
                 "ratings": [vars(r) | {"ordinal": r.ordinal} for r in self.ratings()],
+                **partial_fields(len(self.records), self.planned),
                 "games": [r.to_dict() for r in self.records]}
 
     def save(self, path: str | Path) -> None:
@@ -283,6 +288,11 @@ def run_tournament(agents: Sequence[str], games_per_pairing: int, seed: int, wor
     start = time.perf_counter()
     if jobs:
         make_env(jobs[0])  # the map and the options, checked before any game is played
-    records = play_jobs(jobs, workers, progress)
+    try:
+        records = play_jobs(jobs, workers, progress)
+    except RunInterrupted as stop:  # the games finished so far, for the caller to keep
+        stop.result = TournamentResult(agents, num_players, games_per_pairing, seed, map, pairings, stop.records,
+                                       time.perf_counter() - start, planned=len(jobs))
+        raise
     return TournamentResult(agents, num_players, games_per_pairing, seed, map, pairings, records,
                             time.perf_counter() - start)

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.match import (
-    RESULTS_VERSION, RULES_OF_RESULTS, GameRecord, engine_version, load_results, state_digest,
+    RESULTS_VERSION, RULES_OF_RESULTS, GameRecord, engine_version, load_results, partial_note, state_digest,
 )
 
 PrintFn = Callable[[str], Any]
@@ -41,7 +41,12 @@ class ReplayError(ValueError):
 
 def load_record(path: str | Path, game: int) -> GameRecord:
     """Game number ``game`` of a match or tournament results file (of this engine's rules)."""
-    results = load_results(path)
+    return pick_record(load_results(path), path, game)
+
+
+def pick_record(results: dict[str, Any], path: str | Path, game: int) -> GameRecord:
+    """Game number ``game`` of ``results``, the contents of the results file ``path``
+    (``agents.match.load_results``; a partial file holds the games its run finished)."""
     version = results.get("version")
     if version != RESULTS_VERSION:
         made_by = RULES_OF_RESULTS.get(version, "an unknown engine")
@@ -54,7 +59,8 @@ def load_record(path: str | Path, game: int) -> GameRecord:
             return GameRecord.from_dict(g)
     numbers = [g["game"] for g in games]
     span = f"{min(numbers)}..{max(numbers)}" if numbers else "none"
-    raise ReplayError(f"{path} has no game {game} (games {span})")
+    note = partial_note(results)
+    raise ReplayError(f"{path} has no game {game} (games {span})" + (f"; {note}" if note else ""))
 
 
 def record_map(record: GameRecord) -> Any:

@@ -67,12 +67,16 @@ def add_match(sub: Any) -> None:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    from agents.match import check_out_path, parse_agents, run_match
+    from agents.match import RunInterrupted, check_out_path, parse_agents, run_match, sigterm_as_interrupt
     check_out_path(args.out)  # before the games, not after them
     agents = parse_agents(args.agents)
-    result = run_match(agents, args.games, args.seed, workers=args.workers,
-                       num_players=args.players or len(agents), map=args.map,
-                       progress=not args.no_progress, max_steps=args.max_steps)
+    with sigterm_as_interrupt():
+        try:
+            result = run_match(agents, args.games, args.seed, workers=args.workers,
+                               num_players=args.players or len(agents), map=args.map,
+                               progress=not args.no_progress, max_steps=args.max_steps)
+        except RunInterrupted as stop:
+            return _report_stopped(stop, args.out, args.command)
     return _report(result, args.out)
 
 
@@ -83,6 +87,22 @@ def _report(result: Any, out: str | None) -> int:
         result.save(out)
         print(f"wrote {len(result.records)} game records to {out}")
     return 0
+
+
+def _report_stopped(stop: Any, out: str | None, command: str) -> int:
+    """After Ctrl-C or SIGTERM (an ``agents.match.RunInterrupted``): the table of the games
+    finished, kept in ``out`` marked partial; the status is 128 + the signal (130, 143)."""
+    result = stop.result
+    line = f"vigtavl {command}: {stop}"
+    if result.records:
+        print(result.table())
+        if out:
+            result.save(out)
+            line += f"; wrote them to {out}, marked partial"
+    elif out:
+        line += f"; nothing written to {out}"
+    print(line, file=sys.stderr)
+    return 128 + stop.signum
 
 
 # ------------------------------------------------------------------ tournament
@@ -99,13 +119,17 @@ def add_tournament(sub: Any) -> None:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from agents.match import check_out_path, parse_agents
+    from agents.match import RunInterrupted, check_out_path, parse_agents, sigterm_as_interrupt
     from agents.ratings import run_tournament
     check_out_path(args.out)
     agents = parse_agents(args.agents)
-    result = run_tournament(agents, args.games, args.seed, workers=args.workers,
-                            num_players=args.players or 2, map=args.map,
-                            progress=not args.no_progress, max_steps=args.max_steps)
+    with sigterm_as_interrupt():
+        try:
+            result = run_tournament(agents, args.games, args.seed, workers=args.workers,
+                                    num_players=args.players or 2, map=args.map,
+                                    progress=not args.no_progress, max_steps=args.max_steps)
+        except RunInterrupted as stop:
+            return _report_stopped(stop, args.out, args.command)
     return _report(result, args.out)
 
 
@@ -124,8 +148,14 @@ def add_replay(sub: Any) -> None:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from agents.replay import load_record, print_replay
-    print_replay(load_record(args.results, args.game), png_dir=args.png, maps=not args.no_maps, coords=args.coords)
+    from agents.match import load_results, partial_note
+    from agents.replay import pick_record, print_replay
+    results = load_results(args.results)
+    note = partial_note(results)
+    if note:  # a run stopped early: say so, then replay what it finished
+        print(f"vigtavl replay: {args.results} is {note}", file=sys.stderr)
+    record = pick_record(results, args.results, args.game)
+    print_replay(record, png_dir=args.png, maps=not args.no_maps, coords=args.coords)
     return 0
 
 
@@ -405,9 +435,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f" {e.filename}" if getattr(e, "filename", None) else ""
         print(f"vigtavl {args.command}: error:{where} {e.strerror or e}", file=sys.stderr)
         return ERROR_STATUS
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM where a command turns it into one
+        import signal
         print("interrupted", file=sys.stderr)
-        return 130
+        return 128 + int(getattr(e, "signum", signal.SIGINT))
 
 
 if __name__ == "__main__":
