@@ -157,17 +157,16 @@ from pettingzoo import AECEnv
 
 from . import aec_wrappers as wrappers
 from .codec import ActionCodec
-from .engine import IllegalActionError, RulesConfig, apply_action, describe, legal_actions, new_game, returns
+from .engine import IllegalActionError, RulesConfig, apply_action, describe, legal_actions, new_game
 from .engine.maps import DEFAULT_PRESET, RANDOM_SPEC, GameMap, load_map
 from .engine.state import CHOOSE_DEFENDER, CHOOSE_GUARD, GameState
 from .engine.version import ENV_NAME
 from .observation import OBS_HIGH, OBS_LOW, ObservationEncoder
+from .seats import REWARDS, seat_reward
 
 PLAYER_COUNTS = (2, 3, 4)
-REWARDS = ("win_loss", "tokens", "margin")
 ILLEGAL_ACTIONS = ("penalty", "raise")
 DEFAULT_MAX_STEPS = 5000
-MARGIN_SCALE = 10.0
 ILLEGAL_REWARD = -1
 RETALIATION = "retaliation"
 DEFEND = "defend"
@@ -428,18 +427,14 @@ class raw_env(AECEnv, EzPickle):
         return _agent_names(str(err))
 
     def _set_rewards(self, tokens_before: list[int] | None) -> None:
+        """Every seat's reward for this step (``seats.seat_reward``): tokens each step, the
+        other kinds once the game is over."""
         s, kind = self.game_state, self.reward_kind
-        if kind == "tokens":
-            for i, a in enumerate(self.possible_agents):
-                if a in self.rewards:
-                    self.rewards[a] = float(s.tokens[i] - tokens_before[i])
-        elif s.is_over and kind == "win_loss":
-            for a, r in zip(self.possible_agents, returns(s)):
-                self.rewards[a] = float(r)
-        elif s.is_over and kind == "margin":
-            for i, a in enumerate(self.possible_agents):
-                best_other = max(t for j, t in enumerate(s.tokens) if j != i)
-                self.rewards[a] = (s.tokens[i] - best_other) / MARGIN_SCALE
+        if kind != "tokens" and not s.is_over:
+            return
+        for i, a in enumerate(self.possible_agents):
+            if a in self.rewards:
+                self.rewards[a] = seat_reward(s, i, kind, tokens_before[i] if tokens_before is not None else 0)
 
     # ------------------------------------------------------------------ actions in words
     def decode_action(self, action: int) -> str:
