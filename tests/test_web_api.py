@@ -12,9 +12,12 @@ from webgame import path_to
 from agents.match import run_match, state_digest
 from agents.replay import initial_state
 from agents.web.server import create_app
-from agents.web.sessions import SNAPSHOT_EVERY, LiveGame, ModelGuard, ReplayGame, WebError
+from agents.web.guards import ModelGuard, WebError
+from agents.web.sessions import SNAPSHOT_EVERY, LiveGame, ReplayGame
 from vigtavl.cli import main
 from vigtavl_env.engine import apply_action
+
+LOCAL = "http://127.0.0.1:8000"  # the Host header must name this machine
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +32,7 @@ def results_dir(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def client(results_dir):
-    return TestClient(create_app(results=[results_dir]))
+    return TestClient(create_app(results=[results_dir]), base_url=LOCAL)
 
 
 def new_game(client, seats=("human", "greedy"), seed=3):

@@ -33,7 +33,7 @@ import gymnasium
 import numpy as np
 
 from agents.ppo import saved_module_names
-from vigtavl_env.engine import winners
+from vigtavl_env.seats import game_summary
 from vigtavl_env.vector import VigtavlVectorEnv
 from vigtavl_env.wrappers import SingleSeatEnv
 
@@ -164,22 +164,12 @@ class LeagueEnv(gymnasium.Wrapper):
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         obs, reward, terminated, truncated, info = self.env.step(action)
         if terminated or truncated:
-            info["game"] = self._game_summary()
+            inner = self.env.unwrapped
+            info["game"] = game_summary(inner.aec.game_state, inner.seat, map(self.opponent_name, self._lineup))
         return obs, reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         return self.env.unwrapped.action_masks()
-
-    def _game_summary(self) -> dict[str, Any]:
-        inner = self.env.unwrapped
-        state, seat = inner.aec.game_state, inner.seat
-        won = winners(state) if state.is_over else []
-        names = {self.opponent_name(s) for s in self._lineup}
-        return {"win": (1.0 / len(won)) if seat in won else 0.0,
-                "tokens": state.tokens[seat],
-                "opp_tokens": max(t for i, t in enumerate(state.tokens) if i != seat),
-                "length": state.decisions, "truncated": not state.is_over,
-                "opponent": names.pop() if len(names) == 1 else "mixed"}
 
 
 class LeagueVectorEnv(VigtavlVectorEnv):

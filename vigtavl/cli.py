@@ -212,12 +212,22 @@ def add_serve(sub: Any) -> None:
     p.add_argument("--model", action="append", default=[], metavar="PATH",
                    help="a model file agents may load as ppo:PATH (repeatable; model files are pickles: "
                         "name only files you trust)")
+    p.add_argument("--maps", action="append", default=[], metavar="DIR",
+                   help="a folder whose .txt maps games may use, named relative to it (repeatable; "
+                        "besides the presets and 'random')")
+    p.add_argument("--think-ms", type=positive_int, default=2000, metavar="MS",
+                   help="the longest an agent may think per decision (default 2000): a search spec "
+                        "without a time limit gets this one, one with a longer limit is refused")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="a name the Host header may give besides the loopback names and --host "
+                        "(repeatable; for a server reached by name beyond this machine)")
     p.set_defaults(func=cmd_serve)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from agents.web import serve
-    serve(args.host, args.port, results=args.results, models=args.model)
+    serve(args.host, args.port, results=args.results, models=args.model, maps=args.maps,
+          think_ms=args.think_ms, allow_hosts=args.allow_host)
     return 0
 
 

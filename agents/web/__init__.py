@@ -1,9 +1,11 @@
 """The web app: play Vigtavl against agents, watch agents play, replay results files.
 
-``vigtavl serve [--port 8000] [--results DIR] [--model PATH]`` starts it (:func:`serve`). The
-parts: :mod:`.view` (an engine state as JSON for the page), :mod:`.sessions` (live games and
-replays), :mod:`.server` (the FastAPI routes), ``static/`` (the page: plain HTML, JavaScript and
-CSS, no build step).
+``vigtavl serve [--port 8000] [--results DIR] [--model PATH] [--maps DIR] [--think-ms MS]
+[--allow-host NAME]`` starts it (:func:`serve`). The parts: :mod:`.view` (an engine state as
+JSON for the page), :mod:`.sessions` (live games and replays), :mod:`.store` (what the server
+keeps, bounded, and where agents think), :mod:`.guards` (what it lets in: hosts, origins,
+sizes, model files, map files, agents' time), :mod:`.server` (the FastAPI routes),
+``static/`` (the page: plain HTML, JavaScript and CSS, no build step).
 """
 
 from agents.web.server import create_app, serve

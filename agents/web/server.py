@@ -1,14 +1,16 @@
 """``vigtavl serve``: the web app's HTTP side (FastAPI), over :mod:`agents.web.sessions`.
 
 The page (``static/``: one HTML file, one script, one style sheet, no build step) calls this
-JSON API:
+JSON API, the module-level :data:`router`:
 
-- ``GET /api/meta``: maps, agents, the model files allowed, the results folders.
+- ``GET /api/meta``: maps, agents, the model files allowed, the results folders, the time an
+  agent may think per decision.
 - ``POST /api/games`` ``{"seats": ["human", "greedy"], "seed": 7, "map": "duel"}``: a live game
   (any seat may be ``human``; none for watching); ``GET /api/games/{id}?since=N``: its view with
   the events from number N; ``POST /api/games/{id}/decide`` ``{"action": A}``: a person's
-  decision; ``POST /api/games/{id}/advance``: one agent decision; ``GET /api/games/{id}/record``:
-  the game as a results file; ``POST /api/games/{id}/replay``: open it for replay.
+  decision; ``POST /api/games/{id}/advance``: one agent decision (while one is being thought,
+  the view at once, with ``"thinking": true``); ``GET /api/games/{id}/record``: the game as a
+  results file; ``POST /api/games/{id}/replay``: open it for replay.
 - ``GET /api/files``: the results files in the folders given to ``serve``; ``POST /api/replays``
   ``{"folder": 0, "file": "results.json"}`` opens one, ``POST /api/replays/upload?name=F`` opens an
   uploaded one (the request body is the file); ``GET /api/replays/{id}``: its games;
@@ -16,35 +18,67 @@ JSON API:
   decision k.
 
 Every refusal is a 4xx answer ``{"error": "one line"}``: 400 bad input (an illegal decision, a
-malformed file, an unknown agent), 404 unknown game or file, 409 not now (not your decision, the
-game is over), 413 too large, 422 a request of the wrong shape.
+malformed file, an unknown agent or map), 403 another host or another site's page, 404 unknown
+game or file, 409 not now (not your decision, the game is over), 413 too large, 422 a request
+of the wrong shape; 503 when the server is full or busy. What the server reads, runs and keeps
+is in docs/web.md; the checks are :mod:`agents.web.guards`, the memory :mod:`agents.web.store`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from agents.web.sessions import LiveGame, ModelGuard, ReplayFile, Store, WebError, read_results
+from agents.web.guards import (
+    LOOPBACK_NAMES, MAX_LISTED, Gate, MapGuard, ModelGuard, WebError, clean_name, folders, host_names, inside,
+    is_loopback, seat_specs,
+)
+from agents.web.sessions import LiveGame, ReplayFile, ReplayGame, parse_results, read_results
+from agents.web.store import Limits, Store, ThinkPool
 
 STATIC = Path(__file__).resolve().parent / "static"
-MAX_UPLOAD = 64 * 1024 * 1024
+UPLOAD_PATH = "/api/replays/upload"
+MAX_UPLOAD = 16 * 1024 * 1024  # a results file: about 11,000 games; parsed, about 80 MB
+MAX_BODY = 64 * 1024  # any other request
+DEFAULT_THINK_MS = 2000
+SHUTDOWN_WAIT_S = 1  # uvicorn waits this long for requests in progress (an /advance) when stopped
+MAX_CONNECTIONS = 256  # uvicorn answers 503 past this many at once
+MAX_SEED = 2 ** 63
 MODEL_WARNING = ("warning: model files (SB3 zips) are pickles, and loading one runs the code in it: "
                  "this server loads only the shipped pretrained models and the files named with --model")
 
 
+@dataclass(frozen=True)
+class Settings:
+    """What one server was started with: ``app.state.settings`` (the :class:`Gate` reads
+    ``hosts``, ``port``, ``max_body`` and ``uploads`` on every request)."""
+
+    results: tuple[Path, ...] = ()
+    models: tuple[str, ...] = ()
+    think_ms: int = DEFAULT_THINK_MS
+    hosts: frozenset[str] = LOOPBACK_NAMES
+    port: int | None = None  # None: any port (before serve binds, and in tests)
+    max_body: int = MAX_BODY
+    uploads: dict[str, int] = field(default_factory=lambda: {UPLOAD_PATH: MAX_UPLOAD})
+    limits: Limits = Limits()
+
+
 class NewGame(BaseModel):
     seats: list[str]
-    seed: int | None = None
+    seed: int | None = Field(default=None, ge=0, lt=MAX_SEED)
     map: str | None = None
 
 
@@ -56,6 +90,63 @@ class Decision(BaseModel):
 class OpenFile(BaseModel):
     folder: int = 0
     file: str
+
+
+router = APIRouter()
+
+
+# -------------------------------------------------------------------- dependencies
+async def live_game(key: str, request: Request) -> LiveGame:
+    """The game named in the address (404 if unknown), not locked."""
+    return request.app.state.store.game(key)
+
+
+async def locked_game(game: Annotated[LiveGame, Depends(live_game)]) -> AsyncIterator[LiveGame]:
+    """The game, its lock held until the route returns (before the answer is sent); the wait
+    for the lock is on the event loop, never in a worker thread."""
+    async with game.held():
+        yield game
+
+
+Locked = Annotated[LiveGame, Depends(locked_game, scope="function")]
+
+
+async def rebuilt_game(key: str, number: int, request: Request) -> ReplayGame:
+    """Game ``number`` of an opened results file, rebuilt on first use on a worker thread; the
+    requests that want it meanwhile wait for that one build on the event loop."""
+    store = request.app.state.store
+    game = store.rebuilt_game(key, number)
+    if game is not None:
+        return game
+    building = request.app.state.building
+    if (key, number) not in building:
+        task = asyncio.ensure_future(run_in_threadpool(store.rebuild, key, number))
+        task.add_done_callback(lambda _: building.pop((key, number), None))
+        building[key, number] = task
+    return await asyncio.shield(building[key, number])
+
+
+Rebuilt = Annotated[ReplayGame, Depends(rebuilt_game)]
+
+
+async def settings_of(request: Request) -> Settings:
+    return request.app.state.settings
+
+
+Config = Annotated[Settings, Depends(settings_of)]
+
+
+# -------------------------------------------------------------------- the page and the menus
+@router.get("/", include_in_schema=False)
+def index() -> FileResponse:
+    return FileResponse(STATIC / "index.html")
+
+
+@router.get("/api/meta")
+def meta(request: Request, settings: Config) -> dict[str, Any]:
+    models = list(settings.models)
+    return {"maps": request.app.state.maps.listing(), "agents": _agents_menu(models), "models": models,
+            "folders": [str(f) for f in settings.results], "think_ms": settings.think_ms}
 
 
 def _agents_menu(models: list[str]) -> list[dict[str, str]]:
@@ -70,150 +161,160 @@ def _agents_menu(models: list[str]) -> list[dict[str, str]]:
     return [{"spec": s, "about": a} for s, a in specs]
 
 
-def _maps() -> list[dict[str, Any]]:
-    from vigtavl_env.engine.maps import list_presets, load_map
-    return [{"name": n, "players": load_map(n).num_players} for n in list_presets()]
+# -------------------------------------------------------------------- live games
+@router.post("/api/games")
+def new_game(req: NewGame, request: Request, settings: Config) -> dict[str, Any]:
+    state = request.app.state
+    seats = seat_specs(req.seats, state.models, settings.think_ms)
+    game = LiveGame(seats, seed=req.seed, map=state.maps.resolve(req.map))
+    key = state.store.add_game(game)
+    with game.lock:  # its id is not out yet: nobody else holds it
+        return {"id": key, "board": game.board, **game.view()}
 
 
-def create_app(results: list[str | Path] = (), models: list[str | Path] = ()) -> FastAPI:
+@router.get("/api/games/{key}")
+def game_view(key: str, game: Locked, since: int = 0, board: bool = False) -> dict[str, Any]:
+    return {"id": key, **({"board": game.board} if board else {}), **game.view(since)}
+
+
+@router.post("/api/games/{key}/decide")
+def decide(key: str, req: Decision, game: Locked, since: int = 0) -> dict[str, Any]:
+    game.decide(req.action, req.seat)
+    return {"id": key, **game.view(since)}
+
+
+@router.post("/api/games/{key}/advance")
+async def advance(key: str, request: Request, game: Annotated[LiveGame, Depends(live_game)],
+                  since: int = 0) -> dict[str, Any]:
+    """The agent thinks on the think pool; this request waits for it without holding a worker
+    or the game's lock. A second advance while it thinks answers at once."""
+    async with game.held():
+        thinking = await run_in_threadpool(game.start_advance, request.app.state.pool.submit)
+    if thinking is not None:
+        await asyncio.shield(asyncio.wrap_future(thinking))  # a cancelled request leaves the think be
+    async with game.held():
+        view = await run_in_threadpool(game.view, since)
+    return {"id": key, "advanced": thinking is not None, **view}
+
+
+@router.get("/api/games/{key}/record")
+def record(key: str, game: Locked) -> JSONResponse:
+    return JSONResponse(game.results(),
+                        headers={"Content-Disposition": f'attachment; filename="vigtavl-{key}.json"'})
+
+
+@router.post("/api/games/{key}/replay")
+def replay_live(key: str, game: Locked, request: Request) -> dict[str, Any]:
+    rec = game.record()
+    replay = ReplayFile([rec], f"game {key}", len(json.dumps(rec.to_dict())))
+    return {"id": request.app.state.store.add_replay(replay), **replay.summary()}
+
+
+# -------------------------------------------------------------------- replays
+@router.get("/api/files")
+def files(settings: Config) -> dict[str, Any]:
+    out = []
+    for i, f in enumerate(settings.results):
+        found = sorted(p for p in f.rglob("*.json") if p.is_file())[:MAX_LISTED]
+        out += [{"folder": i, "file": str(p.relative_to(f))} for p in found]
+    return {"folders": [str(f) for f in settings.results], "files": out}
+
+
+@router.post("/api/replays")
+def open_file(req: OpenFile, request: Request, settings: Config) -> JSONResponse:
+    name = clean_name(req.file, "a file name")
+    if not 0 <= req.folder < len(settings.results):
+        raise WebError(f"no results folder {req.folder}: start the server with --results DIR", 404)
+    root = settings.results[req.folder]
+    path = inside(root, name)
+    if path is None:
+        raise WebError(f"{name} is outside the results folder {root}", 400)
+    if not path.is_file():
+        raise WebError(f"no file {name} in {root}", 404)
+    size, limit = path.stat().st_size, settings.uploads[UPLOAD_PATH]
+    if size > limit:
+        raise WebError(f"{name} is larger than {limit >> 20} MB", 413)
+    return _open(request, path.read_bytes(), name)
+
+
+@router.post(UPLOAD_PATH)
+async def upload(request: Request, name: str = "upload.json") -> JSONResponse:
+    name = clean_name(name, "a file name")
+    chunks = [chunk async for chunk in request.stream()]  # the Gate bounds its size
+    return await run_in_threadpool(_open, request, b"".join(chunks), name)
+
+
+def _open(request: Request, body: bytes, name: str) -> JSONResponse:
+    """A results file's bytes parsed and opened, and the answer rendered: off the event loop
+    (the callers run in a thread), as a file of thousands of games takes a while."""
+    replay = ReplayFile(read_results(parse_results(body, name), name), name, len(body))
+    return JSONResponse({"id": request.app.state.store.add_replay(replay), **replay.summary()})
+
+
+@router.get("/api/replays/{key}")
+def replay_summary(key: str, request: Request) -> dict[str, Any]:
+    return {"id": key, **request.app.state.store.replay(key).summary()}
+
+
+@router.get("/api/replays/{key}/games/{number}")
+def replay_game(game: Rebuilt) -> dict[str, Any]:
+    return game.summary()
+
+
+@router.get("/api/replays/{key}/games/{number}/frames/{frame}")
+def replay_frame(game: Rebuilt, frame: int) -> dict[str, Any]:
+    return game.view(frame)
+
+
+# -------------------------------------------------------------------- the app
+def _web_error(_: Request, e: WebError) -> JSONResponse:
+    return JSONResponse({"error": str(e)}, status_code=e.status)
+
+
+def _bad_shape(_: Request, e: RequestValidationError) -> JSONResponse:
+    first = e.errors()[0] if e.errors() else {}
+    where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
+    return JSONResponse({"error": f"bad request: {where or 'body'}: {first.get('msg', 'malformed')}"},
+                        status_code=422)
+
+
+def _http_error(_: Request, e: StarletteHTTPException) -> JSONResponse:
+    return JSONResponse({"error": str(e.detail)}, status_code=e.status_code)
+
+
+def _server_error(_: Request, e: Exception) -> JSONResponse:
+    return JSONResponse({"error": f"the server failed on this request ({type(e).__name__}); see its log"},
+                        status_code=500)
+
+
+def create_app(results: list[str | Path] = (), models: list[str | Path] = (), maps: list[str | Path] = (),
+               think_ms: int = DEFAULT_THINK_MS, host: str = "127.0.0.1", allow_hosts: list[str] = (),
+               limits: Limits = Limits()) -> FastAPI:
     """The app; ``results``: folders whose results files may be opened; ``models``: the model
-    files agent specs may load (besides the pretrained ones)."""
-    folders = [Path(f).resolve() for f in results]
-    for f in folders:
-        if not f.is_dir():
-            raise ValueError(f"results folder {f} does not exist")
-    model_paths = [str(m) for m in models]
+    files agent specs may load (besides the pretrained ones); ``maps``: folders whose ``.txt``
+    maps games may use; ``think_ms``: an agent's time per decision at most; ``host`` and
+    ``allow_hosts``: the names the ``Host`` header may give (see :func:`guards.host_names`)."""
+    model_paths = tuple(str(m) for m in models)
     for m in model_paths:
         if not Path(m).is_file():
             raise ValueError(f"model file {m} does not exist")
-    guard, store = ModelGuard(model_paths), Store()
+    if think_ms < 1:
+        raise ValueError(f"--think-ms must be at least 1, got {think_ms}")
     app = FastAPI(title="Vigtavl", docs_url="/api/docs", redoc_url=None)
-    app.state.store = store
-
-    @app.exception_handler(WebError)
-    def _web_error(_: Request, e: WebError) -> JSONResponse:
-        return JSONResponse({"error": str(e)}, status_code=e.status)
-
-    @app.exception_handler(RequestValidationError)
-    def _bad_shape(_: Request, e: RequestValidationError) -> JSONResponse:
-        first = e.errors()[0] if e.errors() else {}
-        where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
-        return JSONResponse({"error": f"bad request: {where or 'body'}: {first.get('msg', 'malformed')}"},
-                            status_code=422)
-
-    @app.exception_handler(StarletteHTTPException)
-    def _http_error(_: Request, e: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse({"error": str(e.detail)}, status_code=e.status_code)
-
-    @app.get("/", include_in_schema=False)
-    def index() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
-
+    app.state.settings = Settings(results=folders(results, "results"), models=model_paths, think_ms=int(think_ms),
+                                  hosts=host_names(host, allow_hosts), limits=limits)
+    app.state.models, app.state.maps = ModelGuard(model_paths), MapGuard(maps)
+    app.state.store = Store(limits)
+    app.state.pool = ThinkPool(limits.think_workers, limits.think_queue)
+    app.state.building = {}  # (file id, game) -> the rebuild under way, on the event loop only
+    app.add_exception_handler(WebError, _web_error)
+    app.add_exception_handler(RequestValidationError, _bad_shape)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _server_error)
+    app.add_middleware(Gate)
+    app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-
-    @app.get("/api/meta")
-    def meta() -> dict[str, Any]:
-        return {"maps": _maps(), "agents": _agents_menu(model_paths), "models": model_paths,
-                "folders": [str(f) for f in folders]}
-
-    # ------------------------------------------------------------ live games
-    @app.post("/api/games")
-    def new_game(req: NewGame) -> dict[str, Any]:
-        game = LiveGame(req.seats, seed=req.seed, map=req.map, guard=guard)
-        key = store.add_game(game)
-        with game.lock:
-            return {"id": key, "board": game.board, **game.view()}
-
-    @app.get("/api/games/{key}")
-    def game_view(key: str, since: int = 0, board: bool = False) -> dict[str, Any]:
-        game = store.game(key)
-        with game.lock:
-            return {"id": key, **({"board": game.board} if board else {}), **game.view(since)}
-
-    @app.post("/api/games/{key}/decide")
-    def decide(key: str, req: Decision, since: int = 0) -> dict[str, Any]:
-        game = store.game(key)
-        with game.lock:
-            game.decide(req.action, req.seat)
-            return {"id": key, **game.view(since)}
-
-    @app.post("/api/games/{key}/advance")
-    def advance(key: str, since: int = 0) -> dict[str, Any]:
-        game = store.game(key)
-        with game.lock:
-            moved = game.advance()
-            return {"id": key, "advanced": moved, **game.view(since)}
-
-    @app.get("/api/games/{key}/record")
-    def record(key: str) -> JSONResponse:
-        game = store.game(key)
-        with game.lock:
-            data = game.results()
-        return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="vigtavl-{key}.json"'})
-
-    @app.post("/api/games/{key}/replay")
-    def replay_live(key: str) -> dict[str, Any]:
-        game = store.game(key)
-        with game.lock:
-            records = [game.record()]
-        replay = ReplayFile(records, f"game {key}")
-        return {"id": store.add_replay(replay), **replay.summary()}
-
-    # ------------------------------------------------------------ replays
-    @app.get("/api/files")
-    def files() -> dict[str, Any]:
-        out = []
-        for i, f in enumerate(folders):
-            out += [{"folder": i, "file": str(p.relative_to(f))} for p in sorted(f.rglob("*.json")) if p.is_file()]
-        return {"folders": [str(f) for f in folders], "files": out}
-
-    @app.post("/api/replays")
-    def open_file(req: OpenFile) -> dict[str, Any]:
-        if not 0 <= req.folder < len(folders):
-            raise WebError(f"no results folder {req.folder}: start the server with --results DIR", 404)
-        root = folders[req.folder]
-        path = (root / req.file).resolve()
-        if not path.is_relative_to(root):
-            raise WebError(f"{req.file} is outside the results folder {root}", 400)
-        if not path.is_file():
-            raise WebError(f"no file {req.file} in {root}", 404)
-        if path.stat().st_size > MAX_UPLOAD:
-            raise WebError(f"{req.file} is larger than {MAX_UPLOAD >> 20} MB", 413)
-        return _open(_parse(path.read_bytes(), req.file), req.file)
-
-    @app.post("/api/replays/upload")
-    async def upload(request: Request, name: str = "upload.json") -> dict[str, Any]:
-        body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_UPLOAD:
-                raise WebError(f"{name} is larger than {MAX_UPLOAD >> 20} MB", 413)
-        return _open(_parse(body, name), name)
-
-    def _open(data: Any, name: str) -> dict[str, Any]:
-        replay = ReplayFile(read_results(data, name), name)
-        return {"id": store.add_replay(replay), **replay.summary()}
-
-    @app.get("/api/replays/{key}")
-    def replay_summary(key: str) -> dict[str, Any]:
-        return {"id": key, **store.replay(key).summary()}
-
-    @app.get("/api/replays/{key}/games/{number}")
-    def replay_game(key: str, number: int) -> dict[str, Any]:
-        return store.replay(key).game(number).summary()
-
-    @app.get("/api/replays/{key}/games/{number}/frames/{frame}")
-    def replay_frame(key: str, number: int, frame: int) -> dict[str, Any]:
-        return store.replay(key).game(number).view(frame)
-
     return app
-
-
-def _parse(body: bytes, name: str) -> Any:
-    try:
-        return json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise WebError(f"{name} is not a JSON file ({e})") from None
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -230,16 +331,21 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, results: list[str | Path] = (),
-          models: list[str | Path] = (), print_fn: Any = print) -> None:
-    """Run the web app until Ctrl-C; prints its address first."""
+          models: list[str | Path] = (), maps: list[str | Path] = (), think_ms: int = DEFAULT_THINK_MS,
+          allow_hosts: list[str] = (), print_fn: Any = print) -> None:
+    """Run the web app until Ctrl-C or SIGTERM; prints its address first."""
     import uvicorn
-    app = create_app(results, models)
+    app = create_app(results, models, maps, think_ms=think_ms, host=host, allow_hosts=allow_hosts)
     sock = bind(host, port)
     address = sock.getsockname()
+    app.state.settings = replace(app.state.settings, port=address[1])  # the Host header must name it
     shown = f"[{address[0]}]" if ":" in address[0] else address[0]
     print_fn(f"Vigtavl is at http://{shown}:{address[1]}/  (Ctrl-C stops it)")
     print_fn(MODEL_WARNING + (f" ({', '.join(map(str, models))})" if models else ""))
-    if host not in ("127.0.0.1", "localhost", "::1"):
-        print_fn(f"warning: listening on {host}: anyone who reaches this machine can use the server")
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    if not is_loopback(host):
+        names = ", ".join(sorted(app.state.settings.hosts - LOOPBACK_NAMES)) or "none yet: add --allow-host NAME"
+        print_fn(f"warning: listening on {host}: anyone who reaches this machine can use the server; "
+                 f"it answers to the loopback names and {names}")
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=SHUTDOWN_WAIT_S,
+                                           limit_concurrency=MAX_CONNECTIONS))
     server.run(sockets=[sock])

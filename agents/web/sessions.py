@@ -1,27 +1,36 @@
 """The games a web server holds: live games (play, watch) and replays of results files.
 
 A :class:`LiveGame` is a ``raw_env`` with one agent per seat, or a person (``"human"``): a
-person's decision comes from a click (:meth:`LiveGame.decide`), an agent's from
-:meth:`LiveGame.advance`, one decision per call, so the page shows each move and can pause, step
-and set the speed. Seeds follow ``agents.match`` (agent seed ``seed * 16 + seat``), so a live
-game's record (:meth:`LiveGame.record`) replays like a match's.
+person's decision comes from a click (:meth:`LiveGame.decide`), an agent's from an advance, one
+decision per call, so the page shows each move and can pause, step and set the speed. An agent
+thinks without the game's lock, on its own copy of the state (:meth:`LiveGame.next_think`,
+:meth:`LiveGame.start_advance`), so the game can be shown meanwhile and nothing waits on it.
+Seeds follow ``agents.match`` (agent seed ``seed * 16 + seat``), so a live game's record
+(:meth:`LiveGame.record`) replays like a match's.
 
 A :class:`ReplayGame` rebuilds a recorded game once, checks it against the record, and keeps a
 snapshot every :data:`SNAPSHOT_EVERY` decisions: any decision of it is then at most that many
-engine steps away, forward or back.
+engine steps away, forward or back. A results file is read by :func:`parse_results` and
+:func:`read_results`: a record may name a preset map or carry its map's text, nothing else, so a
+record never makes the server read a file.
 
 Every request error is a :class:`WebError` with its HTTP status (400 bad input, 404 unknown,
-409 not now); the server answers it with the message, never with a traceback.
+409 not now); the server answers it with the message, never with a traceback. Where the games
+are kept, and how much, is :mod:`agents.web.store`.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 import random
-import secrets
+import re
 import threading
 import time
-from collections import OrderedDict
-from pathlib import Path
+from collections.abc import AsyncIterator
+from concurrent.futures import Future
+from dataclasses import dataclass
 from typing import Any
 
 from vigtavl_env.agent import agent_info
@@ -29,72 +38,55 @@ from agents.match import (
     DEFAULT_MAX_STEPS, RESULTS_SCHEMA, RESULTS_VERSION, GameJob, GameRecord, agent_seed, check_agents,
     make_agent, record_game,
 )
-from agents.registry import spec_model
 from agents.replay import ReplayError, check_engine, initial_state, replay_steps, verify
+from agents.web.guards import HUMAN, WebError
 from agents.web.view import (
     board_view, decision_cells, decision_list, narrate_events, state_view,
 )
 from vigtavl_env.engine import IllegalActionError, apply_action, describe
 
-HUMAN = "human"
 SEED_RANGE = 2 ** 31
 SNAPSHOT_EVERY = 32
-MAX_LIVE_GAMES = 64  # the oldest are dropped past this many
-MAX_REPLAYS = 16
+LOCK_WAIT_S = 5.0  # the game's lock is held for one step or one view: milliseconds
+LOCK_POLL_S = 0.002
+MAX_REPLAY_DECISIONS = DEFAULT_MAX_STEPS  # a longer record would take seconds of a worker to rebuild
 
 
-class WebError(Exception):
-    """A request the server refuses, with its HTTP status and a message for the page."""
+@dataclass
+class Think:
+    """An agent's question: what it sees when asked to decide, copied, so that the game may be
+    shown while it thinks."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-def new_id() -> str:
-    return secrets.token_urlsafe(8)
-
-
-class ModelGuard:
-    """Model files are pickles, and loading one runs code in it: only the shipped ``pretrained``
-    models and the files the person named when starting the server are loaded."""
-
-    def __init__(self, models: list[str | Path] = ()) -> None:
-        self.allowed = {Path(m).resolve() for m in models}
-
-    def check(self, spec: str) -> None:
-        model = spec_model(spec)
-        if model is None or model.startswith("pretrained"):
-            return
-        if Path(model).resolve() not in self.allowed:
-            named = ", ".join(sorted(str(p) for p in self.allowed)) or "none"
-            raise WebError(f"agent {spec!r}: this server loads only the model files named with "
-                           f"'vigtavl serve --model PATH' (named: {named}) and the pretrained ones")
+    seat: int
+    number: int  # the decisions made before it
+    observation: Any
+    mask: Any
+    info: dict[str, Any]
 
 
 class LiveGame:
-    """A game played now: people at the ``human`` seats, agents at the others."""
+    """A game played now: people at the ``human`` seats, agents at the others. The seats are
+    taken as given: the server checks them first (:func:`agents.web.guards.seat_specs`)."""
 
-    def __init__(self, seats: list[str], seed: int | None = None, map: str | None = None,
-                 max_steps: int = DEFAULT_MAX_STEPS, guard: ModelGuard | None = None) -> None:
+    def __init__(self, seats: list[str], seed: int | None = None, map: Any = None,
+                 max_steps: int = DEFAULT_MAX_STEPS) -> None:
         from vigtavl_env import raw_env
         n = len(seats)
         if not 2 <= n <= 4:
             raise WebError(f"a game has 2 to 4 players, got {n} seats")
         seats = [s.strip() for s in seats]
         agents = [s for s in seats if s.lower() != HUMAN]
-        for spec in agents:
-            if not spec:
-                raise WebError("every seat needs an agent spec or 'human'")
-            (guard or ModelGuard()).check(spec)
+        if not all(agents):
+            raise WebError("every seat needs an agent spec or 'human'")
         try:
             check_agents(agents)
             env = raw_env(num_players=n, map=map or None, max_steps=max_steps)
+            self.seed = random.randrange(SEED_RANGE) if seed is None else int(seed)
+            env.reset(seed=self.seed)
         except (ValueError, FileNotFoundError) as e:
             raise WebError(str(e)) from None
-        self.seed = random.randrange(SEED_RANGE) if seed is None else int(seed)
-        env.reset(seed=self.seed)
-        self.env, self.seats, self.map, self.max_steps = env, seats, map, max_steps
+        self.env, self.seats, self.max_steps = env, seats, max_steps
+        self.map = map if map is None or isinstance(map, str) else map.name
         self.agent_seeds = [agent_seed(self.seed, i) for i in range(n)]
         self.players = [None if s.lower() == HUMAN else make_agent(s, seed=self.agent_seeds[i])
                         for i, s in enumerate(seats)]
@@ -106,6 +98,25 @@ class LiveGame:
         self.seat_decisions, self.seat_cpu = [0] * n, [0.0] * n
         self.last: dict[str, Any] | None = None
         self.lock = threading.Lock()
+        self.thinking: Future | None = None  # the agent's think in progress
+        self.touched = 0.0  # when a request last found it (the store's clock)
+        self.shown: tuple[tuple[int, int], dict[str, Any]] | None = None  # the last view, for repeated polls
+
+    @contextlib.asynccontextmanager
+    async def held(self) -> AsyncIterator["LiveGame"]:
+        """The game's lock for one request, waited for on the event loop: a worker thread that
+        waited would be one fewer for the holder, and enough of them would starve it. It is held
+        for a step or a view, never while an agent thinks; past :data:`LOCK_WAIT_S`, a 409."""
+        waited = 0.0
+        while not self.lock.acquire(blocking=False):
+            if waited > LOCK_WAIT_S:
+                raise WebError("the game is busy; try again", 409)
+            await asyncio.sleep(LOCK_POLL_S)
+            waited += LOCK_POLL_S
+        try:
+            yield self
+        finally:
+            self.lock.release()
 
     # ---------------------------------------------------------------- who decides
     @property
@@ -142,18 +153,52 @@ class LiveGame:
             raise WebError(f"decision {action!r} is not legal now; choose one of the highlighted decisions")
         self._step(seat_now, action)
 
-    def advance(self) -> bool:
-        """One agent decision; False when a person decides now or the game is over."""
+    def next_think(self) -> Think | None:
+        """The agent's question now, or None: a person decides, the game is over, or an agent
+        thinks already. Call it holding the lock."""
         seat = self.to_act()
-        if seat < 0 or self.players[seat] is None:
+        if self.thinking is not None or seat < 0 or self.players[seat] is None:
+            return None
+        env, name = self.env, self.env.agent_selection
+        obs = env.observe(name)
+        info = agent_info(env, name)
+        info["state"] = info["state"].clone()  # the agent's own copy: the game is shown meanwhile
+        return Think(seat, len(self.decisions), obs["observation"].copy(), obs["action_mask"].copy(), info)
+
+    def think(self, think: Think) -> int:
+        """The agent's decision: the slow part, without the lock."""
+        start = time.thread_time()  # this thread's CPU: other games think on other threads
+        action = int(self.players[think.seat].act(think.observation, think.mask, think.info))
+        self.seat_cpu[think.seat] += time.thread_time() - start
+        return action
+
+    def advance(self) -> bool:
+        """One agent decision, here and now; False when a person decides or the game is over."""
+        think = self.next_think()
+        if think is None:
             return False
-        obs = self.env.observe(self.env.agent_selection)
-        start = time.process_time()
-        action = int(self.players[seat].act(obs["observation"], obs["action_mask"],
-                                            agent_info(self.env, self.env.agent_selection)))
-        self.seat_cpu[seat] += time.process_time() - start
-        self._step(seat, action)
+        self._step(think.seat, self.think(think))
         return True
+
+    def start_advance(self, submit: Any) -> Future | None:
+        """One agent decision, thought by ``submit(job)`` (a :class:`~agents.web.store.ThinkPool`'s):
+        its future, or None when there is none to make now (see :meth:`next_think`). Call it
+        holding the lock: the job takes it to step, so it sees ``thinking`` set."""
+        think = self.next_think()
+        if think is None:
+            return None
+
+        def job() -> None:
+            action = None
+            try:
+                action = self.think(think)
+            finally:
+                with self.lock:
+                    self.thinking = None
+                    if action is not None:
+                        self._step(think.seat, action)
+        self.thinking = submit(job)
+        return self.thinking
 
     def _step(self, seat: int, action: int) -> None:
         env = self.env
@@ -171,10 +216,18 @@ class LiveGame:
 
     # ---------------------------------------------------------------- views
     def view(self, since: int = 0) -> dict[str, Any]:
+        """The page's view, with the events from number ``since``; ``thinking`` while an agent
+        thinks. Kept until the next decision, so polls of a thinking game cost nothing."""
+        since = max(0, min(int(since), len(self.env.game_state.events)))
+        key = (len(self.decisions), since)
+        if self.shown is None or self.shown[0] != key:
+            self.shown = (key, self._view(since))
+        return {**self.shown[1], "thinking": self.thinking is not None}
+
+    def _view(self, since: int) -> dict[str, Any]:
         env, state = self.env, self.env.game_state
         seat = self.to_act()
         out = state_view(state, self.seats, self.interrupt, truncated=self.over and not state.is_over)
-        since = max(0, min(int(since), len(state.events)))
         out.update(kind="live", seats=self.seats, seed=self.seed, to_act=seat,
                    human=seat >= 0 and self.players[seat] is None, decisions_made=len(self.decisions),
                    last=self.last, events_total=len(state.events),
@@ -195,43 +248,108 @@ class LiveGame:
 
 
 # -------------------------------------------------------------------- replays
+RECORD_TYPES = {"game": int, "seed": int, "game_seed": int, "map": str, "map_text": (str, type(None)),
+                 "num_players": int, "rules": dict, "seats": list, "decisions": list, "tokens": list,
+                 "winners": list, "n_decisions": int, "truncated": bool, "final_digest": str}
+_JSON = json.JSONDecoder()
+_SPACE = re.compile(r"\s*")
+
+
+def parse_results(body: bytes, name: str) -> Any:
+    """A results file's JSON. Its top-level arrays (the games) are decoded one element at a time,
+    so a large file lets other threads run between games, where one ``json.loads`` would hold
+    the GIL throughout; a file that is not a JSON object is None (not a results file)."""
+    try:
+        text = body.decode("utf-8")
+        i = _SPACE.match(text).end()
+        if not text.startswith("{", i):
+            return None  # not parsed: whatever it is, it is not a results file
+        out, i = {}, _SPACE.match(text, i + 1).end()
+        while not text.startswith("}", i):
+            key, i = _JSON.raw_decode(text, i)
+            i = _SPACE.match(text, i).end()
+            if not isinstance(key, str) or not text.startswith(":", i):
+                raise ValueError(f"a key and ':' expected at character {i}")
+            i = _SPACE.match(text, i + 1).end()
+            out[key], i = _decode_value(text, i)
+            i = _SPACE.match(text, i).end()
+            if text.startswith(",", i):
+                i = _SPACE.match(text, i + 1).end()
+            elif not text.startswith("}", i):
+                raise ValueError(f"',' or '}}' expected at character {i}")
+        if _SPACE.match(text, i + 1).end() != len(text):
+            raise ValueError(f"extra data at character {i + 1}")
+        return out
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
+        raise WebError(f"{name} is not a JSON file ({str(e)[:120]})") from None
+
+
+def _decode_value(text: str, i: int) -> tuple[Any, int]:
+    if not text.startswith("[", i):
+        return _JSON.raw_decode(text, i)
+    out, i = [], _SPACE.match(text, i + 1).end()
+    while not text.startswith("]", i):
+        item, i = _JSON.raw_decode(text, i)
+        out.append(item)
+        i = _SPACE.match(text, i).end()
+        if text.startswith(",", i):
+            i = _SPACE.match(text, i + 1).end()
+        elif not text.startswith("]", i):
+            raise ValueError(f"',' or ']' expected at character {i}")
+    return out, i + 1
+
+
 def read_results(data: Any, name: str) -> list[GameRecord]:
     """The game records of a results file's contents (a dict), or a WebError saying what is wrong."""
     if not isinstance(data, dict) or data.get("schema") != RESULTS_SCHEMA or not isinstance(data.get("games"), list):
         raise WebError(f"{name} is not a vigtavl results file (written by vigtavl match, tournament or play --out)")
     if data.get("version") != RESULTS_VERSION:
-        raise WebError(f"{name} is a results file of version {data.get('version')!r}; this engine replays "
-                       f"version {RESULTS_VERSION} only: play the games again to replay them")
+        raise WebError(f"{name} is a results file of version {repr(data.get('version'))[:20]}; this engine "
+                       f"replays version {RESULTS_VERSION} only: play the games again to replay them")
     try:
         records = [GameRecord.from_dict(g) for g in data["games"]]
     except (TypeError, ValueError) as e:
-        raise WebError(f"{name}: {e}") from None
+        raise WebError(f"{name}: {str(e)[:200]}") from None
     if not records:
         raise WebError(f"{name} holds no games")
+    for r in records:
+        check_record(r, name)
     return records
 
 
-class ReplayFile:
-    """A results file opened for replay: its games, each rebuilt when first asked for."""
+def check_record(r: GameRecord, name: str) -> None:
+    """A record the server may rebuild: fields of their types, a preset map or the map's own text
+    (a map name is never read as a file), and no more decisions than a game may have."""
+    from vigtavl_env.engine.maps import list_presets
+    wrong = [k for k, t in RECORD_TYPES.items() if not isinstance(getattr(r, k), t)]
+    if wrong or not all(isinstance(c, int) for c in r.decisions):
+        raise WebError(f"{name}: a game record has fields of the wrong type ({', '.join(wrong) or 'decisions'})")
+    if r.map_text is None and r.map not in list_presets():
+        raise WebError(f"{name}: game {r.game} names map {r.map[:40]!r}, which is not a preset, and has no map text")
+    if len(r.decisions) > MAX_REPLAY_DECISIONS:
+        raise WebError(f"{name}: game {r.game} has {len(r.decisions)} decisions; this server replays at most "
+                       f"{MAX_REPLAY_DECISIONS}")
 
-    def __init__(self, records: list[GameRecord], name: str) -> None:
+
+class ReplayFile:
+    """A results file opened for replay: its records (the store keeps the games rebuilt from them).
+    ``nbytes``: the size of its JSON, from which the store estimates its memory."""
+
+    def __init__(self, records: list[GameRecord], name: str, nbytes: int) -> None:
+        from agents.web.store import RECORD_BYTES_PER_JSON_BYTE
         self.name = name
         self.records = {r.game: r for r in records}
-        self.games: dict[int, ReplayGame] = {}
-        self.lock = threading.Lock()
+        self.nbytes = RECORD_BYTES_PER_JSON_BYTE * nbytes
 
     def summary(self) -> dict[str, Any]:
         return {"name": self.name, "games": [
             {"game": r.game, "seats": r.seats, "tokens": r.tokens, "winners": r.winners, "map": r.map,
              "decisions": r.n_decisions, "truncated": r.truncated} for r in self.records.values()]}
 
-    def game(self, number: int) -> "ReplayGame":
-        with self.lock:
-            if number not in self.records:
-                raise WebError(f"{self.name} has no game {number}", 404)
-            if number not in self.games:
-                self.games[number] = ReplayGame(self.records[number])
-            return self.games[number]
+    def build(self, number: int) -> "ReplayGame":
+        if number not in self.records:
+            raise WebError(f"{self.name} has no game {number}", 404)
+        return ReplayGame(self.records[number])
 
 
 class ReplayGame:
@@ -239,30 +357,34 @@ class ReplayGame:
 
     def __init__(self, record: GameRecord) -> None:
         try:
-            check_engine(record)
-            state = initial_state(record)
-        except (ReplayError, ValueError, KeyError) as e:
-            raise WebError(f"game {record.game} cannot be replayed: {e}") from None
+            self._rebuild(record)
+        except WebError:
+            raise
+        except ReplayError as e:
+            raise WebError(str(e)) from None
+        except Exception as e:  # an uploaded record can be wrong in any way: its fault, a 400
+            raise WebError(f"game {record.game} cannot be replayed: {str(e)[:200] or type(e).__name__}") from None
+
+    def _rebuild(self, record: GameRecord) -> None:
+        check_engine(record)
+        state = initial_state(record)
         self.record = record
         self.board = board_view(state.gmap.board, state.gmap.terrain)
         self.snapshots = [state.clone(keep_events=False)]
         self.moves: list[dict[str, Any]] = []  # per decision: its words, hexes, events, turn
         self.turns = [{"turn": 0, "frame": 0, "label": "placement"}]
         before, seat = len(state.events), state.current_player
-        try:
-            for i, text, state in replay_steps(record, state):
-                events = narrate_events(state.events[before:], state, before)
-                for e in events:
-                    if e["event"] == "turn":
-                        self.turns.append({"turn": len(self.turns), "frame": i, "label": e["text"]})
-                self.moves.append({"number": i, "seat": seat, "text": text, "events": events,
-                                   "cells": decision_cells(state, record.decisions[i - 1])})
-                if i % SNAPSHOT_EVERY == 0:
-                    self.snapshots.append(state.clone(keep_events=False))
-                before, seat = len(state.events), state.current_player
-            verify(record, state)
-        except ReplayError as e:
-            raise WebError(str(e)) from None
+        for i, text, state in replay_steps(record, state):
+            events = narrate_events(state.events[before:], state, before)
+            for e in events:
+                if e["event"] == "turn":
+                    self.turns.append({"turn": len(self.turns), "frame": i, "label": e["text"]})
+            self.moves.append({"number": i, "seat": seat, "text": text, "events": events,
+                               "cells": decision_cells(state, record.decisions[i - 1])})
+            if i % SNAPSHOT_EVERY == 0:
+                self.snapshots.append(state.clone(keep_events=False))
+            before, seat = len(state.events), state.current_player
+        verify(record, state)
 
     @property
     def frames(self) -> int:
@@ -292,41 +414,3 @@ class ReplayGame:
         out.update(kind="replay", frame=frame, frames=self.frames, turn=turn["turn"], last=move,
                    events=move["events"] if move else [], decisions=[])
         return out
-
-
-# -------------------------------------------------------------------- the store
-class Store:
-    """Live games and opened results files by id; the oldest go past their limits."""
-
-    def __init__(self) -> None:
-        self.games: OrderedDict[str, LiveGame] = OrderedDict()
-        self.replays: OrderedDict[str, ReplayFile] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def add_game(self, game: LiveGame) -> str:
-        return self._add(self.games, game, MAX_LIVE_GAMES)
-
-    def add_replay(self, replay: ReplayFile) -> str:
-        return self._add(self.replays, replay, MAX_REPLAYS)
-
-    def _add(self, table: OrderedDict, item: Any, limit: int) -> str:
-        with self.lock:
-            key = new_id()
-            table[key] = item
-            while len(table) > limit:
-                table.popitem(last=False)
-            return key
-
-    def game(self, key: str) -> LiveGame:
-        with self.lock:
-            if key not in self.games:
-                raise WebError(f"no game {key!r} on this server (it was restarted, or the game is too old); "
-                               "start a new one", 404)
-            self.games.move_to_end(key)
-            return self.games[key]
-
-    def replay(self, key: str) -> ReplayFile:
-        with self.lock:
-            if key not in self.replays:
-                raise WebError(f"no opened results file {key!r} on this server; open it again", 404)
-            return self.replays[key]

@@ -1,0 +1,336 @@
+"""What ``vigtavl serve`` lets in: hosts and origins, request sizes, names, model files, map files,
+and agents with their thinking time.
+
+- :class:`Gate` (ASGI middleware, before every route and the static files): the ``Host`` header
+  must name this server (a DNS-rebinding page names its own host), a request that changes
+  anything (not GET or HEAD) must come from the server's own page (``Origin``,
+  ``Sec-Fetch-Site``), and a body larger than its route's bound is refused before it is read.
+- :class:`ModelGuard`: model files are pickles, and loading one runs the code in it. A spec's
+  model is resolved to a real path and checked against the shipped models and the files named
+  with ``--model``; anything else is refused without opening the file.
+- :class:`MapGuard`: the presets, ``random``, and ``.txt`` files inside the ``--maps`` folders,
+  named relative to them. Any other name gets one answer, which tells nothing about the files
+  outside, and an error never quotes a file's content.
+- :func:`seat_specs`: the agents this server runs (the project's own: an installed package's
+  agents have no time bound here), each search given a time limit of at most ``--think-ms``.
+
+Every refusal is a :class:`WebError`, answered as one line of JSON with its status.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import os
+import re
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from starlette.exceptions import HTTPException
+
+from agents.registry import spec_model
+from vigtavl_env.agent import agent_names
+
+HUMAN = "human"
+MAX_NAME = 200  # characters in a name from a request: an agent spec, a file, a map
+MAX_MAP_BYTES = 64 * 1024
+MAX_LISTED = 1000  # files listed per folder in /api/meta and /api/files
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})
+SAFE_METHODS = ("GET", "HEAD")
+FOREIGN_FETCH = ("cross-site", "same-site")  # Sec-Fetch-Site values of another origin's page
+FAST_AGENTS = ("random", "greedy", "aggressor", "builder", "ppo")  # one pass per decision
+SEARCH_AGENTS = ("search", "ppo-search")
+MS_BUDGET = re.compile(r"\d+(\.\d*)?ms")
+SHIPPED_MODELS = ("pretrained", "pretrained-3p")
+RANDOM_MAP = "random"
+UNKNOWN_MAP = ("unknown map: choose a preset, 'random', or a .txt file inside a folder named with "
+               "'vigtavl serve --maps DIR', named relative to it (GET /api/meta lists them)")
+
+
+class WebError(Exception):
+    """A request the server refuses, with its HTTP status and a message for the page."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def clean_name(text: str, what: str) -> str:
+    """A name from a request, printable and short: a NUL byte is a 400, never an OSError."""
+    if not isinstance(text, str) or len(text) > MAX_NAME or not text.isprintable():
+        raise WebError(f"{what} must be printable text of at most {MAX_NAME} characters")
+    return text
+
+
+def inside(root: Path, name: str) -> Path | None:
+    """``root / name`` resolved (links followed) if it stays inside ``root``, else None."""
+    try:
+        path = (root / name).resolve()
+    except (OSError, RuntimeError, ValueError):  # a link loop, a name too long
+        return None
+    return path if path.is_relative_to(root) else None
+
+
+def folders(paths: Iterable[str | Path], what: str) -> tuple[Path, ...]:
+    """The folders named at start, resolved; ValueError (one line) for one that is missing."""
+    out = tuple(Path(p).resolve() for p in paths)
+    for f in out:
+        if not f.is_dir():
+            raise ValueError(f"{what} folder {f} does not exist")
+    return out
+
+
+# -------------------------------------------------------------------- hosts and origins
+def host_names(host: str, allow: Iterable[str] = ()) -> frozenset[str]:
+    """The ``Host`` names a server listening on ``host`` answers to: the loopback names, the
+    address it listens on (unless a wildcard such as 0.0.0.0), and the names in ``allow``."""
+    names = set(LOOPBACK_NAMES) | {a.strip().lower() for a in allow if a.strip()}
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        names.add(host.lower())  # a host name
+    else:
+        if not ip.is_unspecified:
+            names.add(f"[{ip}]" if ip.version == 6 else str(ip))
+    return frozenset(names)
+
+
+def is_loopback(host: str) -> bool:
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _split_host(value: str) -> tuple[str, int]:
+    """``"name:port"`` or ``"[v6]:port"`` -> (name, port); no port is port 80."""
+    value = value.strip().lower()
+    name, sep, port = value.rpartition(":") if not value.endswith("]") else (value, "", "")
+    if not sep:
+        name, port = value, "80"
+    if not port.isdigit() or not name:
+        raise WebError("a Host header of the form name:port is required", 400)
+    return name, int(port)
+
+
+def check_host(value: str, names: frozenset[str], port: int | None) -> None:
+    """The ``Host`` header names this server (and its port, once known): else 403."""
+    name, given = _split_host(value)
+    if name not in names or (port is not None and given != port):
+        raise WebError(f"this server does not answer to the host {value[:80]!r}; start it with "
+                       "'vigtavl serve --allow-host NAME' to add a name", 403)
+
+
+def check_origin(headers: dict[str, str], scheme: str) -> None:
+    """A request that changes something comes from this server's own page: else 403."""
+    origin = headers.get("origin")
+    if origin is not None and origin.lower() != f"{scheme}://{headers.get('host', '')}".lower():
+        raise WebError(f"a request from another site ({origin[:80]!r}) may not change anything here", 403)
+    if headers.get("sec-fetch-site", "").lower() in FOREIGN_FETCH:
+        raise WebError("a request from another site may not change anything here", 403)
+
+
+class Gate:
+    """ASGI middleware, in front of every route: host and origin checks, a NUL in the address,
+    and body bounds. It reads the app's ``state.settings`` (``hosts``, ``port``, ``max_body``,
+    ``uploads``: a bound per path) on each request, so ``serve`` can set the port once bound."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        settings = scope["app"].state.settings
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        limit = settings.uploads.get(scope["path"], settings.max_body)
+        try:
+            check_host(headers.get("host", ""), settings.hosts, settings.port)
+            if scope["method"] not in SAFE_METHODS:
+                check_origin(headers, scope.get("scheme", "http"))
+            if "\x00" in scope["path"] or b"%00" in scope.get("query_string", b""):
+                raise WebError("a NUL byte in the address", 400)
+            length = headers.get("content-length")
+            if length is not None and not length.isdigit():
+                raise WebError("a bad Content-Length", 400)
+            if length is not None and int(length) > limit:
+                raise WebError(f"the request body is larger than {_size(limit)}", 413)
+        except WebError as e:
+            return await send_error(send, e)
+        await self.app(scope, _bounded(receive, limit), send)
+
+
+def _bounded(receive: Callable, limit: int) -> Callable:
+    """``receive`` that refuses a body past ``limit`` bytes (a chunked one has no length). It
+    raises Starlette's HTTPException, the one error FastAPI lets out of reading a body."""
+    seen = 0
+
+    async def bounded() -> dict:
+        nonlocal seen
+        message = await receive()
+        seen += len(message.get("body", b""))
+        if seen > limit:
+            raise HTTPException(413, f"the request body is larger than {_size(limit)}")
+        return message
+    return bounded
+
+
+async def send_error(send: Callable, e: WebError) -> None:
+    body = json.dumps({"error": str(e)}).encode()
+    await send({"type": "http.response.start", "status": e.status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _size(n: int) -> str:
+    return f"{n >> 20} MB" if n >= 1 << 20 else f"{n >> 10} KB"
+
+
+# -------------------------------------------------------------------- model files
+class ModelGuard:
+    """Model files are pickles, and loading one runs the code in it: a spec's model is resolved
+    to its real path (links and ``..`` followed) and loaded only if that path is a shipped model
+    or a file named with ``--model`` (resolved when the server starts)."""
+
+    def __init__(self, models: Iterable[str | Path] = ()) -> None:
+        self.named = frozenset(os.path.realpath(m) for m in models)
+
+    @cached_property
+    def shipped(self) -> dict[str, str]:
+        """``pretrained`` names -> the real path of the shipped file, for those installed (found
+        on first use: it imports torch)."""
+        try:
+            from agents.ppo import resolve_model_path
+        except ImportError:  # no torch: no PPO agent runs here at all
+            return {}
+        out = {}
+        for name in SHIPPED_MODELS:
+            try:
+                path = resolve_model_path(name)
+            except FileNotFoundError:
+                continue
+            if path.is_absolute():  # a missing shipped file falls back to a path relative to here
+                out[name] = os.path.realpath(path)
+        return out
+
+    def check(self, spec: str) -> str:
+        """``spec`` with its model as the real path checked (a shipped name kept as it is), or a
+        WebError; the file is not opened here."""
+        model = spec_model(spec)
+        if not model or model in self.shipped:
+            return spec
+        try:
+            real = os.path.realpath(model)
+        except (ValueError, OSError):
+            real = None
+        if real is None or (real not in self.named and real not in self.shipped.values()):
+            named = ", ".join(sorted(self.named)) or "none"
+            raise WebError(f"agent {spec!r}: this server loads only the model files named with "
+                           f"'vigtavl serve --model PATH' (named: {named}) and the pretrained ones")
+        name, _, arg = spec.strip().partition(":")
+        return f"{name}:{real}{arg[len(model):]}"
+
+
+# -------------------------------------------------------------------- agents and their time
+def bounded_spec(spec: str, think_ms: int) -> str:
+    """The spec a seat runs: a ``search`` or ``ppo-search`` spec gets a time limit of
+    ``think_ms`` per decision unless it names one; one above ``think_ms`` is refused (400)."""
+    spec = spec.strip()
+    kind, _, arg = spec.partition(":")
+    kind = kind.lower()
+    if kind in FAST_AGENTS:
+        return spec
+    if kind not in SEARCH_AGENTS:
+        if kind in agent_names():
+            raise WebError(f"agent {spec!r}: this server runs only its own agents ("
+                           f"{', '.join(FAST_AGENTS + SEARCH_AGENTS)}), whose thinking time it bounds")
+        return spec  # an unknown agent: check_agents names the known ones
+    budget = arg if kind == "search" else arg[len(spec_model(spec) or ""):]
+    parts = [p.strip().lower() for p in budget.split(":") if p.strip()]
+    times = [p for p in parts if p.endswith("ms")]
+    for t in times:
+        if not MS_BUDGET.fullmatch(t):
+            raise WebError(f"bad search budget in {spec!r}: {t!r} is not a number of milliseconds (search:50ms)")
+        if float(t[:-2]) > think_ms:
+            raise WebError(f"agent {spec!r} would think up to {t} per decision; this server allows at most "
+                           f"{think_ms}ms (vigtavl serve --think-ms)")
+    if times:
+        return spec
+    counts = [] if any(p.isdigit() for p in parts) else [str(_default_simulations(kind))]
+    return ":".join([spec, *counts, f"{think_ms}ms"])  # a time alone would mean "as many as fit"
+
+
+def _default_simulations(kind: str) -> int:
+    if kind == "search":
+        from agents.search import DEFAULT_ITERATIONS
+        return DEFAULT_ITERATIONS
+    from agents.ppo import PPO_SEARCH_ITERATIONS
+    return PPO_SEARCH_ITERATIONS
+
+
+def seat_specs(seats: Sequence[str], models: ModelGuard, think_ms: int) -> list[str]:
+    """The seats of a new game as they will run: ``human``, or an agent this server allows,
+    its model checked and its time bounded."""
+    if not 2 <= len(seats) <= 4:
+        raise WebError(f"a game has 2 to 4 players, got {len(seats)} seats")
+    out = []
+    for spec in seats:
+        spec = clean_name(spec, "an agent spec").strip()
+        if not spec:
+            raise WebError("every seat needs an agent spec or 'human'")
+        out.append(spec if spec.lower() == HUMAN else models.check(bounded_spec(spec, think_ms)))
+    return out
+
+
+# -------------------------------------------------------------------- maps
+class MapGuard:
+    """The maps a game may be played on: the presets, ``random``, and ``.txt`` files inside the
+    folders named with ``--maps``, named relative to the folder."""
+
+    def __init__(self, maps: Iterable[str | Path] = ()) -> None:
+        from vigtavl_env.engine.maps import list_presets, load_map
+        self.folders = folders(maps, "maps")
+        self.presets = {name: load_map(name).num_players for name in list_presets()}
+
+    def listing(self) -> list[dict[str, Any]]:
+        """Every map a game may name, with its player count (a folder's unreadable files left out)."""
+        out = [{"name": n, "players": p} for n, p in self.presets.items()]
+        for root in self.folders:
+            for path in sorted(root.rglob("*.txt"))[:MAX_LISTED]:
+                name = str(path.relative_to(root))
+                try:
+                    out.append({"name": name, "players": self._load(root, name).num_players})
+                except WebError:
+                    continue
+        return out
+
+    def resolve(self, name: str | None) -> Any:
+        """What the env plays on: a preset name, ``random``, a folder's map (a GameMap), or None
+        for the player count's preset."""
+        if not name:
+            return None
+        clean_name(name, "a map name")
+        if name in self.presets or name == RANDOM_MAP:
+            return name
+        for root in self.folders:
+            if name.endswith(".txt") and (found := inside(root, name)) is not None and found.is_file():
+                return self._load(root, name)
+        raise WebError(UNKNOWN_MAP)
+
+    @staticmethod
+    def _load(root: Path, name: str) -> Any:
+        """A folder's map file, checked; errors name the line, never quote it."""
+        from vigtavl_env.engine.maps import load_map, parse_map
+        path = inside(root, name)
+        try:
+            if path is None or path.stat().st_size > MAX_MAP_BYTES:
+                raise ValueError(f"larger than {_size(MAX_MAP_BYTES)}")
+            return load_map(parse_map(path.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError) as e:
+            raise WebError(f"map {name!r} cannot be read ({type(e).__name__})") from None
+        except ValueError as e:
+            line = re.match(r"line \d+", str(e))
+            where = f" ({line.group()})" if line else ""
+            raise WebError(f"map {name!r} is not a playable map file{where}") from None

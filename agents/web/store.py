@@ -1,0 +1,200 @@
+"""What ``vigtavl serve`` keeps in memory, and where its agents think.
+
+- :class:`Table`: entries by id, least recently used first, bounded in number and in estimated
+  bytes. A new entry makes room by dropping the least recently used entries that may go; when
+  none may, it is refused (503), so a game being played is never dropped for another.
+- :class:`Store`: three tables. Live games: one may go only after :attr:`Limits.idle_s` seconds
+  untouched, and never while its agent thinks. Opened results files and rebuilt replay games
+  (the frames and snapshots of one game of a file) go least recently used first; a file that
+  goes takes its rebuilt games with it.
+- :class:`ThinkPool`: agents think on a few daemon threads of their own, fed by a bounded
+  queue, never on the request workers; a full queue is a 503, and a think in progress never
+  holds the server up when it stops.
+
+The byte estimates were measured with tracemalloc on duel games between heuristic agents: a live
+game holds 1.14 MB once its agents are made and 25-33 KB more per decision (the event log and the
+agents' position tables); a parsed results file 4.5 bytes per byte of its JSON; a rebuilt game
+about 0.33 MB (board view, snapshots) plus 1.5 KB per decision (narrated moves).
+"""
+
+from __future__ import annotations
+
+import queue
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any
+
+from agents.web.guards import WebError
+
+MB = 1 << 20
+LIVE_GAME_BYTES = 1_600_000  # measured 1.14 MB, plus the last view kept for repeated polls
+LIVE_DECISION_BYTES = 32_000
+RECORD_BYTES_PER_JSON_BYTE = 5
+REPLAY_GAME_BYTES = 360_000
+REPLAY_FRAME_BYTES = 1_600
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much one server keeps and how many agents think at once (``create_app(limits=...)``)."""
+
+    live_games: int = 64
+    live_bytes: int = 512 * MB
+    idle_s: float = 15 * 60  # a live game untouched this long may make room for a new one
+    replays: int = 16  # opened results files
+    replay_bytes: int = 256 * MB
+    rebuilt: int = 256  # rebuilt replay games, of all files together
+    rebuilt_bytes: int = 128 * MB
+    think_workers: int = 2
+    think_queue: int = 8  # thinks waiting for a worker; past this a new one is a 503
+
+
+def new_id() -> str:
+    return secrets.token_urlsafe(8)
+
+
+def mb(n: float) -> str:
+    return f"{n / MB:.1f} MB"
+
+
+class Table:
+    """Entries by key, least recently used first, bounded in count and in estimated bytes."""
+
+    def __init__(self, what: str, max_items: int, max_bytes: int, size_of: Callable[[Any], int],
+                 may_go: Callable[[Any], bool] = lambda _: True) -> None:
+        self.what, self.max_items, self.max_bytes = what, max_items, max_bytes
+        self.size_of, self.may_go = size_of, may_go
+        self.items: OrderedDict[Hashable, Any] = OrderedDict()
+
+    def get(self, key: Hashable) -> Any | None:
+        if key not in self.items:
+            return None
+        self.items.move_to_end(key)
+        return self.items[key]
+
+    def total(self) -> int:
+        return sum(self.size_of(v) for v in self.items.values())
+
+    def add(self, key: Hashable, value: Any) -> list[Hashable]:
+        """Adds ``value``, dropping least recently used entries that may go; the keys dropped.
+        Nothing is dropped when the room cannot be made (503) or ``value`` alone is too big (413)."""
+        size = self.size_of(value)
+        if size > self.max_bytes:
+            raise WebError(f"this is too large to keep: {mb(size)}, and this server keeps at most "
+                           f"{mb(self.max_bytes)} of {self.what}", 413)
+        count, total, victims = len(self.items), self.total(), []
+        for k, v in self.items.items():
+            if count < self.max_items and total + size <= self.max_bytes:
+                break
+            if self.may_go(v):
+                victims.append(k)
+                count, total = count - 1, total - self.size_of(v)
+        if count >= self.max_items or total + size > self.max_bytes:
+            raise WebError(f"the server is full: it keeps {len(self.items)} {self.what} "
+                           f"({mb(self.total())}), all in use; try again later", 503)
+        for k in victims:
+            del self.items[k]
+        self.items[key] = value
+        return victims
+
+    def drop(self, keep: Callable[[Hashable], bool]) -> None:
+        for k in [k for k in self.items if not keep(k)]:
+            del self.items[k]
+
+
+def live_game_bytes(game: Any) -> int:
+    return LIVE_GAME_BYTES + LIVE_DECISION_BYTES * len(game.decisions)
+
+
+def replay_game_bytes(game: Any) -> int:
+    return REPLAY_GAME_BYTES + REPLAY_FRAME_BYTES * game.frames
+
+
+class Store:
+    """Live games, opened results files and rebuilt replay games, each in a bounded :class:`Table`."""
+
+    def __init__(self, limits: Limits = Limits(), clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits, self.clock = limits, clock
+        self.games = Table("live games", limits.live_games, limits.live_bytes, live_game_bytes, self._idle)
+        self.replays = Table("opened results files", limits.replays, limits.replay_bytes, lambda r: r.nbytes)
+        self.rebuilt = Table("rebuilt replay games", limits.rebuilt, limits.rebuilt_bytes, replay_game_bytes)
+        self.lock = threading.Lock()
+
+    def _idle(self, game: Any) -> bool:
+        return game.thinking is None and self.clock() - game.touched >= self.limits.idle_s
+
+    def add_game(self, game: Any) -> str:
+        with self.lock:
+            key = new_id()
+            game.touched = self.clock()
+            self.games.add(key, game)
+            return key
+
+    def game(self, key: str) -> Any:
+        with self.lock:
+            game = self.games.get(key)
+            if game is None:
+                raise WebError(f"no game {key!r} on this server (it was restarted, or the game was idle and "
+                               "made room for another); start a new one", 404)
+            game.touched = self.clock()
+            return game
+
+    def add_replay(self, replay: Any) -> str:
+        with self.lock:
+            key = new_id()
+            gone = set(self.replays.add(key, replay))
+            self.rebuilt.drop(lambda k: k[0] not in gone)
+            return key
+
+    def replay(self, key: str) -> Any:
+        with self.lock:
+            replay = self.replays.get(key)
+            if replay is None:
+                raise WebError(f"no opened results file {key!r} on this server; open it again", 404)
+            return replay
+
+    def rebuilt_game(self, key: str, number: int) -> Any | None:
+        """Game ``number`` of an opened file if rebuilt and kept, else None (404: no such file)."""
+        self.replay(key)
+        with self.lock:
+            return self.rebuilt.get((key, number))
+
+    def rebuild(self, key: str, number: int) -> Any:
+        """Rebuilds game ``number`` of an opened file and keeps it (while the file is kept)."""
+        replay = self.replay(key)
+        game = replay.build(number)
+        with self.lock:
+            if self.replays.get(key) is replay:
+                self.rebuilt.add((key, number), game)
+        return game
+
+
+class ThinkPool:
+    """A few daemon threads where agents think, fed by a bounded queue."""
+
+    def __init__(self, workers: int, waiting: int) -> None:
+        self.jobs: queue.Queue = queue.Queue(maxsize=waiting)
+        for i in range(workers):  # daemon: a think in progress does not keep the process alive
+            threading.Thread(target=self._work, name=f"vigtavl-think-{i}", daemon=True).start()
+
+    def submit(self, job: Callable[[], Any]) -> Future:
+        future: Future = Future()
+        try:
+            self.jobs.put_nowait((job, future))
+        except queue.Full:
+            raise WebError("the server is busy: too many agents are thinking now; try again in a moment", 503) from None
+        return future
+
+    def _work(self) -> None:
+        while True:
+            job, future = self.jobs.get()
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(job())
+                except BaseException as e:  # the request that waits answers it
+                    future.set_exception(e)
