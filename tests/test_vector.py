@@ -165,18 +165,18 @@ def test_bad_arguments_fail_in_one_line(kwargs: dict, message: str) -> None:
 def test_bad_actions_fail_in_one_line_and_change_nothing() -> None:
     venv = VigtavlVectorEnv(num_envs=2, opponents=["random"], seed=0)
     obs = venv.reset().copy()
-    decisions = [s.decisions for s in venv.states]
+    decisions = [t.state.decisions for t in venv.tables]
     with pytest.raises(ValueError, match=r"actions must have shape \(2,\)"):
         venv.step(np.zeros(3, dtype=np.int64))
     legal = int(np.flatnonzero(venv.action_masks()[0])[0])
-    codes = set(venv._legal[1])
+    codes = set(venv.tables[1].legal)
     illegal = venv.codec.to_env(next(c for c in range(venv.codec.n_engine) if c not in codes))
     with pytest.raises(ValueError, match="game 1: action .* is not legal now"):
         venv.step(np.array([legal, illegal]))  # game 0's legal action is not played either
     with pytest.raises(ValueError, match="game 0: action 0 .* off the hexagon"):
         venv.step(np.array([0, legal]))
     assert np.array_equal(venv.observations, obs)
-    assert all(s.decisions == d for s, d in zip(venv.states, decisions))
+    assert all(t.state.decisions == d for t, d in zip(venv.tables, decisions))
 
 
 def test_opponents_are_drawn_by_weight_and_games_are_summed_up() -> None:

@@ -37,6 +37,9 @@ what the decision earned the seat that made it, and a finished game's every seat
 Seeding: game ``i`` draws its game seeds as ``raw_env(seed=seed + i)`` does on each reset, so the
 single-game environment replays it (``tests/test_vector.py`` checks observations, masks and
 rewards decision by decision); seats and opponents come from their own generators per game.
+
+The seat loop, the rewards and the game summaries are :mod:`vigtavl_env.seats`' (each game is an
+:class:`~vigtavl_env.seats.EngineTable`), as in the single-game wrappers.
 """
 
 from __future__ import annotations
@@ -51,11 +54,10 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from .agent import EngineAgent, RandomAgent, make_named_agent
 from .codec import ActionCodec
-from .engine import GameState, apply_action, legal_actions, new_game, returns, winners
-from .env import (
-    DEFAULT_MAX_STEPS, MARGIN_SCALE, REWARDS, SEED_BITS, interrupt_kind, raw_env,
-)
+from .engine import GameState, new_game, returns
+from .env import DEFAULT_MAX_STEPS, SEED_BITS, interrupt_kind, raw_env
 from .observation import OBS_HIGH, OBS_LOW, ObservationEncoder
+from .seats import REWARDS, EnginePlayer, EngineTable, game_summary, play_other_seats, seat_reward
 
 SEAT_SEED = 0x5EA7  # mixed into a game's seed for its seat and opponent draws
 
@@ -100,13 +102,14 @@ class VigtavlVectorEnv(VecEnv):
         self.terminated = np.zeros(n, dtype=bool)
         self.truncated = np.zeros(n, dtype=bool)
         self.seats = np.zeros(n, dtype=np.int64)  # the seat each row decides for
-        self.states: list[GameState | None] = [None] * n
-        self._legal: list[list[int]] = [[] for _ in range(n)]
-        self._agents: list[list[Any]] = [[] for _ in range(n)]  # per game: per seat, None = learner
+        self.tables: list[EngineTable | None] = [None] * n  # per game: its state, decisions, legal list
+        # Per game, per seat: a bot's player (seats.play_other_seats), or None where the decision
+        # comes from outside the seat loop (the learner's seat, a frozen policy's).
+        self._players: list[list[EnginePlayer | None]] = [[] for _ in range(n)]
+        self._policies: list[list[Any]] = [[] for _ in range(n)]  # per game, per seat: a frozen policy or None
         self._lineups: list[list[str]] = [[] for _ in range(n)]  # per game: the opponents' names
-        self._steps = [0] * n
-        self._seeders = [random.Random() for _ in range(n)]
-        self._pickers = [random.Random() for _ in range(n)]
+        self._game_seeds = [random.Random() for _ in range(n)]  # per game: the engine seed of each new game
+        self._seat_draws = [random.Random() for _ in range(n)]  # per game: its learner seat, opponents, bot seeds
         self._base_seed = seed
         self._actions: np.ndarray | None = None
         self._infos: list[dict[str, Any]] = [{} for _ in range(n)]
@@ -118,13 +121,13 @@ class VigtavlVectorEnv(VecEnv):
         if base is None:
             base = random.SystemRandom().getrandbits(32)
         for i in range(self.num_envs):
-            self._seeders[i] = random.Random(base + i)  # as raw_env(seed=base + i)
-            self._pickers[i] = random.Random((base + i) * SEAT_SEED + 1)
+            self._game_seeds[i] = random.Random(base + i)  # as raw_env(seed=base + i)
+            self._seat_draws[i] = random.Random((base + i) * SEAT_SEED + 1)
         self._reset_seeds()
         self._base_seed = base + self.num_envs  # a later plain reset starts new games
         for i in range(self.num_envs):
             self._new_game(i)
-            self._settle(i)
+            play_other_seats(self.tables[i], self._players[i])
         self._play_policies()
         for i in range(self.num_envs):
             self._publish(i)
@@ -140,19 +143,28 @@ class VigtavlVectorEnv(VecEnv):
         if self._actions is None:
             raise ValueError("step_wait() needs step_async(actions) first")
         actions, self._actions = self._actions, None
-        if any(s is None for s in self.states):
+        if any(t is None for t in self.tables):
             raise ValueError("call reset() before step()")
         codes = [self._checked_code(i, int(actions[i])) for i in range(self.num_envs)]  # all, before any move
-        self.rewards[:] = 0.0
-        self.terminated[:] = False
-        self.truncated[:] = False
         self._infos = [{} for _ in range(self.num_envs)]
-        before = [self._tokens_of(i) for i in range(self.num_envs)]
-        for i in range(self.num_envs):
-            self._learner_move(i, codes[i])
+        tokens_before = [t.state.tokens[t.state.current_player] for t in self.tables]  # the deciding seats'
+        for i, table in enumerate(self.tables):  # each row's move, then the bots to the next decision
+            table.play_code(codes[i])
+            play_other_seats(table, self._players[i])
         self._play_policies()
-        for i in range(self.num_envs):
-            self._finish_step(i, before[i])
+        for i, table in enumerate(self.tables):
+            seat = int(self.seats[i])
+            self.rewards[i] = seat_reward(table.state, seat, self.reward_kind, tokens_before[i])
+            over, cut = table.state.is_over, table.cut
+            self.terminated[i], self.truncated[i] = over, cut
+            if over or cut:
+                # Auto-reset, as SB3's vector envs: the finished game's last observation and result
+                # go in its info, and a new game takes its row.
+                self._infos[i].update(self._final_info(i, seat))
+                self._new_game(i)
+                play_other_seats(self.tables[i], self._players[i])
+                self._play_policies()
+            self._publish(i)
         dones = self.terminated | self.truncated  # a new array either way
         if self.copy:
             return self.observations.copy(), self.rewards.copy(), dones, self._infos
@@ -180,12 +192,18 @@ class VigtavlVectorEnv(VecEnv):
         self.opponent_weights = weights
 
     def close(self) -> None:
-        self.states = [None] * self.num_envs
+        self.tables = [None] * self.num_envs
 
     def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        """The attribute as seen by each game of ``indices`` (all games share this env's)."""
         return [getattr(self, attr_name) for _ in self._get_indices(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        """Set an attribute of the games of ``indices``: all of them, since they share this
+        env's attributes (a ValueError for some games only)."""
+        if sorted(set(self._get_indices(indices))) != list(range(self.num_envs)):
+            raise ValueError(f"the {self.num_envs} games of a VigtavlVectorEnv share their attributes: "
+                             f"set_attr({attr_name!r}) applies to all of them (indices=None)")
         setattr(self, attr_name, value)
 
     def env_method(self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any) -> list[Any]:
@@ -202,28 +220,30 @@ class VigtavlVectorEnv(VecEnv):
 
     # ------------------------------------------------------------------ one game
     def _new_game(self, i: int) -> None:
-        game_seed = self._seeders[i].getrandbits(SEED_BITS)
-        self.states[i] = new_game(self.gmap, self.config, seed=game_seed)
-        self.states[i].record_events = False
-        self._steps[i] = 0
-        picker, P = self._pickers[i], self.n_players
+        """Start game ``i`` (its seat players drawn, nobody has played yet)."""
+        state = new_game(self.gmap, self.config, seed=self._game_seeds[i].getrandbits(SEED_BITS))
+        state.record_events = False
+        self.tables[i] = EngineTable(state, self.max_steps)
+        n_players, draws = self.n_players, self._seat_draws[i]
+        self._players[i], self._policies[i] = [None] * n_players, [None] * n_players
         if self.self_play:
-            self._agents[i] = [None] * P
             return
-        learner = picker.randrange(P)
-        agents: list[Any] = []
+        learner = draws.randrange(n_players)
         lineup: list[str] = []
-        for seat in range(P):
+        for seat in range(n_players):
             if seat == learner:
-                agents.append(None)
                 continue
             if self.opponent_weights is None:
-                k = picker.randrange(len(self.opponents))
+                k = draws.randrange(len(self.opponents))
             else:
-                k = picker.choices(range(len(self.opponents)), weights=self.opponent_weights)[0]
-            agents.append(self.opponents[k](seat, picker.getrandbits(32)))
+                k = draws.choices(range(len(self.opponents)), weights=self.opponent_weights)[0]
+            opponent = self.opponents[k](seat, draws.getrandbits(32))
+            if isinstance(opponent, _Policy):
+                self._policies[i][seat] = opponent.model
+            else:
+                self._players[i][seat] = _bot_player(opponent, self.codec)
             lineup.append(self.opponent_names[k])
-        self._agents[i], self._lineups[i] = agents, lineup
+        self._lineups[i] = lineup
 
     def _checked_code(self, i: int, action: int) -> int:
         """The engine code of row ``i``'s action, or a one-line error if it is not legal."""
@@ -231,116 +251,60 @@ class VigtavlVectorEnv(VecEnv):
             code = self.codec.to_engine(action)
         except ValueError as e:
             raise ValueError(f"game {i}: {e}") from None
-        if code not in self._legal[i]:
+        if code not in self.tables[i].legal:
             raise ValueError(f"game {i}: action {action} is not legal now (mask it with action_masks())")
         return code
 
-    def _learner_move(self, i: int, code: int) -> None:
-        state = self.states[i]
-        self.seats[i] = state.current_player
-        apply_action(state, code, self._legal[i])
-        self._steps[i] += 1
-        self._settle(i)
-
-    def _settle(self, i: int) -> None:
-        """Let the bots play game ``i`` until a learner or a frozen policy must decide."""
-        state = self.states[i]
-        while not state.is_over and self._steps[i] < self.max_steps:
-            self._legal[i] = legal = legal_actions(state)
-            agent = self._agents[i][state.current_player]
-            if agent is None or isinstance(agent, _Policy):
-                return
-            apply_action(state, _bot_decision(agent, state, legal, self.codec), legal)
-            self._steps[i] += 1
-        self._legal[i] = []
-
     def _play_policies(self) -> None:
         """Frozen policies decide for every game waiting on them, one batched call per policy
-        and round, until no game waits on a policy."""
+        and round, each game then played on to its next outside decision, until no game waits
+        on a policy."""
         while True:
             waiting: dict[int, list[int]] = {}
-            for i, state in enumerate(self.states):
-                if state is None or state.is_over or not self._legal[i]:
-                    continue
-                agent = self._agents[i][state.current_player]
-                if isinstance(agent, _Policy):
-                    waiting.setdefault(id(agent.model), []).append(i)
+            for i, table in enumerate(self.tables):
+                seat = table.seat_to_decide()
+                if seat is not None and self._policies[i][seat] is not None:
+                    waiting.setdefault(id(self._policies[i][seat]), []).append(i)
             if not waiting:
                 return
             for rows in waiting.values():
-                model = self._agents[rows[0]][self.states[rows[0]].current_player].model
+                first = self.tables[rows[0]]
+                model = self._policies[rows[0]][first.state.current_player]
                 obs = np.empty((len(rows),) + self.encoder.shape, dtype=np.float32)
                 masks = np.zeros((len(rows), self.codec.n_actions), dtype=bool)
                 for k, i in enumerate(rows):
-                    state = self.states[i]
-                    self.encoder.encode_into(state, state.current_player, obs[k])
-                    masks[k, self.codec.legal_indices(self._legal[i])] = True
+                    table = self.tables[i]
+                    self.encoder.encode_into(table.state, table.state.current_player, obs[k])
+                    masks[k, self.codec.legal_indices(table.legal)] = True
                 actions, _ = model.predict(obs, action_masks=masks, deterministic=self.deterministic_policies)
                 for k, i in enumerate(rows):
-                    apply_action(self.states[i], self.codec.to_engine(int(actions[k])), self._legal[i])
-                    self._steps[i] += 1
-                    self._settle(i)
+                    self.tables[i].play_code(self.codec.to_engine(int(actions[k])))
+                    play_other_seats(self.tables[i], self._players[i])
 
-    def _finish_step(self, i: int, tokens_before: int) -> None:
-        """Rewards, done flags and, for a finished game, its terminal observation and a reset."""
-        state, seat = self.states[i], int(self.seats[i])
-        self.rewards[i] = self._reward(i, seat, tokens_before)
-        over, cut = state.is_over, not state.is_over and self._steps[i] >= self.max_steps
-        if not (over or cut):
-            self._publish(i)
-            return
-        self.terminated[i], self.truncated[i] = over, cut
-        info = self._infos[i]
+    def _final_info(self, i: int, seat: int) -> dict[str, Any]:
+        """A finished game's info: its last observation from ``seat``, its results and, in
+        learner mode, its summary."""
+        table = self.tables[i]
+        state = table.state
         terminal = np.empty(self.encoder.shape, dtype=np.float32)
         self.encoder.encode_into(state, seat, terminal)
-        info["terminal_observation"] = terminal
-        info["TimeLimit.truncated"] = cut
-        info["final_rewards"] = [float(r) for r in returns(state)] if over else [0.0] * self.n_players
-        info["tokens"] = list(state.tokens)
-        info["learner_seat"] = seat
+        info = {"terminal_observation": terminal, "TimeLimit.truncated": table.cut,
+                "final_rewards": [float(r) for r in returns(state)] if state.is_over else [0.0] * self.n_players,
+                "tokens": list(state.tokens), "learner_seat": seat}
         if not self.self_play:
-            info["game"] = self._game_summary(i, seat)
-        self._new_game(i)
-        self._settle(i)
-        self._play_policies()
-        self._publish(i)
-
-    def _game_summary(self, i: int, seat: int) -> dict[str, Any]:
-        """The learner's finished game as training statistics read it (``training/train.py``):
-        win share, tokens, the best opponent's tokens, length, cut short, the opponent's name."""
-        state = self.states[i]
-        won = winners(state) if state.is_over else []
-        names = set(self._lineups[i])
-        return {"win": (1.0 / len(won)) if seat in won else 0.0, "tokens": state.tokens[seat],
-                "opp_tokens": max(t for j, t in enumerate(state.tokens) if j != seat),
-                "length": state.decisions, "truncated": not state.is_over,
-                "opponent": names.pop() if len(names) == 1 else "mixed"}
+            info["game"] = game_summary(state, seat, self._lineups[i])
+        return info
 
     def _publish(self, i: int) -> None:
         """Write game ``i``'s observation and mask for the seat that decides next."""
-        state = self.states[i]
-        seat = state.current_player
+        table = self.tables[i]
+        seat = table.state.current_player
         self.seats[i] = seat
-        self.encoder.encode_into(state, seat, self.observations[i])
+        self.encoder.encode_into(table.state, seat, self.observations[i])
         row = self.masks[i]
         row[:] = False
-        row[self.codec.legal_indices(self._legal[i])] = True
-        self._infos[i]["interrupt"] = interrupt_kind(state)
-
-    def _tokens_of(self, i: int) -> int:
-        state = self.states[i]
-        return state.tokens[state.current_player] if self.reward_kind == "tokens" else 0
-
-    def _reward(self, i: int, seat: int, tokens_before: int) -> float:
-        state = self.states[i]
-        if self.reward_kind == "tokens":
-            return float(state.tokens[seat] - tokens_before)
-        if not state.is_over:
-            return 0.0
-        if self.reward_kind == "win_loss":
-            return float(returns(state)[seat])
-        best_other = max(t for j, t in enumerate(state.tokens) if j != seat)
-        return (state.tokens[seat] - best_other) / MARGIN_SCALE
+        row[self.codec.legal_indices(table.legal)] = True
+        self._infos[i]["interrupt"] = interrupt_kind(table.state)
 
     @property
     def learner_seats(self) -> np.ndarray:
@@ -381,15 +345,22 @@ def _opponent_name(spec: Any) -> str:
     return spec if isinstance(spec, str) else getattr(spec, "name", None) or type(spec).__name__
 
 
-def _bot_decision(agent: Any, state: GameState, legal: list[int], codec: ActionCodec) -> int:
-    """The engine code a bot picks: engine bots decide on the legal list, the random bot picks
-    among the sorted env indices (as its ``act`` does), others act on an observation."""
+def _bot_player(agent: Any, codec: ActionCodec) -> EnginePlayer:
+    """A bot as a seat player on a bare engine state (``seats.EngineTable``): engine bots decide
+    on the legal list, the random bot picks among the sorted env indices (as its ``act`` does),
+    others act on an observation and an info as the AEC env's (``agent_info``)."""
     if isinstance(agent, EngineAgent):
-        return agent.decide(state, legal)
+        return agent.decide
+
     if type(agent) is RandomAgent:
-        indices = np.sort(codec.legal_indices(legal))
-        return codec.to_engine(int(indices[agent.rng.randrange(indices.size)]))
-    encoder = ObservationEncoder(state.gmap, state.config.rounds_per_phase)
-    mask = codec.new_mask(legal)
-    info = {"interrupt": interrupt_kind(state), "action_mask": mask, "state": state}
-    return codec.to_engine(int(agent.act(encoder.encode(state, state.current_player), mask, info)))
+        def pick(state: GameState, legal: list[int]) -> int:
+            indices = np.sort(codec.legal_indices(legal))
+            return codec.to_engine(int(indices[agent.rng.randrange(indices.size)]))
+        return pick
+
+    def act(state: GameState, legal: list[int]) -> int:
+        encoder = ObservationEncoder(state.gmap, state.config.rounds_per_phase)
+        mask = codec.new_mask(legal)
+        info = {"interrupt": interrupt_kind(state), "action_mask": mask, "state": state}
+        return codec.to_engine(int(agent.act(encoder.encode(state, state.current_player), mask, info)))
+    return act

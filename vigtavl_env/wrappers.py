@@ -44,6 +44,7 @@ from .agent import make_named_agent
 from .engine import IllegalActionError
 from .env import ILLEGAL_REWARD, raw_env
 from .observation import OBS_HIGH, OBS_LOW
+from .seats import AECTable, aec_player, play_other_seats, seat_reward
 
 Policy = Callable[[np.ndarray, np.ndarray], int] | Any
 RANDOM = "random"
@@ -72,8 +73,10 @@ class SingleSeatEnv(gymnasium.Env):
         self.observation_space = spaces.Box(OBS_LOW, OBS_HIGH, self.aec.encoder.shape, dtype=np.float32)
         self.action_space = spaces.Discrete(self.aec.codec.n_actions)
         self.seat = 0 if seat == RANDOM else seat
+        self._table = AECTable(self.aec)
+        self._players: list[Any] = []  # per seat: an opponent's player, None for the learner's
+        self._tokens_seen = 0  # the learner's tokens when it last saw the game (its reward since)
         self._done = True
-        self._carried = 0.0  # learner reward from opponent moves before its first decision
         self._warned = False
 
     @property
@@ -89,7 +92,9 @@ class SingleSeatEnv(gymnasium.Env):
             self.opponents[i].reset((self.seat + 1 + i) % self.n_players, int(self.np_random.integers(2**31)))
         self.aec.reset(seed=seed, options=options)
         self._done = False
-        self._carried, _ = self._play_opponents()  # paid with the first step's reward
+        self._players = self._seat_players()
+        self._tokens_seen = self.aec.game_state.tokens[self.seat]  # opponents' moves now: paid with the first step
+        play_other_seats(self._table, self._players)
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
@@ -109,13 +114,14 @@ class SingleSeatEnv(gymnasium.Env):
             info = self._info()
             info.update(illegal_action=True, reason=str(err))
             return self._observation(), float(ILLEGAL_REWARD), True, False, info
-        reward = float(self.aec.rewards.get(self.agent, 0.0)) + self._carried
-        self._carried = 0.0
-        more, _ = self._play_opponents()
-        terminated = bool(self.aec.game_state.is_over)
+        play_other_seats(self._table, self._players)
+        state = self.aec.game_state
+        reward = seat_reward(state, self.seat, self.aec.reward_kind, self._tokens_seen)
+        self._tokens_seen = state.tokens[self.seat]
+        terminated = bool(state.is_over)
         truncated = bool(not terminated and self.aec.truncations.get(self.agent, False))
         self._done = terminated or truncated
-        return self._observation(), reward + more, terminated, truncated, self._info()
+        return self._observation(), reward, terminated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:
         """Bool mask of the learner's legal actions (all False once the episode is over)."""
@@ -128,31 +134,19 @@ class SingleSeatEnv(gymnasium.Env):
         self.aec.close()
 
     # ------------------------------------------------------------------ opponents
-    def _play_opponents(self) -> tuple[float, int]:
-        """Step opponents until the learner must act or the game stops; the learner's reward."""
-        aec, total, steps = self.aec, 0.0, 0
-        while not self._game_stopped() and aec.agent_selection != self.agent:
-            seat = aec.possible_agents.index(aec.agent_selection)
-            aec.step(self._opponent_action(seat))
-            total += float(aec.rewards.get(self.agent, 0.0))
-            steps += 1
-        return total, steps
+    def _seat_players(self) -> list[Any]:
+        """The seat loop's players (``seats.play_other_seats``): the opponents in the seats
+        after the learner's, in turn order; ``None`` in the learner's."""
+        players: list[Any] = [None] * self.n_players
+        for k, policy in enumerate(self.opponents):
+            players[(self.seat + 1 + k) % self.n_players] = (
+                self._random_action if policy is RANDOM else aec_player(policy))
+        return players
 
-    def _game_stopped(self) -> bool:
-        aec = self.aec
-        return aec.game_state.is_over or any(aec.truncations.values()) or any(aec.terminations.values())
-
-    def _opponent_action(self, seat: int) -> int:
-        policy = self.opponents[(seat - self.seat - 1) % self.n_players]
-        if policy is RANDOM:
-            legal = self.aec.legal_action_indices()
-            return int(legal[self.np_random.integers(len(legal))])
-        agent = self.aec.possible_agents[seat]
-        obs = self.aec.observe(agent)
-        if hasattr(policy, "act"):
-            info = dict(self.aec.infos[agent], state=self.aec.game_state)  # as vigtavl_env.agent.agent_info
-            return int(policy.act(obs["observation"], obs["action_mask"], info))
-        return int(policy(obs["observation"], obs["action_mask"]))
+    def _random_action(self, aec: raw_env) -> int:
+        """The ``"random"`` opponent: uniform over the legal actions, from ``np_random``."""
+        legal = aec.legal_action_indices()
+        return int(legal[self.np_random.integers(len(legal))])
 
     # ------------------------------------------------------------------ views
     def _observation(self) -> np.ndarray:
