@@ -200,11 +200,11 @@ class ModelGuard:
     @cached_property
     def shipped(self) -> dict[str, str]:
         """``pretrained`` names -> the real path of the shipped file, for those installed (found
-        on first use: it imports torch)."""
+        on first use: it imports torch; without torch, every name, as none can load)."""
         try:
             from agents.ppo import resolve_model_path
-        except ImportError:  # no torch: no PPO agent runs here at all
-            return {}
+        except ImportError:  # no torch: make_agent says so before any file is opened
+            return dict.fromkeys(SHIPPED_MODELS, "")
         out = {}
         for name in SHIPPED_MODELS:
             try:
@@ -225,7 +225,7 @@ class ModelGuard:
             real = os.path.realpath(model)
         except (ValueError, OSError):
             real = None
-        if real is None or (real not in self.named and real not in self.shipped.values()):
+        if real is None or (real not in self.named and real not in filter(None, self.shipped.values())):
             named = ", ".join(sorted(self.named)) or "none"
             raise WebError(f"agent {spec!r}: this server loads only the model files named with "
                            f"'vigtavl serve --model PATH' (named: {named}) and the pretrained ones")
