@@ -40,6 +40,7 @@ from agents.match import (
 )
 from agents.replay import ReplayError, check_engine, initial_state, replay_steps, verify
 from agents.web.guards import HUMAN, WebError
+from agents.web.store import RECORD_BYTES_PER_JSON_BYTE
 from agents.web.view import (
     board_view, decision_cells, decision_list, narrate_events, state_view,
 )
@@ -336,7 +337,6 @@ class ReplayFile:
     ``nbytes``: the size of its JSON, from which the store estimates its memory."""
 
     def __init__(self, records: list[GameRecord], name: str, nbytes: int) -> None:
-        from agents.web.store import RECORD_BYTES_PER_JSON_BYTE
         self.name = name
         self.records = {r.game: r for r in records}
         self.nbytes = RECORD_BYTES_PER_JSON_BYTE * nbytes
