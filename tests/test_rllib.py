@@ -14,7 +14,7 @@ import torch as th  # noqa: E402
 
 from training.config import TrainConfig  # noqa: E402
 from training.rllib import (  # noqa: E402
-    LEARNER, MAIN, SB3Exporter, VigtavlMultiAgentEnv, VigtavlRLModule, newest_rllib_checkpoint, sb3_state_dict,
+    LEARNER, SB3Exporter, VigtavlMultiAgentEnv, VigtavlRLModule, newest_rllib_checkpoint, sb3_state_dict,
 )
 from vigtavl.cli import main as cli_main  # noqa: E402
 
@@ -96,4 +96,4 @@ def test_one_iteration_trains_writes_the_run_folder_and_resumes(tmp_path: Path):
     assert cli_main(["train", "--resume", str(run), "--set", "total_timesteps=128", *common]) == 0
     assert newest_rllib_checkpoint(run) != first and (run / "progress.csv").read_bytes() == log
     assert list(run.glob("progress-resume-*.csv"))
-    assert (run / "rllib_state.json").read_text().count(MAIN) == 0  # steps and snapshots only
+    assert (run / "rllib_state.json").read_text().count(LEARNER) == 0  # steps and snapshots only

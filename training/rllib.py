@@ -40,6 +40,7 @@ from tqdm import tqdm
 from training.config import TrainConfig
 from agents.network import HexActionHead, HexConvExtractor, HexValueHead, policy_spec
 from vigtavl_env.env import raw_env
+from vigtavl_env.seats import AECTable, aec_player, play_other_seats, seat_reward
 
 try:
     import ray
@@ -55,8 +56,7 @@ except ImportError as e:  # the extra is not installed: say how to get it, in on
     raise ImportError("backend 'rllib' needs Ray RLlib: pip install -e '.[rllib]' 'torch==2.13.0' "
                       f"(or make setup); {e}") from None
 
-MAIN = "main"  # the learning module
-LEARNER = "learner"
+LEARNER = "learner"  # the learner's agent id (a random seat each game) and the module it trains
 SELF = "self"  # an opponent seat exposed to RLlib (a snapshot of the learner plays it)
 LOG_MASK_MIN = -1e8  # log(0) for masked actions, as sb3-contrib's masking
 
@@ -76,6 +76,7 @@ class VigtavlMultiAgentEnv(MultiAgentEnv):
         weights = dict(config.pop("opponents", None) or {SELF: 1.0})
         seed = config.pop("seed", None)
         self.aec = raw_env(mask_in_info=False, **config)
+        self._table = AECTable(self.aec)
         n = len(self.aec.possible_agents)
         self.n_players = n
         self.possible_agents = [LEARNER] + [f"opponent_{k}" for k in range(1, n)]
@@ -95,8 +96,8 @@ class VigtavlMultiAgentEnv(MultiAgentEnv):
         self._bots = {s: [make_agent(s) for _ in range(n - 1)] for s in self._specs if s != SELF}
         self._rng = np.random.default_rng(seed)
         self._role: dict[int, str] = {}  # seat -> role, for the seats RLlib plays
-        self._bot: dict[int, Any] = {}  # seat -> bot, for the seats played here
-        self._reward: dict[str, float] = {}  # reward earned since the role last observed
+        self._players: list[Any] = []  # per seat: a bot's player (seats.play_other_seats), None for a role's
+        self._tokens_seen: list[int] = []  # per seat: its tokens when its role last observed (its reward since)
 
     # --- gymnasium-style API of MultiAgentEnv
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
@@ -104,7 +105,7 @@ class VigtavlMultiAgentEnv(MultiAgentEnv):
             self._rng = np.random.default_rng(seed)
         self.aec.reset(seed=int(self._rng.integers(2**62)))
         n, learner = self.n_players, int(self._rng.integers(self.n_players))
-        self._role, self._bot = {learner: LEARNER}, {}
+        self._role, self._players = {learner: LEARNER}, [None] * n
         for k in range(1, n):
             seat = (learner + k) % n
             spec = self._specs[int(self._rng.choice(len(self._specs), p=self._p))]
@@ -113,60 +114,38 @@ class VigtavlMultiAgentEnv(MultiAgentEnv):
             else:
                 bot = self._bots[spec][k - 1]
                 bot.reset(seat, int(self._rng.integers(2**31)))
-                self._bot[seat] = bot
+                self._players[seat] = aec_player(bot)
         self.agents = [self._role[s] for s in sorted(self._role)]
-        self._reward = dict.fromkeys(self.agents, 0.0)
-        self._play_bots()
-        if self._over():  # a bot-only end before the learner's first decision (never in practice)
+        self._tokens_seen = list(self.aec.game_state.tokens)
+        seat = play_other_seats(self._table, self._players)
+        if seat is None:  # a bot-only end before the learner's first decision (never in practice)
             return self.reset(seed=None, options=options)
-        return {self._selected(): self._obs(self._selected_seat())}, {}
+        return {self._role[seat]: self._obs(seat)}, {}
 
     def step(self, action_dict: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
-        role = self._selected()
-        self.aec.step(int(action_dict[role]))
-        self._collect_rewards()
-        self._play_bots()
-        if self._over():
+        self.aec.step(int(action_dict[self._role[self._table.seat_to_decide()]]))
+        seat = play_other_seats(self._table, self._players)
+        if seat is None:  # over or cut: every role sees the end
             terminated = bool(self.aec.game_state.is_over)
             obs = {r: self._obs(s) for s, r in self._role.items()}
-            rewards, self._reward = self._reward, dict.fromkeys(self.agents, 0.0)
+            rewards = {self._role[s]: self._reward(s) for s in sorted(self._role)}
             done = dict.fromkeys(self.agents, terminated) | {"__all__": terminated}
             cut = dict.fromkeys(self.agents, not terminated) | {"__all__": not terminated}
             return obs, rewards, done, cut, {}
-        nxt = self._selected()
-        rewards = {nxt: self._reward[nxt]}
-        self._reward[nxt] = 0.0
-        return {nxt: self._obs(self._selected_seat())}, rewards, {"__all__": False}, {"__all__": False}, {}
+        role = self._role[seat]
+        return {role: self._obs(seat)}, {role: self._reward(seat)}, {"__all__": False}, {"__all__": False}, {}
 
     # --- helpers
-    def _selected_seat(self) -> int:
-        return self.aec.possible_agents.index(self.aec.agent_selection)
-
-    def _selected(self) -> str:
-        return self._role[self._selected_seat()]
-
-    def _over(self) -> bool:
-        aec = self.aec
-        return aec.game_state.is_over or any(aec.truncations.values())
-
     def _obs(self, seat: int) -> dict[str, np.ndarray]:
         o = self.aec.observe(self.aec.possible_agents[seat])
         return {"observations": o["observation"], "action_mask": o["action_mask"].astype(np.float32)}
 
-    def _collect_rewards(self) -> None:
-        for seat, role in self._role.items():
-            self._reward[role] += float(self.aec.rewards.get(self.aec.possible_agents[seat], 0.0))
-
-    def _play_bots(self) -> None:
-        aec = self.aec
-        while not self._over() and self._selected_seat() in self._bot:
-            seat = self._selected_seat()
-            agent = aec.possible_agents[seat]
-            o = aec.observe(agent)
-            info = dict(aec.infos[agent], state=aec.game_state)
-            aec.step(int(self._bot[seat].act(o["observation"], o["action_mask"], info)))
-            self._collect_rewards()
-
+    def _reward(self, seat: int) -> float:
+        """What ``seat``'s role earned since it last observed (seats.seat_reward); now it has."""
+        state = self.aec.game_state
+        reward = seat_reward(state, seat, self.aec.reward_kind, self._tokens_seen[seat])
+        self._tokens_seen[seat] = state.tokens[seat]
+        return reward
 
 # ------------------------------------------------------------------ the network
 class VigtavlRLModule(TorchRLModule, ValueFunctionAPI):
@@ -259,11 +238,11 @@ def snapshot_ids(cfg: TrainConfig) -> list[str]:
 
 
 def make_mapping_fn(snapshots: list[str]) -> Any:
-    """The learner role to MAIN; an exposed opponent to a snapshot (by the episode's hash), or to
-    MAIN itself when there are none (plain self-play)."""
+    """The learner to its own module; an exposed opponent to a snapshot (by the episode's hash),
+    or to the learner's module itself when there are none (plain self-play)."""
     def agent_to_module(agent_id: str, episode: Any, **kwargs: Any) -> str:
         if agent_id == LEARNER or not snapshots:
-            return MAIN
+            return LEARNER
         return snapshots[zlib.crc32(f"{episode.id_}/{agent_id}".encode()) % len(snapshots)]
     return agent_to_module
 
@@ -281,9 +260,9 @@ def algorithm_config(cfg: TrainConfig) -> Any:
         .framework("torch")
         .env_runners(num_env_runners=runners, num_envs_per_env_runner=max(1, cfg.n_envs // max(1, runners)),
                      rollout_fragment_length="auto", num_cpus_per_env_runner=1)
-        .multi_agent(policies={MAIN, *snapshots}, policy_mapping_fn=make_mapping_fn(snapshots),
-                     policies_to_train=[MAIN])
-        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={m: module for m in (MAIN, *snapshots)}))
+        .multi_agent(policies={LEARNER, *snapshots}, policy_mapping_fn=make_mapping_fn(snapshots),
+                     policies_to_train=[LEARNER])
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={m: module for m in (LEARNER, *snapshots)}))
         .training(lr=cfg.learning_rate, gamma=cfg.gamma, lambda_=cfg.gae_lambda, clip_param=cfg.clip_range,
                   entropy_coeff=cfg.ent_coef, vf_loss_coeff=cfg.vf_coef, grad_clip=cfg.max_grad_norm,
                   train_batch_size_per_learner=cfg.n_steps * cfg.n_envs, minibatch_size=cfg.batch_size,
@@ -328,7 +307,7 @@ def train_rllib(cfg: TrainConfig, run_dir: Path, resume: Path | None, progress: 
     stop.install()
 
     def main_state() -> dict[str, Any]:  # the learner's weights (the env runners' may lag an update)
-        return {k: _cpu_tensor(v) for k, v in algo.learner_group.get_weights(module_ids=[MAIN])[MAIN].items()}
+        return {k: _cpu_tensor(v) for k, v in algo.learner_group.get_weights(module_ids=[LEARNER])[LEARNER].items()}
 
     def checkpoint() -> Path:
         path = run_dir / "checkpoints" / f"rllib_{steps}"
@@ -348,7 +327,7 @@ def train_rllib(cfg: TrainConfig, run_dir: Path, resume: Path | None, progress: 
         exporter.model.save(run_dir / "pretrained_model.zip")
         cloned = {k: v for k, v in exporter.model.policy.state_dict().items()
                   if k.split(".")[0] in ("features_extractor", "action_net", "value_net")}
-        algo.set_weights({m: cloned for m in (MAIN, *snapshots)})
+        algo.set_weights({m: cloned for m in (LEARNER, *snapshots)})
     try:
         bar = tqdm(total=cfg.total_timesteps, initial=steps, desc="train (rllib)", unit="step", disable=not progress)
         if steps == 0 and cfg.eval_every:
@@ -358,7 +337,7 @@ def train_rllib(cfg: TrainConfig, run_dir: Path, resume: Path | None, progress: 
             result = algo.train()
             runners = result.get("env_runners", {})
             new_steps = int(runners.get("num_env_steps_sampled_lifetime", steps))
-            learner = result.get("learners", {}).get(MAIN, {})
+            learner = result.get("learners", {}).get(LEARNER, {})
             row = {"time/total_timesteps": new_steps,
                    "time/fps": (new_steps - steps) / max(time.monotonic() - t0, 1e-9),
                    "time/time_elapsed": time.monotonic() - start,
