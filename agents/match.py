@@ -59,9 +59,9 @@ from typing import Any
 from tqdm import tqdm
 
 from vigtavl_env.agent import Agent, GameStopped, RandomAgent, agent_info
+from vigtavl_env.env import DEFAULT_MAX_STEPS
 
 AGENT_SEED_STRIDE = 16  # agent seed = game seed * stride + seat (seats < 16)
-DEFAULT_MAX_STEPS = 5000
 MAX_CHUNK = 16  # games per task sent to a worker (progress granularity vs. overhead)
 CHUNKS_PER_WORKER = 4
 Z_95 = 1.959963984540054

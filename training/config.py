@@ -27,8 +27,9 @@ from typing import Any, Literal
 
 import yaml
 
+from vigtavl_env.env import DEFAULT_MAX_STEPS
+
 POLICIES = ("cnn", "mlp")
-REWARDS = ("win_loss", "tokens", "margin")
 DEVICES = ("cpu", "auto", "cuda")
 
 
@@ -99,7 +100,7 @@ class TrainConfig:
     """Players per game: 2, 3 or 4 (a model plays only the player count it was trained for)."""
     map: str | None = None
     """Map preset (duel, triad, quad), 'random' (a fresh fair map per game) or a .txt file; null: the preset."""
-    max_steps: int = 5000
+    max_steps: int = DEFAULT_MAX_STEPS
     """Decisions after which a game is cut off (truncated)."""
     reward: Literal["win_loss", "tokens", "margin"] = "win_loss"
     """Reward: win_loss (+1/-1 at the end), tokens (tokens gained per step) or margin (end, / 10)."""
