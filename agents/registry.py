@@ -28,6 +28,7 @@ ValueError) saying why and how to get one.
 from __future__ import annotations
 
 import inspect
+import math
 import re
 
 from vigtavl_env.agent import Agent, AgentUnavailableError, RandomAgent, agent_factory, agent_names
@@ -104,7 +105,7 @@ def _search_budget(arg: str, spec: str) -> tuple[int, float | None]:
         try:
             if part.endswith("ms"):
                 ms = float(part[:-2])
-                if ms <= 0:
+                if not 0 < ms < math.inf:  # also nan: no comparison holds
                     raise ValueError
             else:
                 iterations = int(part)

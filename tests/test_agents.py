@@ -56,7 +56,8 @@ def test_registry_names():
     assert make_agent("random").name == "random"
 
 
-@pytest.mark.parametrize("spec", ["nobody", "search:abc", "search:0", "greedy:3", "", "ppo:"])
+@pytest.mark.parametrize("spec", ["nobody", "search:abc", "search:0", "greedy:3", "", "ppo:", "search:infms",
+                                  "search:nanms", "search:-5ms"])
 def test_registry_rejects_bad_specs(spec):
     with pytest.raises(ValueError) as err:
         make_agent(spec)
