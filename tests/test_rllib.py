@@ -14,9 +14,12 @@ import torch as th  # noqa: E402
 
 from training.config import TrainConfig  # noqa: E402
 from training.rllib import (  # noqa: E402
-    LEARNER, SB3Exporter, VigtavlMultiAgentEnv, VigtavlRLModule, newest_rllib_checkpoint, sb3_state_dict,
+    LEARNER, RLLIB, SB3Exporter, VigtavlMultiAgentEnv, VigtavlRLModule, algorithm_config, sb3_state_dict,
 )
+from training.runs import newest_checkpoint  # noqa: E402
 from vigtavl.cli import main as cli_main  # noqa: E402
+
+QUICK = Path(__file__).resolve().parent.parent / "configs" / "ppo_quick.yaml"
 
 
 def _play(env: VigtavlMultiAgentEnv, seed: int) -> tuple[set[str], dict[str, float], int]:
@@ -75,14 +78,23 @@ def test_the_rl_module_is_the_sb3_policy_under_other_names():
     assert float(value) == pytest.approx(float(sb3_value), abs=1e-5)
 
 
-def test_one_iteration_trains_writes_the_run_folder_and_resumes(tmp_path: Path):
+def newest_rllib_checkpoint(run: Path) -> Path:
+    return newest_checkpoint(run, RLLIB)
+
+
+def test_one_iteration_trains_writes_the_run_folder_and_resumes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Also beside another Ray cluster (here named by RAY_ADDRESS, as ``ray start`` or a job
+    scheduler would): the run starts a private local instance; and ``--resume runs/r``, the
+    relative path the run prints, reaches Ray as an absolute one."""
+    monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:1")  # a cluster that is not there: never asked
+    monkeypatch.chdir(tmp_path)
     runs = tmp_path / "runs"
     common = ["--backend", "rllib", "--no-progress"]
     sets = ["env_runners=0", "n_envs=1", "n_steps=64", "batch_size=32", "n_epochs=1", "total_timesteps=64",
             "eval_every=0", f"run_dir={runs}", "run_name=r", "net.channels=8", "net.blocks=1", "net.hidden=[16]",
             "opponents=[{name: random, weight: 1}]", "selfplay.weight=1", "selfplay.snapshot_every=32",
             "selfplay.max_snapshots=1", "checkpoint_minutes=0"]
-    argv = ["train", "--config", "configs/ppo_quick.yaml", *common] + [a for s in sets for a in ("--set", s)]
+    argv = ["train", "--config", str(QUICK), *common] + [a for s in sets for a in ("--set", s)]
     assert cli_main(argv) == 0
     run = runs / "r"
     first = newest_rllib_checkpoint(run)
@@ -93,7 +105,53 @@ def test_one_iteration_trains_writes_the_run_folder_and_resumes(tmp_path: Path):
     assert cli_main(["evaluate", "--model", str(run / "final_model.zip"), "--opponents", "random",
                      "--games", "2", "--no-progress"]) == 0
     # --resume RUN_DIR continues from the newest checkpoint, in a new CSV, the first one untouched
-    assert cli_main(["train", "--resume", str(run), "--set", "total_timesteps=128", *common]) == 0
+    assert cli_main(["train", "--resume", "runs/r", "--set", "total_timesteps=128", *common]) == 0
     assert newest_rllib_checkpoint(run) != first and (run / "progress.csv").read_bytes() == log
     assert list(run.glob("progress-resume-*.csv"))
     assert (run / "rllib_state.json").read_text().count(LEARNER) == 0  # steps and snapshots only
+
+
+def test_device_cuda_without_a_gpu_warns_and_asks_ray_for_no_gpu(monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]):
+    monkeypatch.setattr(th.cuda, "is_available", lambda: False)
+    config = algorithm_config(TrainConfig(device="cuda", env_runners=0))
+    assert config.num_gpus_per_learner == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no GPU" in err[0] and "training on the CPU" in err[0]
+
+
+def test_sigterm_to_the_group_saves_a_checkpoint_and_leaves_no_ray_behind(tmp_path: Path):
+    """A scheduler's SIGTERM to the run's whole process group: Ray's own processes (a private
+    instance, an env runner actor) must not take it, or Ray would end the driver before it
+    saves. The run saves, exits 143 within 10 s and ends every process it started."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from training.raylocal import alive, children, descendants
+    run = tmp_path / "r"
+    sets = ["env_runners=1", "n_envs=1", "n_steps=32", "batch_size=32", "n_epochs=1", "total_timesteps=10000000",
+            "eval_every=0", f"run_dir={tmp_path}", "run_name=r", "net.channels=4", "net.blocks=1", "net.hidden=[8]",
+            "opponents=[random]", "pretrain.teacher=null"]
+    cmd = [sys.executable, "-m", "vigtavl", "train", "--config", str(QUICK), "--backend", "rllib", "--no-progress"]
+    proc = subprocess.Popen(cmd + [a for s in sets for a in ("--set", s)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 180
+    while not list(run.glob("checkpoints/rllib_*")):  # the first iteration's checkpoint
+        assert proc.poll() is None, proc.communicate()[1][-3000:]
+        assert time.monotonic() < deadline, "no checkpoint after 180 s"
+        time.sleep(0.2)
+    started = descendants(children(proc.pid))  # Ray's head processes, the env runner, the watchdog
+    time.sleep(1.0)  # into the next iteration
+    sent = time.monotonic()
+    os.killpg(proc.pid, signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert time.monotonic() - sent < 10 and proc.returncode == 143, err[-3000:]
+    assert "stopped by SIGTERM" in err.strip().splitlines()[-1]
+    assert newest_rllib_checkpoint(run).name.startswith("rllib_")
+    deadline = time.monotonic() + 10  # the watchdog ends what ray.shutdown leaves, if anything
+    while any(alive(p) for p in started) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [p for p in started if alive(p)]

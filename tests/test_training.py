@@ -7,7 +7,13 @@ a tiny network, shared by the tests that need a trained model.
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -31,6 +37,9 @@ TINY = ["total_timesteps=256", "n_steps=64", "batch_size=64", "n_epochs=1", "net
         "net.blocks=1", "net.hidden=[8]", "eval_every=128", "eval_games=2", "eval_opponents=[random]",
         "checkpoint_every=128", "opponents=[random]", "pretrain.games=2", "pretrain.epochs=1",
         "pretrain.workers=1"]
+
+
+STOP_DEADLINE_S = 10.0  # docker stop's grace period before SIGKILL (Kubernetes gives 30 s)
 
 
 def _sets(items: list[str]) -> list[str]:
@@ -198,6 +207,16 @@ def _tiny_model(path: Path) -> Path:
     model = MaskablePPO(cls, SingleSeatEnv(), policy_kwargs=kwargs, n_steps=16, batch_size=16, seed=0)
     model.save(path)
     return path.with_suffix(".zip") if path.suffix != ".zip" else path
+
+
+def _fake_checkpoint(path: Path) -> Path:
+    """A zip with the members a checkpoint has (no real weights): enough to be found, not to load."""
+    import zipfile
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("data", "{}")
+        z.writestr("policy.pth", b"")
+    return path
 
 
 def test_snapshots_play_as_frozen_opponents(tmp_path: Path) -> None:
@@ -470,37 +489,57 @@ def test_league_vector_env_draws_snapshots_as_batched_policies(tmp_path: Path) -
 
 
 # ------------------------------------------------------------------ runs that survive
+def _start_training(sets: list[str], own_group: bool = False) -> "subprocess.Popen[str]":
+    """``python -m vigtavl train`` on the quick config with ``sets``, in a process group of its
+    own when ``own_group`` (as a scheduler starts a job, so that killpg reaches its workers)."""
+    cmd = [sys.executable, "-m", "vigtavl", "train", "--config", QUICK, "--no-progress"] + _sets(sets)
+    return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONWARNINGS": "ignore"}, start_new_session=own_group)
+
+
+def _wait_for(proc: "subprocess.Popen[str]", ready: Any, seconds: float = 120) -> None:
+    """Wait until ``ready()`` while the run runs (a run that ended says why)."""
+    deadline = time.monotonic() + seconds
+    while not ready():
+        assert proc.poll() is None, proc.communicate()[1]
+        assert time.monotonic() < deadline, f"not ready after {seconds} s"
+        time.sleep(0.2)
+
+
+def _stop(proc: "subprocess.Popen[str]", to_group: bool, sig: int = signal.SIGTERM) -> tuple[float, str]:
+    """Send ``sig`` to the run (or to its whole group); the seconds it took to exit, its stderr."""
+    sent = time.monotonic()
+    if to_group:
+        os.killpg(proc.pid, sig)
+    else:
+        proc.send_signal(sig)
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise AssertionError(f"still running 60 s after {signal.Signals(sig).name}") from None
+    return time.monotonic() - sent, err
+
+
 @pytest.mark.parametrize("vec_env, to_group", [("vector", False), ("subproc", True)])
 def test_a_run_stopped_by_sigterm_resumes_from_its_folder(tmp_path: Path, vec_env: str, to_group: bool) -> None:
     """SIGTERM in the middle of learning: a checkpoint of where it was, one line on stderr,
-    status 130; ``--resume RUN_DIR`` takes the newest checkpoint and trains on, leaving what the
-    first part wrote as it was. Also when the signal goes to the whole process group (``timeout``,
-    a scheduler), the env workers included: they leave it to the trainer."""
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
-    from training.train import newest_checkpoint
+    status 143 (128 + SIGTERM, as a shell reports it) within 10 s; ``--resume RUN_DIR`` takes
+    the newest checkpoint and trains on, leaving what the first part wrote as it was. Also when
+    the signal goes to the whole process group (``timeout``, a scheduler), the env workers
+    included: they leave it to the trainer."""
+    from training.runs import newest_checkpoint
     runs = tmp_path / "runs"
     sets = TINY + [f"run_dir={runs}", "run_name=stop", "total_timesteps=10000000", "eval_every=0",
                    "checkpoint_every=0", "checkpoint_minutes=0.001", "pretrain.teacher=null",
                    f"vec_env={vec_env}", "n_envs=2" if vec_env == "subproc" else "n_envs=4", "n_steps=32"]
-    cmd = [sys.executable, "-m", "vigtavl.cli", "train", "--config", QUICK, "--no-progress"] + _sets(sets)
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONWARNINGS": "ignore"}, start_new_session=to_group)
+    proc = _start_training(sets, own_group=to_group)
     run = runs / "stop"
-    deadline = time.monotonic() + 120
-    while not list((run / "checkpoints").glob("model_*_steps.zip")) and time.monotonic() < deadline:
-        assert proc.poll() is None, proc.communicate()[1]
-        time.sleep(0.2)
+    _wait_for(proc, lambda: list((run / "checkpoints").glob("model_*_steps.zip")))
     time.sleep(1.0)  # somewhere in the middle of a rollout or an update
-    if to_group:
-        os.killpg(proc.pid, signal.SIGTERM)
-    else:
-        proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130, err
+    seconds, err = _stop(proc, to_group)
+    assert seconds < STOP_DEADLINE_S, err
+    assert proc.returncode == 143, err
     last = err.strip().splitlines()[-1]
     assert "stopped by SIGTERM" in last and f"--resume {run}" in last and "Traceback" not in err
     checkpoint = newest_checkpoint(run)
@@ -516,15 +555,97 @@ def test_a_run_stopped_by_sigterm_resumes_from_its_folder(tmp_path: Path, vec_en
     assert (run / f"progress-resume-{stopped_at}.csv").is_file()
 
 
+def test_sigterm_to_the_group_mid_evaluation_saves_and_exits_within_seconds(tmp_path: Path) -> None:
+    """A scheduler's SIGTERM to the whole group while the run plays its evaluation games (in 2
+    worker processes, which leave the signal to the trainer): the evaluation is dropped, a
+    checkpoint saved, status 143, well within docker's 10 s."""
+    run = tmp_path / "runs" / "eval"
+    proc = _start_training(TINY + [f"run_dir={run.parent}", "run_name=eval", "eval_games=400",
+                                   "eval_opponents=[greedy]", "eval_workers=2", "pretrain.teacher=null"],
+                           own_group=True)
+    _wait_for(proc, lambda: (run / "eval_model.zip").is_file())  # the evaluation at step 0 has begun
+    time.sleep(2.0)  # its workers are playing
+    seconds, err = _stop(proc, to_group=True)
+    assert seconds < STOP_DEADLINE_S and proc.returncode == 143, err
+    assert "stopped by SIGTERM at 0 steps" in err.strip().splitlines()[-1] and "Traceback" not in err
+    assert MaskablePPO.load(run / "checkpoints" / "model_0_steps.zip").num_timesteps == 0
+    assert not (run / "best_model.zip").exists()  # the evaluation never finished
+
+
+def test_a_run_killed_after_its_first_rollout_resumes_from_it(tmp_path: Path) -> None:
+    """``kill -9`` leaves no time to save: the checkpoint after the first rollout (whatever
+    checkpoint_every says) is what a run killed in its first minutes resumes from."""
+    run = tmp_path / "runs" / "killed"
+    proc = _start_training(TINY + [f"run_dir={run.parent}", "run_name=killed", "total_timesteps=10000000",
+                                   "checkpoint_every=1000000", "eval_every=0", "pretrain.teacher=null",
+                                   "n_envs=2", "n_steps=32"])
+    _wait_for(proc, lambda: list((run / "checkpoints").glob("model_*_steps.zip")), seconds=60)
+    proc.kill()
+    proc.communicate()
+    first = MaskablePPO.load(run / "checkpoints" / "model_64_steps.zip")  # n_steps 32 x 2 envs
+    assert first.num_timesteps == 64
+    assert cli_main(["train", "--resume", str(run), "--no-progress", "--set", "total_timesteps=192"]) == 0
+    assert MaskablePPO.load(run / "final_model.zip").num_timesteps == 192
+    assert (run / "progress-resume-64.csv").is_file()
+
+
+def test_resume_passes_over_a_damaged_newest_checkpoint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """A truncated newest checkpoint (a save cut short: what os.replace now prevents) is passed
+    over with one warning; the run resumes from the one before it, given by a relative path."""
+    monkeypatch.chdir(tmp_path)
+    sets = TINY + ["run_dir=runs", "run_name=cut", "total_timesteps=192", "n_steps=32", "n_envs=2",
+                   "vec_env=dummy", "checkpoint_every=64", "eval_every=0", "pretrain.teacher=null"]
+    assert cli_main(["train", "--config", QUICK, "--no-progress"] + _sets(sets)) == 0
+    newest = Path("runs/cut/checkpoints/model_192_steps.zip")
+    newest.write_bytes(newest.read_bytes()[: newest.stat().st_size // 2])
+    capsys.readouterr()
+    assert cli_main(["train", "--resume", "runs/cut", "--no-progress", "--set", "total_timesteps=256"]) == 0
+    warnings = [ln for ln in capsys.readouterr().err.splitlines() if "damaged" in ln]
+    assert len(warnings) == 1 and "model_192_steps.zip" in warnings[0] and "Traceback" not in warnings[0]
+    assert Path("runs/cut/progress-resume-128.csv").is_file()
+    assert MaskablePPO.load("runs/cut/final_model.zip").num_timesteps == 256
+
+
+def test_a_run_stopped_during_set_up_starts_again_in_its_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """A folder holding only config.yaml (a run killed during its set-up): ``--resume`` starts
+    it from scratch, and a new run may take its name; one line says so each time."""
+    monkeypatch.chdir(tmp_path)
+    sets = TINY + ["run_dir=runs", "total_timesteps=64", "n_envs=1", "eval_every=0", "pretrain.teacher=null"]
+    for name in ("resumed", "reused"):
+        save_config(load_config(QUICK, sets + [f"run_name={name}"]), Path("runs", name, "config.yaml"))
+    Path("runs/reused/progress.csv").write_text("time/total_timesteps\n0\n")  # its step-0 evaluation's log
+    capsys.readouterr()
+    assert cli_main(["train", "--resume", "runs/resumed", "--no-progress"]) == 0
+    assert cli_main(["train", "--config", QUICK, "--no-progress"] + _sets(sets + ["run_name=reused"])) == 0
+    said = [ln for ln in capsys.readouterr().err.splitlines() if "starting it again from scratch" in ln]
+    assert len(said) == 2 and "runs/resumed" in said[0] and "runs/reused" in said[1]
+    for name in ("resumed", "reused"):
+        assert MaskablePPO.load(Path("runs", name, "final_model.zip")).num_timesteps == 64
+    assert sorted(p.name for p in Path("runs/reused").glob("progress*.csv")) == ["progress.csv"]
+    assert "rollout/ep_rew_mean" in Path("runs/reused/progress.csv").read_text()  # the new run's log
+
+
+def test_device_cuda_without_a_gpu_warns_and_trains_on_the_cpu(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(th.cuda, "is_available", lambda: False)
+    sets = TINY + [f"run_dir={tmp_path}", "run_name=gpu", "total_timesteps=64", "n_envs=1", "eval_every=0",
+                   "pretrain.teacher=null", "device=cuda"]
+    assert cli_main(["train", "--config", QUICK, "--no-progress"] + _sets(sets)) == 0
+    warned = [ln for ln in capsys.readouterr().err.splitlines() if "no GPU" in ln]
+    assert len(warned) == 1 and "device cuda" in warned[0] and "training on the CPU" in warned[0]
+
+
 def test_resume_names_what_is_missing(tmp_path: Path) -> None:
-    from training.train import newest_checkpoint
+    from training.runs import newest_checkpoint
     (tmp_path / "run" / "checkpoints").mkdir(parents=True)
     with pytest.raises(FileNotFoundError, match="no checkpoint to resume"):
         newest_checkpoint(tmp_path / "run")
     with pytest.raises(FileNotFoundError, match="nothing to resume"):
         newest_checkpoint(tmp_path / "gone")
     for steps in (128, 1024, 256):
-        (tmp_path / "run" / "checkpoints" / f"model_{steps}_steps.zip").write_bytes(b"")
+        _fake_checkpoint(tmp_path / "run" / "checkpoints" / f"model_{steps}_steps.zip")
     assert newest_checkpoint(tmp_path / "run").name == "model_1024_steps.zip"
     assert newest_checkpoint(tmp_path / "run" / "checkpoints").name == "model_1024_steps.zip"
 
@@ -540,7 +661,7 @@ def test_a_bad_map_leaves_no_run_folder(tmp_path: Path) -> None:
 def test_a_log_is_never_overwritten(tmp_path: Path) -> None:
     """Resuming twice from the same checkpoint (or from pretrained_model.zip, at step 0) writes a
     new CSV each time; ``vigtavl plot`` reads them all."""
-    from training.train import make_logger
+    from training.logs import make_logger
     names = []
     for _ in range(3):
         logger = make_logger(tmp_path, 0)

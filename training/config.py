@@ -27,6 +27,8 @@ from typing import Any, Literal
 
 import yaml
 
+from training.files import write_text
+from training.logs import warn
 from vigtavl_env.env import DEFAULT_MAX_STEPS
 
 POLICIES = ("cnn", "mlp")
@@ -356,8 +358,19 @@ def save_config(cfg: TrainConfig, path: str | Path) -> None:
     for key, value in to_dict(cfg).items():
         lines.append(f"# {docs.get(key, '')}")
         lines.append(yaml.safe_dump({key: value}, sort_keys=False, default_flow_style=False).rstrip())
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_text(path, "\n".join(lines) + "\n")  # atomic: a kill never leaves half a config
+
+
+def learner_device(device: str) -> str:
+    """The torch device the learner gets for ``device``: 'cuda' without a GPU warns in one line
+    and gives 'cpu' (SB3 would fall back to the CPU without a word; RLlib would ask Ray for a
+    GPU that is not there)."""
+    import torch as th
+    if device == "cuda" and not th.cuda.is_available():
+        warn("device cuda was asked for, but torch finds no GPU here (torch.cuda.is_available() "
+             "is False): training on the CPU")
+        return "cpu"
+    return device
 
 
 def field_docs(cls: type) -> dict[str, str]:

@@ -10,17 +10,29 @@ the same for every opponent), and the model's win rate comes with its 95% Wilson
 model plays greedily (the most likely legal action), so equal seeds give equal numbers. With
 ``--search N`` the agent is ``ppo-search:<model>:N``: the search bot's simulations judge the
 model's favourite actions beside the greedy heuristic's (:class:`agents.ppo.PPOSearchAgent`).
+
+During training both trainers evaluate through :func:`record_evaluation`: the eval opponents on
+the same seeds every time, the best mean win rate kept as ``best_model.zip`` with ``best.json``.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from agents.match import DEFAULT_MAX_STEPS, AgentStats, MatchResult, run_match
 from agents.ppo import load_model, model_players, resolve_model_path
+from training.config import TrainConfig
+from training.files import copy_file, write_text
+from training.logs import metric_name
+from training.runs import BEST_FILE
+
+EVAL_SEED_OFFSET = 1_000_000  # evaluation games in training use seeds far from the training games'
 
 
 @dataclass
@@ -89,3 +101,32 @@ def summary(results: Sequence[OpponentResult]) -> dict[str, Any]:
                          "ci95": list(r.model.ci), "tokens": r.model.mean_tokens,
                          "opp_tokens": r.other.mean_tokens, "length": r.model.mean_length}
             for r in results}
+
+
+# ------------------------------------------------------------------ during training
+def best_so_far(run_dir: Path) -> float:
+    """The best mean evaluation win rate a run recorded (best.json), or -1 before any."""
+    best = run_dir / BEST_FILE
+    return json.loads(best.read_text())["mean_win_rate"] if best.is_file() else -1.0
+
+
+def record_evaluation(cfg: TrainConfig, run_dir: Path, path: Path, timesteps: int,
+                      best: float) -> tuple[dict[str, float], float]:
+    """The model at ``path`` against each eval opponent; a new best (mean win rate) is copied to
+    best_model.zip with best.json. Returns the eval/* metrics and the best so far."""
+    results = evaluate_model(path, cfg.eval_opponents, games=cfg.eval_games, players=cfg.num_players,
+                             seed=cfg.seed + EVAL_SEED_OFFSET, workers=cfg.eval_workers, map=cfg.map,
+                             max_steps=cfg.max_steps, progress=False, shielded=True, sample=cfg.eval_sample)
+    metrics: dict[str, float] = {}
+    for r in results:
+        metrics[f"eval/win_rate_{metric_name(r.opponent)}"] = r.model.win_rate
+        metrics[f"eval/tokens_{metric_name(r.opponent)}"] = r.model.mean_tokens
+    mean = float(np.mean([r.model.win_rate for r in results]))
+    metrics["eval/mean_win_rate"] = mean
+    if mean > best:
+        best = mean
+        copy_file(path, run_dir / "best_model.zip")
+        write_text(run_dir / BEST_FILE, json.dumps(
+            {"mean_win_rate": mean, "timesteps": timesteps,
+             "win_rates": {r.opponent: r.model.win_rate for r in results}}, indent=1))
+    return metrics, best

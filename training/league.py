@@ -33,6 +33,7 @@ import gymnasium
 import numpy as np
 
 from agents.ppo import saved_module_names
+from training.files import write_text
 from vigtavl_env.seats import game_summary
 from vigtavl_env.vector import VigtavlVectorEnv
 from vigtavl_env.wrappers import SingleSeatEnv
@@ -101,7 +102,7 @@ class OpponentPool:
                 "max_snapshots": self.max_snapshots, "snapshots": self.snapshots}
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), indent=1), encoding="utf-8")
+        write_text(path, json.dumps(self.to_dict(), indent=1))  # atomic: --resume reads it
 
     @staticmethod
     def saved_snapshots(path: str | Path) -> list[str]:

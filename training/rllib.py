@@ -21,6 +21,11 @@ on a running Ray cluster; with ``device: cuda`` the learner takes a GPU.
   work on an RLlib run: the run folder holds the same ``progress.csv``, ``tb/``, ``config.yaml``,
   ``best_model.zip`` and ``final_model.zip`` as an SB3 run, plus RLlib checkpoints in
   ``checkpoints/rllib_<steps>/`` (``--resume RUN_DIR`` takes the newest).
+- :func:`train_rllib`: the run, read top to bottom as the SB3 trainer's, on the same plumbing:
+  where it starts and where its checkpoints are (:mod:`training.runs`), what runs every so often
+  (:mod:`training.schedule`), the log (:mod:`training.logs`), stopping on a signal
+  (:mod:`training.stopping`), Ray itself (:mod:`training.raylocal`: a private local instance
+  unless ``--ray-address``, cleaned up after a driver killed by SIGKILL).
 """
 
 from __future__ import annotations
@@ -37,8 +42,15 @@ import torch as th
 from gymnasium import spaces
 from tqdm import tqdm
 
-from training.config import TrainConfig
 from agents.network import HexActionHead, HexConvExtractor, HexValueHead, policy_spec
+from training.config import TrainConfig, learner_device
+from training.evaluate import best_so_far, record_evaluation
+from training.files import replacing, save_model, write_text
+from training.logs import RunLogger, announce_run
+from training.raylocal import RaySession, start_ray
+from training.runs import CHECKPOINT_PATTERNS, FINAL_MODEL, Run, checkpoint_path, open_run, plan_run
+from training.schedule import CheckpointSchedule, Every
+from training.stopping import StopSignal
 from vigtavl_env.env import raw_env
 from vigtavl_env.seats import AECTable, aec_player, play_other_seats, seat_reward
 
@@ -59,6 +71,8 @@ except ImportError as e:  # the extra is not installed: say how to get it, in on
 LEARNER = "learner"  # the learner's agent id (a random seat each game) and the module it trains
 SELF = "self"  # an opponent seat exposed to RLlib (a snapshot of the learner plays it)
 LOG_MASK_MIN = -1e8  # log(0) for masked actions, as sb3-contrib's masking
+RLLIB = "rllib"  # the checkpoint kind (training/runs.py)
+PROGRESS_FILE = "vigtavl_state.json"  # in each checkpoint: its timesteps and snapshots taken
 
 
 # ------------------------------------------------------------------ the environment
@@ -218,8 +232,7 @@ class SB3Exporter:
     def save(self, module_state: dict[str, Any], path: Path, timesteps: int) -> Path:
         self.model.policy.load_state_dict(sb3_state_dict(module_state, self.keys))
         self.model.num_timesteps = timesteps
-        self.model.save(path)
-        return path
+        return save_model(self.model, path)
 
 
 # ------------------------------------------------------------------ the algorithm
@@ -247,13 +260,15 @@ def make_mapping_fn(snapshots: list[str]) -> Any:
     return agent_to_module
 
 
-def algorithm_config(cfg: TrainConfig) -> Any:
-    """RLlib's PPOConfig from the YAML config (the fields that apply; docs/integrations.md)."""
+def algorithm_config(cfg: TrainConfig, gpu: bool | None = None) -> Any:
+    """RLlib's PPOConfig from the YAML config (the fields that apply; docs/integrations.md);
+    ``gpu``: the learner on a GPU (default: as ``device`` says, when torch finds one)."""
     model_config = {"channels": cfg.net.channels, "blocks": cfg.net.blocks, "hidden": list(cfg.net.hidden)}
     snapshots = snapshot_ids(cfg)
     module = RLModuleSpec(module_class=VigtavlRLModule, model_config=model_config)
     runners = cfg.env_runners
-    gpu = cfg.device == "cuda" or (cfg.device == "auto" and th.cuda.is_available())
+    if gpu is None:
+        gpu = learner_gpu(cfg.device)
     return (
         PPOConfig()
         .environment(VigtavlMultiAgentEnv, env_config=env_config(cfg), disable_env_checking=True)
@@ -272,114 +287,160 @@ def algorithm_config(cfg: TrainConfig) -> Any:
     )
 
 
-def newest_rllib_checkpoint(path: str | Path) -> Path | None:
-    """The newest ``checkpoints/rllib_<steps>`` of a run folder (or the folder given)."""
-    path = Path(path)
-    if re.fullmatch(r"rllib_\d+", path.name) and path.is_dir():
-        return path
-    folder = path / "checkpoints" if (path / "checkpoints").is_dir() else path
-    found = [(int(p.name.split("_")[1]), p) for p in folder.glob("rllib_*") if re.fullmatch(r"rllib_\d+", p.name)]
-    return max(found)[1] if found else None
+def learner_gpu(device: str) -> bool:
+    """Whether the learner takes a GPU: ``cuda`` (a warning and the CPU when torch finds none)
+    or ``auto`` with one present."""
+    resolved = learner_device(device)
+    return resolved == "cuda" or (resolved == "auto" and th.cuda.is_available())
 
 
-def train_rllib(cfg: TrainConfig, run_dir: Path, resume: Path | None, progress: bool,
-                ray_address: str | None = None) -> Path:
-    """Train with RLlib into ``run_dir`` (made and holding config.yaml); returns it. Stops with a
-    checkpoint on SIGINT/SIGTERM (training.train.TrainingStopped)."""
-    from training.train import RunLogger, StopOnSignal, TrainingStopped, best_so_far, record_evaluation
-    if not ray.is_initialized():
-        ray.init(address=ray_address, include_dashboard=False, log_to_driver=False,
-                 ignore_reinit_error=True, configure_logging=False,
-                 **({} if ray_address else {"num_cpus": max(2, cfg.env_runners + 1)}))
-    algo = algorithm_config(cfg).build_algo() if resume is None else Algorithm.from_checkpoint(str(resume))
-    exporter = SB3Exporter(cfg)
-    state_file = run_dir / "rllib_state.json"
-    state = json.loads(state_file.read_text()) if resume is not None and state_file.is_file() else {}
-    steps = int(state.get("timesteps", 0))
-    best = best_so_far(run_dir)
-    logger = RunLogger(run_dir, steps)
-    snapshots, n_snap = snapshot_ids(cfg), int(state.get("snapshots_taken", 0))
-    next_eval = _next_multiple(steps, cfg.eval_every)
-    next_ckpt = _next_multiple(steps, cfg.checkpoint_every)
-    next_snap = _next_multiple(steps, cfg.selfplay.snapshot_every) if snapshots else None
-    last_ckpt_time, start = time.monotonic(), time.monotonic()
-    stop = StopOnSignal()
+# ------------------------------------------------------------------ training
+def train_rllib(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = True,
+                config_name: str = "run", ray_address: str | None = None) -> Path:
+    """Train with RLlib as ``cfg`` says (continuing ``resume``: a run folder's newest checkpoint,
+    or an ``rllib_<steps>`` checkpoint); returns the run folder. Stops with a checkpoint on
+    SIGINT/SIGTERM (:class:`~training.stopping.TrainingStopped`)."""
+    # --- the checks that need no folder: the network, the map, where the run starts, the device
+    if cfg.policy != "cnn":
+        raise ValueError("backend rllib trains the fully convolutional network (policy: cnn)")
+    raw_env(num_players=cfg.num_players, map=cfg.map, max_steps=cfg.max_steps)  # a bad map: no folder
+    plan = plan_run(cfg, resume, config_name, backend=RLLIB)  # a damaged newest checkpoint is passed over
+    gpu = learner_gpu(cfg.device)
+
+    stop = StopSignal()  # Ctrl-C, SIGTERM: a checkpoint, then TrainingStopped (training/stopping.py)
     stop.install()
-
-    def main_state() -> dict[str, Any]:  # the learner's weights (the env runners' may lag an update)
-        return {k: _cpu_tensor(v) for k, v in algo.learner_group.get_weights(module_ids=[LEARNER])[LEARNER].items()}
-
-    def checkpoint() -> Path:
-        path = run_dir / "checkpoints" / f"rllib_{steps}"
-        algo.save_to_path(str(path.resolve()))
-        state_file.write_text(json.dumps({"timesteps": steps, "snapshots_taken": n_snap}))
-        return path
-
-    def evaluate() -> dict[str, float]:
-        nonlocal best
-        path = exporter.save(main_state(), run_dir / "eval_model.zip", steps)
-        metrics, best = record_evaluation(cfg, run_dir, path, steps, best)
-        return metrics
-
-    if resume is None and cfg.pretrain.teacher:  # behaviour cloning, on the SB3 twin of the network
-        from training.imitation import pretrain
-        pretrain(exporter.model, cfg, progress)
-        exporter.model.save(run_dir / "pretrained_model.zip")
-        cloned = {k: v for k, v in exporter.model.policy.state_dict().items()
-                  if k.split(".")[0] in ("features_extractor", "action_net", "value_net")}
-        algo.set_weights({m: cloned for m in (LEARNER, *snapshots)})
+    run: Run | None = None
+    session: RaySession | None = None
+    algo: Any = None
+    logger: RunLogger | None = None
+    steps, n_snap = 0, 0
     try:
+        with stop.at_once():  # the set-up: a signal ends it where it is (nothing new to save)
+            # --- the run folder, Ray (a private local instance unless --ray-address), the algorithm
+            run = open_run(plan, cfg)
+            if progress:
+                announce_run(run.dir)
+            session = start_ray(ray_address, num_cpus=max(2, cfg.env_runners + 1))
+            stop.install()  # ray.init put a SIGTERM handler of its own in place
+            if plan.checkpoint is None:
+                algo = algorithm_config(cfg, gpu).build_algo()
+            else:  # Ray reads a checkpoint by URI: an absolute path (a relative one has no scheme)
+                algo = Algorithm.from_checkpoint(str(plan.checkpoint.resolve()))
+                steps, n_snap = saved_progress(plan.checkpoint)
+            if algo.learner_group.is_local:  # the learner in this process: its steps stay whole
+                algo.learner_group.foreach_learner(
+                    lambda learner: [stop.guard(opt) for _, opt in learner.get_optimizers_for_module(LEARNER)])
+            exporter = SB3Exporter(cfg)
+            snapshots = snapshot_ids(cfg)
+
+            # --- behaviour cloning, on the SB3 twin of the network (a new run with pretrain.teacher set)
+            if plan.checkpoint is None and cfg.pretrain.teacher:
+                from training.imitation import pretrain
+                pretrain(exporter.model, cfg, progress)
+                save_model(exporter.model, run.dir / "pretrained_model.zip")
+                cloned = {k: v for k, v in exporter.model.policy.state_dict().items()
+                          if k.split(".")[0] in ("features_extractor", "action_net", "value_net")}
+                algo.set_weights({m: cloned for m in (LEARNER, *snapshots)})
+
+        # --- what runs every so often (training/schedule.py), the log, the evaluation
+        evaluations = Every(cfg.eval_every, steps)
+        checkpoints = CheckpointSchedule(cfg.checkpoint_every, cfg.checkpoint_minutes, steps)
+        league = Every(cfg.selfplay.snapshot_every if snapshots else 0, steps)
+        logger = RunLogger(run.dir, steps)
+        best = best_so_far(run.dir)
+
+        def main_state() -> dict[str, Any]:  # the learner's weights (the env runners' may lag an update)
+            return {k: _cpu_tensor(v) for k, v in algo.learner_group.get_weights(module_ids=[LEARNER])[LEARNER].items()}
+
+        def evaluate() -> dict[str, float]:
+            nonlocal best
+            with stop.at_once():  # thrown away when the run stops: no need to finish it
+                path = exporter.save(main_state(), run.dir / "eval_model.zip", steps)
+                metrics, best = record_evaluation(cfg, run.dir, path, steps, best)
+            return metrics
+
+        # --- train: one RLlib iteration (sample n_steps * n_envs, update) at a time
         bar = tqdm(total=cfg.total_timesteps, initial=steps, desc="train (rllib)", unit="step", disable=not progress)
         if steps == 0 and cfg.eval_every:
             logger.write({"time/total_timesteps": 0, **evaluate()})
-        while steps < cfg.total_timesteps and not stop.signal_name:
+        start = time.monotonic()
+        while steps < cfg.total_timesteps:
             t0 = time.monotonic()
-            result = algo.train()
-            runners = result.get("env_runners", {})
-            new_steps = int(runners.get("num_env_steps_sampled_lifetime", steps))
-            learner = result.get("learners", {}).get(LEARNER, {})
-            row = {"time/total_timesteps": new_steps,
-                   "time/fps": (new_steps - steps) / max(time.monotonic() - t0, 1e-9),
-                   "time/time_elapsed": time.monotonic() - start,
-                   "rollout/ep_rew_mean": runners.get("agent_episode_returns_mean", {}).get(LEARNER),
-                   "rollout/ep_len_mean": runners.get("episode_len_mean"),
-                   "train/policy_gradient_loss": learner.get("policy_loss"),
-                   "train/value_loss": learner.get("vf_loss"),
-                   "train/entropy_loss": None if learner.get("entropy") is None else -float(learner["entropy"]),
-                   "train/approx_kl": learner.get("mean_kl_loss"),
-                   **_throughput(result.get("timers", {}), new_steps - steps)}
-            steps = new_steps
+            with stop.at_once():  # a stopped iteration is thrown away: the checkpoint holds the last whole one
+                result = algo.train()
+            row, steps = iteration_row(result, steps, time.monotonic() - t0, time.monotonic() - start)
             bar.update(steps - bar.n)
-            if next_snap is not None and steps >= next_snap:
+            if league.due(steps):
                 algo.set_weights({snapshots[n_snap % len(snapshots)]: main_state()})
                 n_snap += 1
-                next_snap = _next_multiple(steps, cfg.selfplay.snapshot_every)
-            if next_eval is not None and (steps >= next_eval or steps >= cfg.total_timesteps):
+            if evaluations.due(steps) or (cfg.eval_every and steps >= cfg.total_timesteps):
                 row.update(evaluate())
-                next_eval = _next_multiple(steps, cfg.eval_every)
-            logger.write({k: v for k, v in row.items() if v is not None})
-            minutes = cfg.checkpoint_minutes and time.monotonic() - last_ckpt_time >= 60 * cfg.checkpoint_minutes
-            if (next_ckpt is not None and steps >= next_ckpt) or minutes:
-                checkpoint()
-                last_ckpt_time = time.monotonic()
-                next_ckpt = _next_multiple(steps, cfg.checkpoint_every)
+            logger.write(row)
+            if checkpoints.due(steps):
+                save_checkpoint(algo, run.dir, steps, n_snap)
+            stop.check()
         bar.close()
-        if stop.signal_name:
-            path = checkpoint()
-            raise TrainingStopped(f"stopped by {stop.signal_name} at {steps:,} steps; checkpoint {path}; "
-                                  f"continue with: vigtavl train --resume {run_dir}")
-        checkpoint()
-        exporter.save(main_state(), run_dir / "final_model.zip", steps)
+        save_checkpoint(algo, run.dir, steps, n_snap)
+        exporter.save(main_state(), run.dir / FINAL_MODEL, steps)
+    except KeyboardInterrupt:
+        if not stop.requested:
+            raise
+        if algo is None or run is None:
+            raise stop.stopped("during set-up, before saving anything new", run.dir if run else None) from None
+        path = save_checkpoint(algo, run.dir, steps, n_snap)
+        raise stop.stopped(f"at {steps:,} steps; checkpoint {path}", run.dir) from None
     finally:
         stop.uninstall()
-        logger.close()
-        algo.stop()
-    return run_dir
+        if logger is not None:
+            logger.close()
+        if algo is not None and not (stop.requested and session is not None and session.initialized_here):
+            algo.stop()  # waits for the env runners' current sampling: a stop leaves them to ray.shutdown
+        if session is not None:
+            session.close()
+        if run is not None:
+            run.close()
+    return run.dir
 
 
-def _next_multiple(steps: int, every: int) -> int | None:
-    """The first multiple of ``every`` past ``steps`` (None when ``every`` is 0: never)."""
-    return (steps // every + 1) * every if every else None
+def iteration_row(result: dict[str, Any], steps: int, seconds: float, elapsed: float) -> tuple[dict[str, Any], int]:
+    """The log row of one iteration's result (SB3's key names), and the timestep count after it."""
+    runners = result.get("env_runners", {})
+    new_steps = int(runners.get("num_env_steps_sampled_lifetime", steps))
+    learner = result.get("learners", {}).get(LEARNER, {})
+    row = {"time/total_timesteps": new_steps,
+           "time/fps": (new_steps - steps) / max(seconds, 1e-9),
+           "time/time_elapsed": elapsed,
+           "rollout/ep_rew_mean": runners.get("agent_episode_returns_mean", {}).get(LEARNER),
+           "rollout/ep_len_mean": runners.get("episode_len_mean"),
+           "train/policy_gradient_loss": learner.get("policy_loss"),
+           "train/value_loss": learner.get("vf_loss"),
+           "train/entropy_loss": None if learner.get("entropy") is None else -float(learner["entropy"]),
+           "train/approx_kl": learner.get("mean_kl_loss"),
+           **_throughput(result.get("timers", {}), new_steps - steps)}
+    return {k: v for k, v in row.items() if v is not None}, new_steps
+
+
+def save_checkpoint(algo: Any, run_dir: Path, steps: int, n_snap: int) -> Path:
+    """``checkpoints/rllib_<steps>``, written whole under a temporary name then renamed, with
+    the run's progress in it (``vigtavl_state.json``). One already there holds these very steps."""
+    path = checkpoint_path(run_dir, steps, RLLIB)
+    if path.is_dir():
+        return path
+    progress = json.dumps({"timesteps": steps, "snapshots_taken": n_snap})
+    with replacing(path) as tmp:
+        algo.save_to_path(str(tmp.resolve()))
+        (tmp / PROGRESS_FILE).write_text(progress)
+    write_text(run_dir / "rllib_state.json", progress)  # the newest checkpoint's, for a person reading the folder
+    return path
+
+
+def saved_progress(checkpoint: Path) -> tuple[int, int]:
+    """The timesteps and snapshots taken at ``checkpoint`` (its own file; older runs kept the
+    newest checkpoint's in the run folder's rllib_state.json)."""
+    own, old = checkpoint / PROGRESS_FILE, checkpoint.parent.parent / "rllib_state.json"
+    state = json.loads(own.read_text()) if own.is_file() else json.loads(old.read_text()) if old.is_file() else {}
+    steps = int(CHECKPOINT_PATTERNS[RLLIB].fullmatch(checkpoint.name).group(1))  # type: ignore[union-attr]
+    return steps, int(state.get("snapshots_taken", 0))
 
 
 def _throughput(timers: dict[str, Any], new_steps: int) -> dict[str, float]:
@@ -391,5 +452,3 @@ def _throughput(timers: dict[str, Any], new_steps: int) -> dict[str, float]:
         if isinstance(seconds, (int, float)) and seconds > 0 and new_steps > 0:
             out[name] = new_steps / seconds
     return out
-
-

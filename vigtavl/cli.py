@@ -245,13 +245,16 @@ def add_train(sub: Any) -> None:
                    help="override a config field (YAML value; dotted keys for nested fields, e.g. "
                         "net.channels=32); repeatable")
     p.add_argument("--resume", default=None, metavar="RUN_DIR|CHECKPOINT",
-                   help="continue a run up to total_timesteps: from a run folder's newest checkpoint, "
-                        "or from a checkpoint .zip (its timestep count, weights and optimizer)")
+                   help="continue a run up to total_timesteps: from a run folder's newest good checkpoint "
+                        "(a damaged one is passed over; a run that saved none starts again), or from a "
+                        "checkpoint (its timestep count, weights and optimizer). Ctrl-C or SIGTERM saves one "
+                        "and exits with status 130 or 143")
     p.add_argument("--backend", choices=("sb3", "rllib"), default=None,
                    help="the trainer (the config's backend: sb3 by default): sb3-contrib's MaskablePPO, or Ray "
                         "RLlib's PPO (pip install -e '.[rllib]'); same as --set backend=...")
     p.add_argument("--ray-address", default=None, metavar="ADDRESS",
-                   help="rllib: the Ray cluster to run on ('auto', or ray://HOST:10001); default: a local Ray")
+                   help="rllib: the Ray cluster to run on ('auto', or ray://HOST:10001); default: a private "
+                        "local Ray instance (another Ray cluster on this machine is left alone)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_train)
 
@@ -260,7 +263,9 @@ def cmd_train(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from training.config import load_config
-    from training.train import CONFIG_FILE, TrainingStopped, find_run_dir, train
+    from training.runs import CONFIG_FILE, find_run_dir
+    from training.stopping import TrainingStopped
+    from training.train import train
     config = args.config
     if config is None and args.resume:
         run = find_run_dir(args.resume)
@@ -269,9 +274,9 @@ def cmd_train(args: argparse.Namespace) -> int:
     try:
         run_dir = train(cfg, resume=args.resume, progress=not args.no_progress, ray_address=args.ray_address,
                         config_name=Path(config).stem if config else "default")
-    except TrainingStopped as e:
+    except TrainingStopped as e:  # a checkpoint saved: the status a shell gives the signal (130, 143)
         print(f"vigtavl train: {e}", file=sys.stderr)
-        return 130
+        return e.status
     best = run_dir / "best_model.zip"  # only when the run evaluated
     model = f"best model: {best}" if best.is_file() else f"final model: {run_dir / 'final_model.zip'}"
     print(f"run saved in {run_dir} ({model}; curves: vigtavl plot {run_dir})")
