@@ -225,3 +225,18 @@ def test_returned_arrays_are_the_callers_own() -> None:
         assert np.array_equal(dones, dones_then)
     live = VigtavlVectorEnv(num_envs=1, opponents=["random"], seed=5, copy=False)
     assert live.reset() is live.observations
+
+
+def test_get_attr_and_set_attr_honour_indices() -> None:
+    """One value per game asked for; the games share the env's attributes, so set_attr sets them
+    for all games or refuses a subset in one line."""
+    venv = VigtavlVectorEnv(num_envs=3, opponents=["random"], seed=0)
+    assert venv.get_attr("reward_kind") == ["win_loss"] * 3
+    assert venv.get_attr("reward_kind", indices=[0, 2]) == ["win_loss"] * 2
+    assert venv.get_attr("reward_kind", indices=1) == ["win_loss"]
+    venv.set_attr("deterministic_policies", False)
+    venv.set_attr("deterministic_policies", True, indices=[2, 0, 1])
+    assert venv.deterministic_policies is True
+    with pytest.raises(ValueError, match="share their attributes"):
+        venv.set_attr("deterministic_policies", False, indices=[0])
+    assert venv.deterministic_policies is True
