@@ -59,6 +59,7 @@ from typing import Any
 from tqdm import tqdm
 
 from vigtavl_env.agent import Agent, GameStopped, RandomAgent, agent_info
+from vigtavl_env.engine.version import ENV_NAME, check_file_version, file_version
 from vigtavl_env.env import DEFAULT_MAX_STEPS
 
 AGENT_SEED_STRIDE = 16  # agent seed = game seed * stride + seat (seats < 16)
@@ -66,11 +67,10 @@ MAX_CHUNK = 16  # games per task sent to a worker (progress granularity vs. over
 CHUNKS_PER_WORKER = 4
 Z_95 = 1.959963984540054
 RESULTS_SCHEMA = "vigtavl-results"
-# Results files: version 1 was written by the rules-v0 engine (vigtavl_v0, its decisions are v0
-# action codes); version 2 by rules v1, each game record naming its engine (``state_version``).
-RESULTS_VERSION = 2
-RULES_OF_RESULTS = {1: "rules v0 (vigtavl_v0)", 2: "rules v1 (vigtavl_v1)"}  # the engine that wrote them
-V0_RECORD_STATE_VERSION = 1  # what a record without ``state_version`` was made with (rules v0)
+# Results files carry the game's version (vigtavl_env/engine/version.py), as does each game record
+# (``state_version``); older files wrote integers (1: rules v0, whose records had no field; 2: v1).
+RESULTS_VERSION = ENV_NAME
+V0_RECORD_STATE_VERSION = "vigtavl_v0"  # what a record without ``state_version`` was made with
 SCORING = "a win shared by w players counts 1/w to each; truncated games have no winner"
 MP_CONTEXT = "spawn"  # safe with torch and threads; workers import the project afresh
 STOP_GRACE_S = 1.0  # after a stop, how long busy workers get to hand back the games they finished
@@ -189,9 +189,9 @@ class GameRecord:
         decisions: engine action codes in order; ``n_decisions`` their number.
         tokens: victory tokens per seat at the end; ``winners``: winning seats (empty if truncated).
         truncated: the game hit ``max_steps``; ``final_digest``: hash of the final state.
-        state_version: the engine's state schema version (``engine.serialize.VERSION``), which
-            names its rules: 1 rules v0 (records written before the field existed), 2 rules v1.
-            A replay needs the same engine (``agents.replay`` refuses another).
+        state_version: the game's version that played it (``"vigtavl_v1"``: its rules and action
+            codes); read from older files, 1 (or no field) is ``vigtavl_v0`` and 2 ``vigtavl_v1``.
+            A replay needs the same version (``agents.replay`` refuses another).
         seat_decisions, seat_cpu: per seat, the decisions its agent made and the CPU seconds
             (process time) its agent spent making them. A measurement, not part of the game:
             records that differ only there are equal, and older records have none.
@@ -212,7 +212,7 @@ class GameRecord:
     n_decisions: int
     truncated: bool
     final_digest: str
-    state_version: int = field(default_factory=lambda: engine_version())
+    state_version: str = ENV_NAME
     seat_decisions: list[int] = field(default_factory=list, compare=False)
     seat_cpu: list[float] = field(default_factory=list, compare=False)
 
@@ -234,7 +234,8 @@ class GameRecord:
                                           f"unknown {', '.join(unknown)}" if unknown else "",
                                           ", ".join(wrong)) if x)
             raise ValueError(f"game record {d.get('game', '?')!s:.20} is not a vigtavl game record ({what})")
-        return cls(**{"state_version": V0_RECORD_STATE_VERSION, **d})
+        d = {"state_version": V0_RECORD_STATE_VERSION, **d}
+        return cls(**dict(d, state_version=file_version(d["state_version"])))
 
     def win_share(self, seat: int) -> float:
         return 1.0 / len(self.winners) if seat in self.winners else 0.0
@@ -246,7 +247,7 @@ NUMBER = (int, float)
 RECORD_FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "game": (int,), "seed": (int,), "game_seed": (int,), "map": (str,), "map_text": (str, type(None)),
     "num_players": (int,), "rules": (dict,), "n_decisions": (int,), "truncated": (bool,),
-    "final_digest": (str,), "state_version": (int,)}
+    "final_digest": (str,), "state_version": (int, str)}
 RECORD_LIST_TYPES: dict[str, tuple[type, ...]] = {
     "seats": (str,), "agent_seeds": (int,), "decisions": (int,), "tokens": (int,), "winners": (int,),
     "seat_decisions": (int,), "seat_cpu": NUMBER}
@@ -265,10 +266,17 @@ def _not_held(name: str, value: Any) -> str:
     return f"{name} is {type(value).__name__}"
 
 
-def engine_version() -> int:
-    """This engine's state schema version (``engine.serialize.VERSION``), which names its rules."""
-    from vigtavl_env.engine.serialize import VERSION
-    return VERSION
+def results_file(kind: str, records: Sequence[GameRecord], **fields: Any) -> dict[str, Any]:
+    """A results file's contents, the one format every writer uses: schema, version, ``kind``
+    (``match``, ``tournament``, ``game``), the writer's own ``fields``, then the games."""
+    return {"schema": RESULTS_SCHEMA, "version": RESULTS_VERSION, "kind": kind, **fields,
+            "games": [r.to_dict() for r in records]}
+
+
+def check_results_version(results: dict[str, Any], name: str | Path) -> None:
+    """ValueError (one line naming both versions) unless ``results`` were written for this
+    game's version: another version's decisions are other rules' action codes."""
+    check_file_version(results.get("version"), f"the results file {name}")
 
 
 def state_digest(state: Any) -> str:
@@ -673,12 +681,10 @@ class MatchResult:
         return stats_table(self.stats()) + "\n" + "\n".join("  " + n for n in notes)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"schema": RESULTS_SCHEMA, "version": RESULTS_VERSION, "kind": "match",
-                "agents": self.agents, "num_players": self.num_players, "seed": self.seed,
-                "map": self.map, "scoring": SCORING, "seconds": self.seconds,
-                "table": [asdict(s) | {"win_rate": s.win_rate, "ci95": list(s.ci)} for s in self.stats()],
-                **partial_fields(len(self.records), self.planned),
-                "games": [r.to_dict() for r in self.records]}
+        return results_file("match", self.records, agents=self.agents, num_players=self.num_players,
+                            seed=self.seed, map=self.map, scoring=SCORING, seconds=self.seconds,
+                            table=[asdict(s) | {"win_rate": s.win_rate, "ci95": list(s.ci)} for s in self.stats()],
+                            **partial_fields(len(self.records), self.planned))
 
     def save(self, path: str | Path) -> None:
         save_results(self.to_dict(), path)

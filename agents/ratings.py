@@ -45,8 +45,8 @@ from typing import Any
 import numpy as np
 
 from agents.match import (
-    DEFAULT_MAX_STEPS, RESULTS_SCHEMA, RESULTS_VERSION, SCORING, GameRecord, RunInterrupted, agent_stats,
-    check_agents, make_env, match_jobs, partial_fields, play_jobs, save_results, stats_table,
+    DEFAULT_MAX_STEPS, SCORING, GameRecord, RunInterrupted, agent_stats,
+    check_agents, make_env, match_jobs, partial_fields, play_jobs, results_file, save_results, stats_table,
 )
 
 ELO_MEAN = 1500.0
@@ -259,13 +259,11 @@ class TournamentResult:
         ])
 
     def to_dict(self) -> dict[str, Any]:
-        return {"schema": RESULTS_SCHEMA, "version": RESULTS_VERSION, "kind": "tournament",
-                "agents": self.agents, "num_players": self.num_players,
-                "games_per_pairing": self.games_per_pairing, "seed": self.seed, "map": self.map,
-                "scoring": SCORING, "seconds": self.seconds, "pairings": self.pairings,
-                "ratings": [vars(r) | {"ordinal": r.ordinal} for r in self.ratings()],
-                **partial_fields(len(self.records), self.planned),
-                "games": [r.to_dict() for r in self.records]}
+        return results_file("tournament", self.records, agents=self.agents, num_players=self.num_players,
+                            games_per_pairing=self.games_per_pairing, seed=self.seed, map=self.map,
+                            scoring=SCORING, seconds=self.seconds, pairings=self.pairings,
+                            ratings=[vars(r) | {"ordinal": r.ordinal} for r in self.ratings()],
+                            **partial_fields(len(self.records), self.planned))
 
     def save(self, path: str | Path) -> None:
         save_results(self.to_dict(), path)

@@ -27,9 +27,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from agents.match import (
-    RESULTS_VERSION, RULES_OF_RESULTS, GameRecord, engine_version, load_results, partial_note, state_digest,
-)
+from agents.match import GameRecord, check_results_version, load_results, partial_note, state_digest
+from vigtavl_env.engine.version import ENV_NAME
 
 PrintFn = Callable[[str], Any]
 INDENT = "      "
@@ -47,12 +46,10 @@ def load_record(path: str | Path, game: int) -> GameRecord:
 def pick_record(results: dict[str, Any], path: str | Path, game: int) -> GameRecord:
     """Game number ``game`` of ``results``, the contents of the results file ``path``
     (``agents.match.load_results``; a partial file holds the games its run finished)."""
-    version = results.get("version")
-    if version != RESULTS_VERSION:
-        made_by = RULES_OF_RESULTS.get(version, "an unknown engine")
-        raise ReplayError(f"{path} is a results file of version {version!r}, written by {made_by}; this "
-                          f"engine ({RULES_OF_RESULTS[RESULTS_VERSION]}) replays version {RESULTS_VERSION} "
-                          "only (other rules, other action codes): play the games again to replay them")
+    try:
+        check_results_version(results, path)
+    except ValueError as e:
+        raise ReplayError(str(e)) from None
     games = results["games"]
     for g in games:
         if g["game"] == game:
@@ -70,18 +67,12 @@ def record_map(record: GameRecord) -> Any:
     return load_map(record.map, record.num_players)
 
 
-def _rules_of(state_version: int | None) -> str:
-    """"rules v0 (vigtavl_v0)" for a state schema version; "an unknown engine" otherwise."""
-    from vigtavl_env.engine.serialize import RULES_OF_VERSION
-    return RULES_OF_VERSION.get(state_version, "an unknown engine")
-
-
 def check_engine(record: GameRecord) -> None:
     """Raise ReplayError unless ``record`` was made by this engine (same rules, same codes)."""
-    if record.state_version != engine_version():
-        raise ReplayError(f"game {record.game} was played by {_rules_of(record.state_version)}; this "
-                          f"engine ({_rules_of(engine_version())}) cannot replay it (other rules, other "
-                          "action codes): play the game again to replay it")
+    if record.state_version != ENV_NAME:
+        raise ReplayError(f"game {record.game} was played under {record.state_version}; this engine "
+                          f"({ENV_NAME}) cannot replay it (other rules, other action codes): play the "
+                          "game again to replay it")
 
 
 def initial_state(record: GameRecord) -> Any:

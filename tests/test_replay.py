@@ -102,20 +102,30 @@ def test_results_of_the_v0_engine_are_refused_in_one_line(match, tmp_path, capsy
         del g["state_version"]
     path = tmp_path / "v0.json"
     path.write_text(json.dumps(old))
-    with pytest.raises(ReplayError, match=r"written by rules v0 \(vigtavl_v0\).*replays version 2 only"):
+    with pytest.raises(ReplayError, match=r"is of version vigtavl_v0; this engine reads version vigtavl_v1 only"):
         load_record(path, 0)
     assert main(["replay", str(path), "--game", "0", "--no-maps"]) == 2
     err = capsys.readouterr().err
-    assert "rules v0 (vigtavl_v0)" in err and len(err.strip().splitlines()) == 1
+    assert "vigtavl_v0" in err and len(err.strip().splitlines()) == 1
     record = GameRecord.from_dict(old["games"][0])  # a v0 record met on its own
-    assert record.state_version == 1
-    with pytest.raises(ReplayError, match=r"played by rules v0 \(vigtavl_v0\).*cannot replay it"):
+    assert record.state_version == "vigtavl_v0"
+    with pytest.raises(ReplayError, match=r"played under vigtavl_v0.*cannot replay it"):
         rebuild(record)
 
 
 def test_records_name_their_engine(match):
-    from vigtavl_env.engine.serialize import VERSION
     result, path = match
     saved = json.loads(path.read_text())
-    assert saved["version"] == 2 and all(g["state_version"] == VERSION for g in saved["games"])
-    assert all(r.state_version == VERSION for r in result.records)
+    assert saved["version"] == "vigtavl_v1" and all(g["state_version"] == "vigtavl_v1" for g in saved["games"])
+    assert all(r.state_version == "vigtavl_v1" for r in result.records)
+
+
+def test_results_files_of_version_2_replay_as_vigtavl_v1(match, tmp_path):
+    """Files written before the version was spelled ``vigtavl_v1`` carry the integer 2."""
+    old = json.loads(match[1].read_text())
+    old["version"] = 2
+    for g in old["games"]:
+        g["state_version"] = 2
+    path = tmp_path / "v1-integers.json"
+    path.write_text(json.dumps(old))
+    assert load_record(path, 0) == match[0].records[0]

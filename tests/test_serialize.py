@@ -65,7 +65,7 @@ def test_round_trip_throughout_random_games(n_players, seed):
 def test_json_is_plain_and_versioned():
     state = new_game(load_map("duel"), seed=3)
     d = json.loads(to_json(state, indent=2))
-    assert d["schema"] == "vigtavl-state" and d["version"] == 2
+    assert d["schema"] == "vigtavl-state" and d["version"] == "vigtavl_v1"  # the game's one spelling
     assert d["dice"]["rng"] == format(state.rng, "x")
 
 
@@ -347,12 +347,18 @@ def test_version_1_file_is_refused_naming_both_versions(good):
     with pytest.raises(ValueError) as err:
         from_dict(d)
     msg = str(err.value)
-    assert "version 1" in msg and "rules v0" in msg, msg
-    assert "version 2" in msg and "rules v1" in msg, msg
+    assert "of version vigtavl_v0" in msg and "reads version vigtavl_v1 only" in msg and "\n" not in msg, msg
     assert d == before
     # The same words through the JSON reader.
-    with pytest.raises(ValueError, match=r"version 1 .*rules v0"):
+    with pytest.raises(ValueError, match=r"version vigtavl_v0.*reads version vigtavl_v1 only"):
         from_json(json.dumps(d))
+
+
+def test_files_of_version_2_read_as_vigtavl_v1(good):
+    """States saved before the version was spelled ``vigtavl_v1`` carry the integer 2."""
+    d = copy.deepcopy(good)
+    d["version"] = 2
+    assert to_dict(from_dict(d)) == good
 
 
 def _defend_position() -> GameState:

@@ -191,7 +191,7 @@ def test_results_files_are_listed_and_opened_only_inside_the_named_folders(clien
 @pytest.mark.parametrize("body,words", [
     (b"\x00\xff", "not a JSON file"),
     (b"[1, 2]", "not a vigtavl results file"),
-    (json.dumps({"schema": "vigtavl-results", "version": 1, "games": []}).encode(), "version 1"),
+    (json.dumps({"schema": "vigtavl-results", "version": 1, "games": []}).encode(), "of version vigtavl_v0"),
     (json.dumps({"schema": "vigtavl-results", "version": 2, "games": [{"game": 0}]}).encode(), "missing"),
 ])
 def test_a_malformed_upload_is_400(client, body, words):

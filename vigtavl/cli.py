@@ -27,6 +27,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from vigtavl_env.env import DEFAULT_MAX_STEPS
+
 ERROR_STATUS = 2
 
 
@@ -43,7 +45,7 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
                    help="map preset (duel, triad, quad), 'random', or a .txt map file (default: the preset "
                         "for the player count)")
     p.add_argument("--seed", type=int, default=0, help="game g uses seed SEED + g (default 0)")
-    p.add_argument("--max-steps", type=positive_int, default=5000, help="decisions after which a game is cut off")
+    p.add_argument("--max-steps", type=positive_int, default=DEFAULT_MAX_STEPS, help="decisions after which a game is cut off")
 
 
 def _add_run_options(p: argparse.ArgumentParser) -> None:
@@ -191,9 +193,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         record = play(parse_agents(args.opponent), seat=args.seat, seed=args.seed,
                       num_players=args.players or 2, map=args.map, show_map=not args.no_map)
     if record is not None and args.out:
-        from agents.match import RESULTS_SCHEMA, RESULTS_VERSION, save_results
-        save_results({"schema": RESULTS_SCHEMA, "version": RESULTS_VERSION, "kind": "game",
-                      "games": [record.to_dict()]}, args.out)
+        from agents.match import results_file, save_results
+        save_results(results_file("game", [record]), args.out)
         so_far = " so far" if record.truncated else ""
         print(f"saved the game{so_far} to {args.out} (vigtavl replay {args.out} --game 0)")
     return 0
@@ -301,7 +302,7 @@ def add_evaluate(sub: Any) -> None:
                    help="players per game (default: the count the model was trained for)")
     p.add_argument("--map", default=None, help="map preset, 'random' or a .txt map file (default: the preset)")
     p.add_argument("--seed", type=int, default=0, help="game g uses seed SEED + g (default 0)")
-    p.add_argument("--max-steps", type=positive_int, default=5000, help="decisions after which a game is cut off")
+    p.add_argument("--max-steps", type=positive_int, default=DEFAULT_MAX_STEPS, help="decisions after which a game is cut off")
     p.add_argument("--workers", type=positive_int, default=1, help="parallel worker processes (default 1)")
     p.add_argument("--search", type=int, default=None, metavar="N",
                    help="search on top of the model: the agent ppo-search:MODEL:N, whose N simulations per "

@@ -35,8 +35,8 @@ from typing import Any
 
 from vigtavl_env.agent import agent_info
 from agents.match import (
-    DEFAULT_MAX_STEPS, RESULTS_SCHEMA, RESULTS_VERSION, GameJob, GameRecord, agent_seed, check_agents,
-    make_agent, record_game,
+    DEFAULT_MAX_STEPS, RESULTS_SCHEMA, GameJob, GameRecord, agent_seed, check_agents, check_results_version,
+    make_agent, record_game, results_file,
 )
 from agents.replay import ReplayError, check_engine, initial_state, replay_steps, verify
 from agents.web.guards import HUMAN, WebError
@@ -244,14 +244,10 @@ class LiveGame:
 
     def results(self) -> dict[str, Any]:
         """The game as a results file (``vigtavl replay`` and the replay page read it)."""
-        return {"schema": RESULTS_SCHEMA, "version": RESULTS_VERSION, "kind": "game",
-                "games": [self.record().to_dict()]}
+        return results_file("game", [self.record()])
 
 
 # -------------------------------------------------------------------- replays
-RECORD_TYPES = {"game": int, "seed": int, "game_seed": int, "map": str, "map_text": (str, type(None)),
-                 "num_players": int, "rules": dict, "seats": list, "decisions": list, "tokens": list,
-                 "winners": list, "n_decisions": int, "truncated": bool, "final_digest": str}
 _JSON = json.JSONDecoder()
 _SPACE = re.compile(r"\s*")
 
@@ -304,9 +300,10 @@ def read_results(data: Any, name: str) -> list[GameRecord]:
     """The game records of a results file's contents (a dict), or a WebError saying what is wrong."""
     if not isinstance(data, dict) or data.get("schema") != RESULTS_SCHEMA or not isinstance(data.get("games"), list):
         raise WebError(f"{name} is not a vigtavl results file (written by vigtavl match, tournament or play --out)")
-    if data.get("version") != RESULTS_VERSION:
-        raise WebError(f"{name} is a results file of version {repr(data.get('version'))[:20]}; this engine "
-                       f"replays version {RESULTS_VERSION} only: play the games again to replay them")
+    try:
+        check_results_version(data, name)
+    except ValueError as e:
+        raise WebError(str(e)) from None
     try:
         records = [GameRecord.from_dict(g) for g in data["games"]]
     except (TypeError, ValueError) as e:
@@ -319,12 +316,10 @@ def read_results(data: Any, name: str) -> list[GameRecord]:
 
 
 def check_record(r: GameRecord, name: str) -> None:
-    """A record the server may rebuild: fields of their types, a preset map or the map's own text
-    (a map name is never read as a file), and no more decisions than a game may have."""
+    """A record the server may rebuild (its fields' types were checked as it was read,
+    ``GameRecord.from_dict``): a preset map or the map's own text (a map name is never read as a
+    file), and no more decisions than a game may have."""
     from vigtavl_env.engine.maps import list_presets
-    wrong = [k for k, t in RECORD_TYPES.items() if not isinstance(getattr(r, k), t)]
-    if wrong or not all(isinstance(c, int) for c in r.decisions):
-        raise WebError(f"{name}: a game record has fields of the wrong type ({', '.join(wrong) or 'decisions'})")
     if r.map_text is None and r.map not in list_presets():
         raise WebError(f"{name}: game {r.game} names map {r.map[:40]!r}, which is not a preset, and has no map text")
     if len(r.decisions) > MAX_REPLAY_DECISIONS:

@@ -1,13 +1,14 @@
-"""The whole game state to and from JSON (schema ``vigtavl-state``, version 2).
+"""The whole game state to and from JSON (schema ``vigtavl-state``, version ``vigtavl_v1``).
 
-Version history: 1 was the rules-v0 engine (``vigtavl_v0``); 2 is rules v1 (``vigtavl_v1``):
-pending choices, who built each development and wall, freighters loaded by their players.
+The version is the game's (``version.py``). Files written before it was spelled that way carry
+integers: 1 was the rules-v0 engine (``vigtavl_v0``), 2 is rules v1, read as ``vigtavl_v1``
+(pending choices, who built each development and wall, freighters loaded by their players).
 Files of another version are refused with a message naming both versions: a v0 game was played
 under other rules, so it is not migrated.
 
-Schema, version 2 (all lists indexed by unit number, hex number or edge number)::
+Schema (all lists indexed by unit number, hex number or edge number)::
 
-    {"schema": "vigtavl-state", "version": 2,
+    {"schema": "vigtavl-state", "version": "vigtavl_v1",
      "map": {"name": str, "num_players": int, "terrain": [0 sea | 1 land | 2 mountain, ...]},
      "config": {RulesConfig fields},
      "phase": 0 placement | 1 build | 2 battle | 3 over, "round": int, "turn_player": int,
@@ -47,17 +48,16 @@ from .state import LOADED, ON_BOARD, PRISONER, RESERVE, Activation, GameState, P
 from .stats import (
     ARTILLERY_OCCUPANCY, DEV_OCCUPANCY, FREIGHTER, FREIGHTER_CAPACITY, IS_SHIP, MAX_OCCUPANCY, N_UNIT_TYPES,
 )
+from .version import ENV_NAME, check_file_version
 
 SCHEMA = "vigtavl-state"
-VERSION = 2
-RULES_OF_VERSION = {1: "rules v0 (vigtavl_v0)", 2: "rules v1 (vigtavl_v1)"}
 UNIT_FIELDS = ("owner", "type", "cell", "where", "carrier", "holder", "flags")
 
 
 def to_dict(state: GameState) -> dict[str, Any]:
     s = state
     return {
-        "schema": SCHEMA, "version": VERSION,
+        "schema": SCHEMA, "version": ENV_NAME,
         "map": {"name": s.gmap.name, "num_players": s.n_players, "terrain": list(s.gmap.terrain)},
         "config": s.config.to_dict(),
         "phase": s.phase, "round": s.round, "turn_player": s.turn_player,
@@ -144,11 +144,7 @@ def from_dict(data: Any) -> GameState:
     r = _Reader(data)
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         raise ValueError(f"not a Vigtavl state: field 'schema' must be {SCHEMA!r}")
-    if data.get("version") != VERSION:
-        v = data.get("version")
-        of = f" ({RULES_OF_VERSION[v]})" if v in RULES_OF_VERSION else ""
-        raise ValueError(f"state file is version {v!r}{of}; this engine reads version {VERSION} "
-                         f"({RULES_OF_VERSION[VERSION]}) only")
+    check_file_version(data.get("version"), "the state file")
     try:
         gmap = GameMap(str(r.get("map.name", str)), r.get("map.num_players"), tuple(r.ints("map.terrain", None, 0, 2)))
     except ValueError as e:

@@ -24,17 +24,17 @@ LEGACY_FILE_VERSIONS = {1: "vigtavl_v0", 2: "vigtavl_v1"}
 
 def file_version(value: Any) -> str:
     """The version a saved file's ``version`` field names (``"vigtavl_v1"``), whichever way it
-    was written; ``repr`` of the value when it names none."""
-    if isinstance(value, str):
+    was written; the value itself (shortened) when it names none."""
+    if isinstance(value, str) and value.startswith("vigtavl_v") and len(value) <= 20:
         return value
     if isinstance(value, int) and not isinstance(value, bool) and value in LEGACY_FILE_VERSIONS:
         return LEGACY_FILE_VERSIONS[value]
-    return repr(value)
+    return repr(value)[:20]
 
 
 def check_file_version(value: Any, what: str) -> None:
     """ValueError (one line naming both versions) unless the file was written for this version."""
     found = file_version(value)
     if found != ENV_NAME:
-        raise ValueError(f"{what} is {found}; this engine reads {ENV_NAME} only (other rules: "
-                         "play the games again with this version)")
+        raise ValueError(f"{what} is of version {found}; this engine reads version {ENV_NAME} only "
+                         "(other rules, other action codes: play the games again to replay them)")
