@@ -54,6 +54,9 @@ gymnasium.make(vigtavl_env.GYMNASIUM_ID, opponents="random").reset(seed=0)
 pettingzoo.make("aec", vigtavl_env.PETTINGZOO_ID).reset(seed=0)
 print("ids", vigtavl_env.GYMNASIUM_ID, vigtavl_env.PETTINGZOO_ID)
 print("static", (server.STATIC / "index.html").is_file())
+from training.config import load_config, shipped_configs
+load_config("ppo_quick")
+print("configs", ",".join(shipped_configs()))
 """
 
 
@@ -73,9 +76,12 @@ def _clean_copy(dest: Path) -> Path:
     """The checkout's tracked files (as a fresh clone has them: no build folder, no extensions)."""
     files = _run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT).stdout.split("\0")
     for name in filter(None, files):
-        if (ROOT / name).is_file():
-            (dest / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / name, dest / name)
+        source, target = ROOT / name, dest / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_symlink():  # as git checks it out (training/configs)
+            os.symlink(os.readlink(source), target)
+        elif source.is_file():
+            shutil.copy2(source, target)
     return dest
 
 
@@ -94,7 +100,7 @@ def test_the_wheel_installs_and_runs_compiled_outside_the_checkout(tmp_path: Pat
     assert "compiled 17 of 17" in out, out  # the C extensions, with no extra command
     assert "summary compiled core" in out
     assert "loaded ppo:pretrained PPOAgent" in out and "loaded ppo:pretrained-3p PPOAgent" in out
-    assert "bot HeuristicAgent" in out and "static True" in out
+    assert "bot HeuristicAgent" in out and "static True" in out and "ppo_quick" in out
     version = _run([str(venv / "bin" / "vigtavl"), "--version"], cwd=elsewhere).stdout
     assert "compiled core" in version and len(version.strip().splitlines()) == 1
 

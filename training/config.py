@@ -324,13 +324,34 @@ def _deepcopy(d: Any) -> Any:
 
 
 # ------------------------------------------------------------------ load / save
+# The shipped configs: the checkout's configs/ (training/configs links to it), installed with the
+# package, so `vigtavl train --config ppo_quick` works from any folder.
+CONFIG_DIR = Path(__file__).resolve().parent / "configs"
+
+
+def shipped_configs() -> list[str]:
+    """The names of the shipped configs (``ppo_quick``, ``ppo_vs_bots`` ...)."""
+    return sorted(p.stem for p in CONFIG_DIR.glob("*.yaml"))
+
+
+def config_path(name: str | Path) -> Path:
+    """A config file: the path itself when it exists, else a shipped config by name
+    (``ppo_quick`` or ``ppo_quick.yaml``); FileNotFoundError (one line) naming them otherwise."""
+    path = Path(name)
+    if path.is_file():
+        return path
+    shipped = CONFIG_DIR / Path(name).with_suffix(".yaml").name
+    if path.parent == Path(".") and shipped.is_file():
+        return shipped
+    raise FileNotFoundError(f"config file {path} does not exist; shipped configs: {', '.join(shipped_configs())}")
+
+
 def load_config(path: str | Path | None = None, overrides: Iterable[str] = ()) -> TrainConfig:
-    """Defaults, then the YAML file (if any), then ``key=value`` overrides; validated."""
+    """Defaults, then the YAML file (if any: a path, or a shipped config by name), then
+    ``key=value`` overrides; validated."""
     data: dict[str, Any] = {}
     if path is not None:
-        path = Path(path)
-        if not path.is_file():
-            raise FileNotFoundError(f"config file {path} does not exist (see configs/*.yaml)")
+        path = config_path(path)
         try:
             data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         except yaml.YAMLError as e:

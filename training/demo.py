@@ -2,7 +2,7 @@
 
 ::
 
-    python -m training.demo [--config configs/ppo_quick.yaml] [--games 40] [--set key=value ...]
+    python -m training.demo [--config ppo_quick] [--games 40] [--set key=value ...]
 
 1. ``vigtavl train`` on the quick config (PPO from scratch against random and greedy, on the
    batched vector env) into ``runs/demo-<time>/``;
@@ -17,16 +17,15 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-QUICK = ROOT / "configs" / "ppo_quick.yaml"
+QUICK = "ppo_quick"  # a shipped config (training/config.py)
 OPPONENTS = ["random", "greedy"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m training.demo", description=__doc__.split("\n")[0])
-    p.add_argument("--config", default=str(QUICK), help="training config (default: the quick one)")
+    p.add_argument("--config", default=QUICK, help="training config: a file or a shipped config's name "
+                                                   "(default: ppo_quick)")
     p.add_argument("--games", type=int, default=40, help="evaluation games per opponent (default 40)")
     p.add_argument("--workers", type=int, default=2, help="evaluation worker processes (default 2)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="config override")

@@ -238,7 +238,9 @@ def _build_ext_class() -> type:
                     raise RuntimeError("Cython is not installed")
                 super().run()
             except Exception as e:  # no compiler, no Python headers, a compiler error ...
-                why = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}".strip(": ")
+                first = str(e).splitlines()[0] if str(e) else ""
+                why = f"{type(e).__name__}: {first}".strip(": ")
+                why = why if len(why) <= 120 else why[:117] + "..."  # a compiler's whole command line
                 print(f"warning: vigtavl: the compiled core was not built ({why}); {SPEED_NOTE}",
                       file=sys.stderr)
                 self._write_manifest({"error": why})
