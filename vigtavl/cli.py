@@ -69,14 +69,21 @@ def add_match(sub: Any) -> None:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    from agents.match import RunInterrupted, check_out_path, parse_agents, run_match, sigterm_as_interrupt
+    from agents.match import check_out_path, parse_agents, run_match
     check_out_path(args.out)  # before the games, not after them
     agents = parse_agents(args.agents)
+    return _play_and_report(lambda: run_match(
+        agents, args.games, args.seed, workers=args.workers, num_players=args.players or len(agents),
+        map=args.map, progress=not args.no_progress, max_steps=args.max_steps), args)
+
+
+def _play_and_report(run: Callable[[], Any], args: argparse.Namespace) -> int:
+    """Run a match or a tournament and report it; after Ctrl-C or SIGTERM, report the games
+    it finished (:func:`_report_stopped`)."""
+    from agents.match import RunInterrupted, sigterm_as_interrupt
     with sigterm_as_interrupt():
         try:
-            result = run_match(agents, args.games, args.seed, workers=args.workers,
-                               num_players=args.players or len(agents), map=args.map,
-                               progress=not args.no_progress, max_steps=args.max_steps)
+            result = run()
         except RunInterrupted as stop:
             return _report_stopped(stop, args.out, args.command)
     return _report(result, args.out)
@@ -121,18 +128,13 @@ def add_tournament(sub: Any) -> None:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from agents.match import RunInterrupted, check_out_path, parse_agents, sigterm_as_interrupt
+    from agents.match import check_out_path, parse_agents
     from agents.ratings import run_tournament
     check_out_path(args.out)
     agents = parse_agents(args.agents)
-    with sigterm_as_interrupt():
-        try:
-            result = run_tournament(agents, args.games, args.seed, workers=args.workers,
-                                    num_players=args.players or 2, map=args.map,
-                                    progress=not args.no_progress, max_steps=args.max_steps)
-        except RunInterrupted as stop:
-            return _report_stopped(stop, args.out, args.command)
-    return _report(result, args.out)
+    return _play_and_report(lambda: run_tournament(
+        agents, args.games, args.seed, workers=args.workers, num_players=args.players or 2,
+        map=args.map, progress=not args.no_progress, max_steps=args.max_steps), args)
 
 
 # ------------------------------------------------------------------ replay

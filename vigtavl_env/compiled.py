@@ -8,7 +8,7 @@ system prefers it. The build also writes :data:`MANIFEST_NAME` beside this file:
 each source it compiled, or why it compiled nothing.
 
 With no C compiler (or no Cython) the install still succeeds: :class:`BuildExt` says so once
-and the package runs as plain Python (about 5x slower); ``vigtavl --version`` and
+and the package runs as plain Python (about 4x slower); ``vigtavl --version`` and
 ``vigtavl compile status`` say which in one line.
 
 In a source checkout an edited module would be shadowed by its older extension. On import,
@@ -61,7 +61,7 @@ ROOT = Path(__file__).resolve().parent.parent  # holds vigtavl_env/ and agents/
 MANIFEST_NAME = "_compiled.json"
 EXT_SUFFIX = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
 NOT_BUILT = "plain Python: the compiled core was not built"
-SPEED_NOTE = "the engine runs as plain Python, about 5x slower"
+SPEED_NOTE = "the engine runs as plain Python, about 4x slower"
 
 
 def source_path(module: str, root: Path = ROOT) -> Path:
