@@ -48,6 +48,7 @@ import math
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -373,9 +374,28 @@ def record_game(env: Any, job: GameJob, agent_seeds: Sequence[int], decisions: l
 def ignore_stop_signals() -> None:
     """In a worker process: leave Ctrl-C and SIGTERM to the parent, which stops cleanly (a trainer
     saves a checkpoint first) and then closes its workers. A signal sent to the whole process
-    group (``timeout``, a job scheduler) would otherwise kill the workers under it."""
+    group (``timeout``, a job scheduler) would otherwise kill the workers under it. A parent
+    that dies without closing them (``kill -9``, out of memory) takes them with it within a
+    second (:func:`leave_with_parent`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    leave_with_parent()
+
+
+PARENT_POLL_S = 1.0
+
+
+def leave_with_parent() -> None:
+    """In a worker process: end it once its parent is gone. Workers deaf to the stop signals
+    would otherwise wait for work from a dead parent for good."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_S)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="leave-with-parent", daemon=True).start()
 
 
 # ------------------------------------------------------------------ stopping a run

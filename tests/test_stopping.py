@@ -155,3 +155,47 @@ def test_replay_of_a_partial_file_names_the_games_it_has(tmp_path):
     assert load_record(path, 1) == result.records[1]
     with pytest.raises(ReplayError, match=r"no game 7 \(games 0..1\); partial: .* after 2 of 50 games"):
         load_record(path, 7)
+
+
+def _children(pid: int) -> set[int]:
+    kids: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            kids |= {int(c) for c in (task / "children").read_text().split()}
+    return kids
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs /proc")
+def test_workers_end_with_a_parent_killed_outright(tmp_path):
+    """The workers ignore Ctrl-C and SIGTERM (their parent stops them); when the parent dies
+    without doing so (kill -9), each ends itself within a couple of seconds instead of
+    waiting for work for good."""
+    script = "from agents.match import run_match; run_match(['random', 'random'], 4000, 0, workers=2, progress=False)"
+    parent = subprocess.Popen([sys.executable, "-W", "ignore", "-c", script], cwd=tmp_path,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers: set[int] = set()
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(workers) < 2:
+            workers = {c for c in _children(parent.pid) if "spawn_main" in Path(f"/proc/{c}/cmdline").read_text()}
+            time.sleep(0.2)
+        assert len(workers) >= 2, "the match started no workers"
+        parent.kill()
+        parent.wait(timeout=10)
+        deadline = time.monotonic() + 2 * M.PARENT_POLL_S + 3
+        while time.monotonic() < deadline and any(_alive(w) for w in workers):
+            time.sleep(0.1)
+        left = [w for w in workers if _alive(w)]
+        assert not left, f"workers {left} outlived their parent"
+    finally:
+        for pid in workers | _children(parent.pid) | {parent.pid}:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
