@@ -175,8 +175,10 @@ class SearchAgent(EngineAgent):
                     total[c] += self._simulate(state, c, legal, me, seed, info)
                     count[c] += 1
                     used += 1
-                if deadline is not None and time.perf_counter() > deadline:
-                    budget = used
+                    if deadline is not None and time.perf_counter() > deadline:
+                        budget = used  # past the time limit by one simulation at most
+                        break
+                if deadline is not None and used >= budget:  # out of time: no more rounds
                     break
             alive.sort(key=mean, reverse=True)
             alive = alive[: max(1, (len(alive) + 1) // 2)] if len(alive) > 2 else alive[:1]

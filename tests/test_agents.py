@@ -472,3 +472,27 @@ def test_expected_attack_tokens():
     p, _ = T.attack_odds(state, arch, index[(0, 1)])
     assert p == pytest.approx(T.ranged_hit_prob(2, 2))
     assert T.expected_attack_tokens(state, arch, index[(0, 1)]) == pytest.approx(2 * p)
+
+
+def test_a_time_limited_search_stops_within_one_simulation_of_its_limit():
+    """``search:Mms`` checks its clock after every simulation, not after a round over all the
+    candidates: the web app's cap on thinking (``--think-ms``) holds to one simulation."""
+    import time
+
+    state = new_game(load_map("duel"), seed=0)
+    legal = legal_actions(state)
+    bot = SearchAgent(iterations=10**9, ms=5, seed=0)
+    bot.reset(0, 0)
+    calls = []
+
+    def slow_simulation(*args):
+        calls.append(1)
+        time.sleep(0.02)
+        return 0.0
+
+    bot._simulate = slow_simulation
+    cands = legal[:6]
+    start = time.perf_counter()
+    bot._search(state, cands, legal, {c: 0.0 for c in cands})
+    assert len(calls) == 1 and bot.last_simulations == 1  # a round over 6 would be 6
+    assert time.perf_counter() - start < 0.5
