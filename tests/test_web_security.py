@@ -460,7 +460,7 @@ def test_every_body_is_bounded_before_it_is_read(client, path, size, chunked):
 
 # -------------------------------------------------------------------- 6. where a request comes from
 @pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "127.0.0.1.evil.example", "localhost.:8000", ""])
-@pytest.mark.parametrize("method,path", [("get", "/api/meta"), ("get", "/static/app.js"), ("get", "/"),
+@pytest.mark.parametrize("method,path", [("get", "/api/meta"), ("get", "/static/main.js"), ("get", "/"),
                                          ("post", "/api/games")])
 def test_a_request_for_another_host_is_refused(client, host, method, path):
     r = getattr(client, method)(path, headers={"Host": host}, **({"json": {"seats": ["human", "greedy"]}}

@@ -1,7 +1,7 @@
 """``vigtavl serve``: the web app's HTTP side (FastAPI), over :mod:`agents.web.sessions`.
 
-The page (``static/``: one HTML file, one script, one style sheet, no build step) calls this
-JSON API, the module-level :data:`router`:
+The page (``static/``: one HTML file, ES modules by what each part does, one style sheet, no
+build step) calls this JSON API, the module-level :data:`router`:
 
 - ``GET /api/meta``: maps, agents, the model files allowed, the results folders, the time an
   agent may think per decision.
