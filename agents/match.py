@@ -375,24 +375,24 @@ def ignore_stop_signals() -> None:
     """In a worker process: leave Ctrl-C and SIGTERM to the parent, which stops cleanly (a trainer
     saves a checkpoint first) and then closes its workers. A signal sent to the whole process
     group (``timeout``, a job scheduler) would otherwise kill the workers under it. A parent
-    that dies without closing them (``kill -9``, out of memory) takes them with it within a
-    second (:func:`leave_with_parent`)."""
+    that dies without closing them (``kill -9``, out of memory) takes them with it at once
+    (:func:`leave_with_parent`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     leave_with_parent()
 
 
-PARENT_POLL_S = 1.0
-
-
 def leave_with_parent() -> None:
     """In a worker process: end it once its parent is gone. Workers deaf to the stop signals
-    would otherwise wait for work from a dead parent for good."""
-    parent = os.getppid()
+    would otherwise wait for work from a dead parent for good. The parent is the one that
+    started the worker (``multiprocessing.parent_process``), so a parent that died while the
+    worker was still starting counts too; its end is seen at once, through its sentinel."""
+    parent = multiprocessing.parent_process()
+    if parent is None:  # not started by multiprocessing: no parent to follow
+        return
 
     def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_POLL_S)
+        parent.join()  # returns when the parent process has ended
         os._exit(1)
 
     threading.Thread(target=watch, name="leave-with-parent", daemon=True).start()

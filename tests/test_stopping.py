@@ -176,8 +176,8 @@ def _alive(pid: int) -> bool:
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs /proc")
 def test_workers_end_with_a_parent_killed_outright(tmp_path):
     """The workers ignore Ctrl-C and SIGTERM (their parent stops them); when the parent dies
-    without doing so (kill -9), each ends itself within a couple of seconds instead of
-    waiting for work for good."""
+    without doing so (kill -9), each ends itself at once instead of waiting for work for good,
+    also a worker still starting when its parent died."""
     script = "from agents.match import run_match; run_match(['random', 'random'], 4000, 0, workers=2, progress=False)"
     parent = subprocess.Popen([sys.executable, "-W", "ignore", "-c", script], cwd=tmp_path,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -190,7 +190,7 @@ def test_workers_end_with_a_parent_killed_outright(tmp_path):
         assert len(workers) >= 2, "the match started no workers"
         parent.kill()
         parent.wait(timeout=10)
-        deadline = time.monotonic() + 2 * M.PARENT_POLL_S + 3
+        deadline = time.monotonic() + 5
         while time.monotonic() < deadline and any(_alive(w) for w in workers):
             time.sleep(0.1)
         left = [w for w in workers if _alive(w)]
