@@ -48,8 +48,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.match import (GameJob, GameRecord, agent_seed, make_agent, make_env, match_jobs, parse_agents,
-                          run_game)
+from agents.match import GameJob, agent_seed, make_agent, make_env, match_jobs, parse_agents, run_game
+from agents.records import GameRecord
 
 DEFAULT_AGENTS = "search,greedy"
 DEFAULT_GAMES = 4

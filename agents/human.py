@@ -35,9 +35,8 @@ from typing import Any
 import numpy as np
 
 from vigtavl_env.agent import Agent, GameStopped
-from agents.match import (
-    DEFAULT_MAX_STEPS, GameJob, GameRecord, agent_seed, check_agents, make_agent, run_game,
-)
+from agents.match import DEFAULT_MAX_STEPS, GameJob, agent_seed, check_agents, make_agent, run_game
+from agents.records import GameRecord
 from agents.replay import TurnPrinter, narrator, text_map
 from vigtavl_env.codec import ActionCodec
 from vigtavl_env.engine import actions as A

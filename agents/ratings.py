@@ -1,6 +1,6 @@
 """Ratings and round-robin tournaments, for 2, 3 and 4-player games.
 
-Two ratings are computed from the same game records (``agents.match.GameRecord``):
+Two ratings are computed from the same game records (``agents.records.GameRecord``):
 
 - **Elo** (:func:`elo_ratings`): the maximum-likelihood Bradley-Terry fit that Elo approximates
   online, ``P(a beats b) = 1 / (1 + 10 ** ((R_b - R_a) / 400))``, fitted to all games at once
@@ -45,9 +45,9 @@ from typing import Any
 import numpy as np
 
 from agents.match import (
-    DEFAULT_MAX_STEPS, SCORING, GameRecord, RunInterrupted, agent_stats,
-    check_agents, make_env, match_jobs, partial_fields, play_jobs, results_file, save_results, stats_table,
+    DEFAULT_MAX_STEPS, SCORING, RunInterrupted, agent_stats, check_agents, make_env, match_jobs, play_jobs, stats_table,
 )
+from agents.records import GameRecord, partial_fields, results_file, save_results
 
 ELO_MEAN = 1500.0
 ELO_SCALE = 400.0 / math.log(10.0)  # Elo points per natural-log unit of strength

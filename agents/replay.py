@@ -1,6 +1,6 @@
 """Replays: rebuild a recorded game exactly, check it, and show it turn by turn.
 
-A game record (``agents.match.GameRecord``, one entry of ``results.json["games"]``) holds the
+A game record (``agents.records.GameRecord``, one entry of ``results.json["games"]``) holds the
 engine seed, the map, the rules and every decision as an engine code. Replaying is the engine
 alone: ``new_game(map, rules, seed=game_seed)`` and ``apply_action`` for each decision -- no
 agent runs again -- and the result must match the record's tokens and final-state digest
@@ -27,7 +27,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from agents.match import GameRecord, check_results_version, load_results, partial_note, state_digest
+from agents.match import state_digest
+from agents.records import GameRecord, check_results_version, load_results, partial_note
 from vigtavl_env.engine.version import ENV_NAME
 
 PrintFn = Callable[[str], Any]
@@ -45,7 +46,7 @@ def load_record(path: str | Path, game: int) -> GameRecord:
 
 def pick_record(results: dict[str, Any], path: str | Path, game: int) -> GameRecord:
     """Game number ``game`` of ``results``, the contents of the results file ``path``
-    (``agents.match.load_results``; a partial file holds the games its run finished)."""
+    (``agents.records.load_results``; a partial file holds the games its run finished)."""
     try:
         check_results_version(results, path)
     except ValueError as e:

@@ -73,7 +73,7 @@ def test_results_are_written_whole_or_not_at_all(results_file, tmp_path):
     out.write_text("old")
     d = json.loads(results_file.read_text())
     d["unserialisable"] = object()
-    from agents.match import save_results
+    from agents.records import save_results
     with pytest.raises(TypeError):
         save_results(d, out)
     assert out.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["r.json"]

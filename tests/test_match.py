@@ -11,8 +11,9 @@ import pytest
 import agents.match as M
 from vigtavl_env.agent import RandomAgent
 from agents.match import (
-    GameRecord, MatchResult, agent_stats, lineup, run_match, seat_orders, stats_table, wilson_interval,
+    MatchResult, agent_stats, lineup, run_match, seat_orders, stats_table, wilson_interval,
 )
+from agents.records import GameRecord
 from vigtavl.cli import build_parser, main
 
 

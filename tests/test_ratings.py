@@ -8,7 +8,7 @@ import pytest
 
 import agents.match as M
 from vigtavl_env.agent import RandomAgent
-from agents.match import GameRecord
+from agents.records import GameRecord
 from agents.ratings import (
     MU, SIGMA, PlackettLuce, elo_ratings, head_to_head, ranks_by_tokens, ratings, run_tournament,
     weng_lin_ratings,

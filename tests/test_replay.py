@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from agents.match import GameJob, GameRecord, play_game, run_match
+from agents.match import GameJob, play_game, run_match
+from agents.records import GameRecord
 from agents.replay import ReplayError, load_record, print_replay, rebuild
 from vigtavl_env import raw_env
 from vigtavl.cli import main

@@ -215,7 +215,7 @@ def test_a_200_game_results_file_replays_decision_by_decision(client, results_di
 
 
 def test_any_replay_frame_is_the_state_after_that_many_decisions(results_dir):
-    from agents.match import GameRecord
+    from agents.records import GameRecord
     data = json.loads((results_dir / "small.json").read_text())
     record = GameRecord.from_dict(data["games"][0])
     replay = ReplayGame(record)

@@ -16,7 +16,6 @@ import pickle
 import signal
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -372,7 +371,7 @@ def test_the_size_estimates_are_within_a_factor_of_two_of_what_is_held(results_d
     import gc
     import tracemalloc
 
-    from agents.match import GameRecord
+    from agents.records import GameRecord
     from agents.web.sessions import LiveGame, ReplayFile, ReplayGame, parse_results, read_results
     body = (results_dir / "r12.json").read_bytes()
     record = GameRecord.from_dict(json.loads(body)["games"][0])

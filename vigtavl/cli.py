@@ -69,7 +69,8 @@ def add_match(sub: Any) -> None:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    from agents.match import check_out_path, parse_agents, run_match
+    from agents.match import parse_agents, run_match
+    from agents.records import check_out_path
     check_out_path(args.out)  # before the games, not after them
     agents = parse_agents(args.agents)
     return _play_and_report(lambda: run_match(
@@ -128,7 +129,8 @@ def add_tournament(sub: Any) -> None:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from agents.match import check_out_path, parse_agents
+    from agents.match import parse_agents
+    from agents.records import check_out_path
     from agents.ratings import run_tournament
     check_out_path(args.out)
     agents = parse_agents(args.agents)
@@ -152,7 +154,7 @@ def add_replay(sub: Any) -> None:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from agents.match import load_results, partial_note
+    from agents.records import load_results, partial_note
     from agents.replay import pick_record, print_replay
     results = load_results(args.results)
     note = partial_note(results)
@@ -186,7 +188,8 @@ def add_play(sub: Any) -> None:
 
 def cmd_play(args: argparse.Namespace) -> int:
     from agents.human import play, watch
-    from agents.match import check_out_path, parse_agents
+    from agents.match import parse_agents
+    from agents.records import check_out_path
     check_out_path(args.out)
     if args.watch:
         agents = parse_agents(args.agents or "greedy,random")
@@ -195,7 +198,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         record = play(parse_agents(args.opponent), seat=args.seat, seed=args.seed,
                       num_players=args.players or 2, map=args.map, show_map=not args.no_map)
     if record is not None and args.out:
-        from agents.match import results_file, save_results
+        from agents.records import results_file, save_results
         save_results(results_file("game", [record]), args.out)
         so_far = " so far" if record.truncated else ""
         print(f"saved the game{so_far} to {args.out} (vigtavl replay {args.out} --game 0)")
@@ -318,7 +321,8 @@ def add_evaluate(sub: Any) -> None:
 def cmd_evaluate(args: argparse.Namespace) -> int:
     import json
 
-    from agents.match import check_out_path, parse_agents, write_file
+    from agents.match import parse_agents
+    from agents.records import check_out_path, write_file
     from training.evaluate import evaluate_model, evaluation_table, summary
     check_out_path(args.out)
     results = evaluate_model(args.model, parse_agents(args.opponents), args.games, players=args.players,

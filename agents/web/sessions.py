@@ -34,10 +34,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from vigtavl_env.agent import agent_info
-from agents.match import (
-    DEFAULT_MAX_STEPS, RESULTS_SCHEMA, GameJob, GameRecord, agent_seed, check_agents, check_results_version,
-    make_agent, record_game, results_file,
-)
+from agents.match import DEFAULT_MAX_STEPS, GameJob, agent_seed, check_agents, make_agent, record_game
+from agents.records import RESULTS_SCHEMA, GameRecord, check_results_version, results_file
 from agents.replay import ReplayError, check_engine, initial_state, replay_steps, verify
 from agents.web.guards import HUMAN, WebError
 from agents.web.store import RECORD_BYTES_PER_JSON_BYTE
