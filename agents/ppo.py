@@ -33,6 +33,7 @@ from agents.search import SearchAgent
 from vigtavl_env.agent import Agent, AgentUnavailableError
 from vigtavl_env.engine import GameState, legal_actions
 from vigtavl_env.engine.actions import N_GLOBAL_VERBS, N_HEX_VERBS
+from vigtavl_env.engine.version import ENV_NAME
 from vigtavl_env.observation import ChannelLayout, ObservationEncoder
 
 # ppo-search's simulations per decision: with the network's pass and the candidates it adds, 5
@@ -45,7 +46,6 @@ PRETRAINED_3P = "pretrained-3p"  # the shipped 3-player network (agents/pretrain
 PRETRAINED_3P_PATH = PRETRAINED_PATH.parent / "3p" / "vigtavl_ppo_3p.zip"
 MODEL_CACHE_SIZE = 16
 PLAYER_COUNTS = (2, 3, 4)
-ENV_NAME = "vigtavl_v1"
 # The v0 environment (rules v0): its action space and channels, to name old models as such.
 V0_NAME, V0_HEX_VERBS, V0_GLOBAL_VERBS = "vigtavl_v0", 47, 2
 V0_CHANNELS = {41 + 30 * p: p for p in PLAYER_COUNTS}

@@ -27,7 +27,6 @@ ValueError) saying why and how to get one.
 
 from __future__ import annotations
 
-import inspect
 import math
 import re
 
@@ -128,9 +127,7 @@ def _ppo(arg: str, spec: str, seed: int | None) -> Agent:
         raise AgentUnavailableError(PPO_MISSING) from None
     if arg.endswith(SAMPLE):  # ppo:MODEL:sample draws its actions from the policy (seeded)
         return load_ppo_agent(arg[: -len(SAMPLE)], deterministic=False, seed=seed)
-    if "seed" in inspect.signature(load_ppo_agent).parameters:
-        return load_ppo_agent(arg, seed=seed)
-    return load_ppo_agent(arg)
+    return load_ppo_agent(arg, seed=seed)
 
 
 def spec_model(spec: str) -> str | None:

@@ -6,9 +6,9 @@ alone: ``new_game(map, rules, seed=game_seed)`` and ``apply_action`` for each de
 agent runs again -- and the result must match the record's tokens and final-state digest
 (:func:`rebuild` raises :class:`ReplayError` otherwise).
 
-Only games of this engine replay: a record names the engine that made it (``state_version``,
-``engine.serialize.VERSION``: 1 rules v0, 2 rules v1), and a results file written by the
-rules-v0 engine (results version 1, ``vigtavl_v0``: other rules, other action codes) is refused
+Only games of this engine replay: a record names the game's version that played it
+(``state_version``, ``"vigtavl_v1"``; older files wrote 1 for rules v0 and 2 for v1), and a
+results file of another version (``vigtavl_v0``: other rules, other action codes) is refused
 with a :class:`ReplayError` saying so, before any decision is applied::
 
     from agents.replay import load_record, print_replay

@@ -56,16 +56,21 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
 
 # ------------------------------------------------------------------ match
 def add_match(sub: Any) -> None:
-    p = sub.add_parser("match", help="play games between agents and print a per-agent table",
-                       description="Play GAMES games between the agents (one per seat, seats rotated "
-                                   "fairly) and print games, wins, win% with a 95% Wilson interval, "
-                                   "mean tokens and game length per agent. A win shared by w players "
-                                   "counts 1/w.")
+    _add_games_command(sub, "match", cmd_match, "play games between agents and print a per-agent table",
+                       "Play GAMES games between the agents (one per seat, seats rotated fairly) and print "
+                       "games, wins, win% with a 95% Wilson interval, mean tokens and game length per "
+                       "agent. A win shared by w players counts 1/w.", "number of games (default 100)")
+
+
+def _add_games_command(sub: Any, name: str, func: Callable[[argparse.Namespace], int], help: str,
+                       description: str, games_help: str) -> None:
+    """A command that plays games between ``--agents`` (match, tournament)."""
+    p = sub.add_parser(name, help=help, description=description)
     p.add_argument("--agents", required=True, help=_agents_help())
-    p.add_argument("--games", type=positive_int, default=100, help="number of games (default 100)")
+    p.add_argument("--games", type=positive_int, default=100, help=games_help)
     _add_game_options(p)
     _add_run_options(p)
-    p.set_defaults(func=cmd_match)
+    p.set_defaults(func=func)
 
 
 def cmd_match(args: argparse.Namespace) -> int:
@@ -117,15 +122,10 @@ def _report_stopped(stop: Any, out: str | None, command: str) -> int:
 
 # ------------------------------------------------------------------ tournament
 def add_tournament(sub: Any) -> None:
-    p = sub.add_parser("tournament", help="round robin with ratings and a head-to-head matrix",
-                       description="Every combination of PLAYERS distinct agents plays GAMES games (seats "
-                                   "rotated); prints Elo (Bradley-Terry fit, ±95%) and Weng-Lin "
-                                   "(Plackett-Luce) ratings, a head-to-head matrix and per-agent totals.")
-    p.add_argument("--agents", required=True, help=_agents_help())
-    p.add_argument("--games", type=positive_int, default=100, help="games per pairing (default 100)")
-    _add_game_options(p)
-    _add_run_options(p)
-    p.set_defaults(func=cmd_tournament)
+    _add_games_command(sub, "tournament", cmd_tournament, "round robin with ratings and a head-to-head matrix",
+                       "Every combination of PLAYERS distinct agents plays GAMES games (seats rotated); "
+                       "prints Elo (Bradley-Terry fit, ±95%) and Weng-Lin (Plackett-Luce) ratings, a "
+                       "head-to-head matrix and per-agent totals.", "games per pairing (default 100)")
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
