@@ -53,7 +53,8 @@ from vigtavl_env.engine.combat import (
 )
 from vigtavl_env.engine.free_actions import breachers, guard_options, seizers
 from vigtavl_env.engine.hexgrid import angular_gap
-from vigtavl_env.engine.legal import battle_sides, may_battle_move, nested_ok, pending_units
+from vigtavl_env.engine.legal import battle_sides, may_battle_move, nested_ok, pending_units, variant_options
+from vigtavl_env.engine.variants import ACTING, unit_status, variant_features
 from vigtavl_env.engine.movement import reach
 from vigtavl_env.engine.state import (
     BATTLE, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CITADEL, COMPLEX, GREAT_WALL, LOADED,
@@ -768,10 +769,10 @@ def _score_seize(ctx: _Ctx, verb: int, cell: int) -> float:
 
 
 def _seizer_value(ctx: _Ctx, s: int, cell: int) -> float:
-    """Seizing ``cell`` with unit ``s``: its owner may defend with his units next to both, each
-    fighting ``s`` in close combat (his choice, played as :func:`guard_outcome` has him choose);
-    the tokens of the seizure times its chance, his defenders beaten, and the occupation that
-    may follow (a knight moves onto the seized hex if there is room)."""
+    """Seizing ``cell`` with unit ``s``: its owner may defend with his units next to both (rules
+    v2: a defender stops the seizure until it is defeated by attacks, so :func:`_guard_holds` is
+    certain); the tokens of the seizure times its chance, and the occupation that may follow (a
+    knight moves onto the seized hex if there is room)."""
     st = ctx.state
     t, h = st.u_type[s], st.u_cell[s]
     artillery_only = st.dev_type[cell] == NO_DEV
@@ -788,11 +789,9 @@ def _seizer_value(ctx: _Ctx, s: int, cell: int) -> float:
 
 
 def _guard_holds(st: GameState, seizer: int, guard: int) -> float:
-    """P(``guard`` beats ``seizer`` in a defended seizure): close combat, each rolling its
-    cost, no tactics; a knight holds outright against a player who may not capture."""
-    if st.u_type[guard] in LAND_TYPES and not can_capture(st, st.u_owner[seizer]):
-        return 1.0
-    return 1.0 - close_win_prob(UNIT_COST[st.u_type[seizer]], UNIT_COST[st.u_type[guard]], 99)
+    """P(``guard`` stops ``seizer``'s seizure): certain under rules v2 ("the attacking player
+    must first defeat all defenders", by attacks: no dice are rolled when it defends)."""
+    return 1.0
 
 
 def _score_breach(ctx: _Ctx, verb: int, cell: int) -> float:
@@ -858,7 +857,8 @@ def _score_choose(ctx: _Ctx, verb: int, cell: int) -> float:
         p = loss_prob(st, pending_attack_dice(st), pend.reach, u)
         return -p * stake_value(st, u)
     if pend.kind == CHOOSE_GUARD:
-        return -_guard_loss(ctx, u)
+        # The defender becomes the seizer's target: the one hardest to defeat.
+        return -_guard_loss(ctx, u) + 0.01 * UNIT_COST[st.u_type[u]]
     if pend.kind == CHOOSE_BREACHER:
         # Breaching spends nothing (the unit may still act): the one with the most dice.
         return breach_prob(UNIT_COST[st.u_type[u]])
@@ -891,6 +891,40 @@ def _score_no_defence(ctx: _Ctx, verb: int, cell: int) -> float:
     """Letting the piece go: I lose its stake for sure (better than a hopeless defence)."""
     pend = ctx.state.pending
     return -_piece_stake(ctx, pend.cell, ctx.state.u_owner[pend.unit])
+
+
+def _score_variant(ctx: _Ctx, verb: int, g: int) -> float:
+    """Which of several unalike units (rules v2): the spent one defends, seizes or is
+    discharged (keeping the upright ones able to act; a discharged unit's recruit stands
+    upright); the unit already acting breaches; otherwise the freighter carrying the most."""
+    st = ctx.state
+    pend = st.pending
+    k = g - A.VARIANT
+    u = variant_options(st)[k][0]
+    status = unit_status(st, u)
+    parent = pend.parent.kind if pend.parent is not None else -1
+    if parent == CHOOSE_BREACHER:
+        return 1.0 if status == ACTING else -float(status)
+    if parent >= 0 or A.DISCHARGE <= pend.extra < A.DISCHARGE + 3:
+        return float(status)
+    cargo = variant_features(st, u)[2:]
+    return 0.1 * sum(cargo) - 0.001 * k
+
+
+def _score_hold_prisoner(ctx: _Ctx, verb: int, cell: int) -> float:
+    """Where my prisoner is held: the development farthest from other players' units (a
+    seizure there would free it)."""
+    st = ctx.state
+    dist = ctx.board.dist[cell]
+    near = min((dist[st.u_cell[u]] for u in range(st.n_units)
+                if st.u_owner[u] != ctx.me and st.u_where[u] == ON_BOARD), default=9)
+    return 0.1 * min(near, 9)
+
+
+def _score_place_rescued(ctx: _Ctx, verb: int, cell: int) -> float:
+    """Where my rescued knight stands: where it is worth most to me."""
+    st = ctx.state
+    return ctx.pot(st.u_type[st.pending.unit], cell)
 
 
 def _score_load(ctx: _Ctx, verb: int, g: int) -> float:
@@ -1173,6 +1207,7 @@ _SCORERS = {
     "discharge": _score_discharge, "recruit": _score_recruit, "end_activation": _score_end_activation,
     "end_turn": _score_end_turn, "shoot": _score_attack, "attack_from": _score_attack_from,
     "choose": _score_choose, "no_defence": _score_no_defence, "load": _score_load,
+    "variant": _score_variant, "hold_prisoner": _score_hold_prisoner, "place_rescued": _score_place_rescued,
 }
 
 

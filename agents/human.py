@@ -329,7 +329,9 @@ class HumanAgent(Agent):
 
 def _asked(state: Any, info: dict[str, Any]) -> str:
     """What the pending choice asks of the person, with how to answer; "" for a plain decision."""
-    from vigtavl_env.engine.state import CHOOSE_GUARD, CHOOSE_SIDE, PLACEMENT
+    from vigtavl_env.engine.state import (
+        CHOOSE_GUARD, CHOOSE_PRISON, CHOOSE_RESCUE_SPOT, CHOOSE_SIDE, CHOOSE_VARIANT, PLACEMENT,
+    )
     from vigtavl_env.render import pending_text
     pend = state.pending
     if pend is None:
@@ -343,6 +345,11 @@ def _asked(state: Any, info: dict[str, Any]) -> str:
         return f"DEFEND (out of turn): {text} Choose the unit that defends ('choose <type> q,r'){none}."
     if pend.kind == CHOOSE_SIDE:
         return f"BATTLE MOVE: {text} The side sets the front and the flanking dice ('attack from q,r')."
+    if pend.kind == CHOOSE_VARIANT:
+        return f"CHOOSE: {text}: pick one of the numbered entries below."
+    if pend.kind in (CHOOSE_PRISON, CHOOSE_RESCUE_SPOT):
+        verb = "hold prisoner" if pend.kind == CHOOSE_PRISON else "place rescued"
+        return f"CHOOSE: {text} ('{verb} q,r')."
     return f"CHOOSE: {text} ('choose <type> q,r')."
 
 

@@ -4,9 +4,10 @@
 :class:`~vigtavl_env.agent.Agent` that plays greedily with the action mask; :class:`PPOSearchAgent`
 puts the policy and its value head inside the search bot. The networks themselves are
 :mod:`agents.network`. Every model loaded here is checked against this environment
-(``vigtavl_v1``): a model trained on ``vigtavl_v0`` (47 hex verbs and 2 global verbs, 41 + 30 P
-channels), such as the first shipped one kept in ``agents/pretrained/v0``, is refused with one
-line (:class:`ModelMismatchError`) saying to retrain. A file that is no readable model at all (empty,
+(``vigtavl_v2``): a model trained on an earlier version (``OLD_VERSIONS``: ``vigtavl_v0``, 47 hex
+verbs and 2 global verbs, 41 + 30 P channels; ``vigtavl_v1``, 55 and 6, 52 + 30 P), such as the
+shipped ones kept in ``agents/pretrained/v0`` and ``v1``, is refused with one line
+(:class:`ModelMismatchError`) naming both versions and saying to retrain. A file that is no readable model at all (empty,
 not a zip, truncated, a folder, a zip without SB3's ``data``, parts that do not unpickle here) is
 refused in one line too (:class:`ModelFileError`), never with a traceback.
 """
@@ -44,13 +45,17 @@ PRETRAINED = "pretrained"
 PRETRAINED_PATH = Path(__file__).resolve().parent / "pretrained" / "vigtavl_ppo.zip"
 PRETRAINED_3P = "pretrained-3p"  # the shipped 3-player network (agents/pretrained/3p/)
 PRETRAINED_3P_PATH = PRETRAINED_PATH.parent / "3p" / "vigtavl_ppo_3p.zip"
+# Earlier rules' shipped networks, kept as a record and as starting weights (training/transfer.py):
+# refused as agents of this environment (check_spaces), readable by ``init_from``.
+RECORDS = {"v1/pretrained": PRETRAINED_PATH.parent / "v1" / "vigtavl_ppo.zip",
+           "v1/pretrained-3p": PRETRAINED_PATH.parent / "v1" / "3p" / "vigtavl_ppo_3p.zip",
+           "v0/pretrained": PRETRAINED_PATH.parent / "v0" / "vigtavl_ppo.zip"}
 MODEL_CACHE_SIZE = 16
 PLAYER_COUNTS = (2, 3, 4)
-# The v0 environment (rules v0): its action space and channels, to name old models as such.
-V0_NAME, V0_HEX_VERBS, V0_GLOBAL_VERBS = "vigtavl_v0", 47, 2
-V0_CHANNELS = {41 + 30 * p: p for p in PLAYER_COUNTS}
+# Earlier environments: (hex verbs, global verbs, channels for P players), to name old models.
+OLD_VERSIONS = {"vigtavl_v0": (47, 2, lambda p: 41 + 30 * p), "vigtavl_v1": (55, 6, lambda p: 52 + 30 * p)}
 CHANNELS = {ChannelLayout(p).n_channels: p for p in PLAYER_COUNTS}  # this env's, by player count
-RETRAIN = "`vigtavl train --config configs/ppo_vs_bots.yaml`"
+RETRAIN = "`vigtavl train --config ppo_v2`"
 SPACE_KEYS = ("observation_space", "action_space")  # in a model's ``data``, as SB3 names them
 ERROR_TEXT_CHARS = 160  # of an exception's message quoted in a one-line error
 
@@ -71,6 +76,8 @@ def resolve_model_path(spec: str | Path) -> Path:
     the path, which must exist."""
     if str(spec) == PRETRAINED_3P and PRETRAINED_3P_PATH.is_file():
         return PRETRAINED_3P_PATH
+    if str(spec) in RECORDS:
+        return RECORDS[str(spec)]
     if str(spec) == PRETRAINED:
         if not PRETRAINED_PATH.is_file():
             raise FileNotFoundError(
@@ -198,7 +205,7 @@ def _model_label(path: str | Path) -> str:
 def check_spaces(observation_space: gymnasium.spaces.Space, action_space: gymnasium.spaces.Space,
                  name: str = "the model") -> None:
     """Raise :class:`ModelMismatchError` (one line) unless the spaces are this environment's
-    (``vigtavl_v1``) for some player count; a ``vigtavl_v0`` model is named as such."""
+    (``vigtavl_v2``) for some player count; an earlier version's model is named as such."""
     shape = tuple(getattr(observation_space, "shape", None) or ())
     n = int(getattr(action_space, "n", -1))
     if len(shape) != 3:
@@ -207,11 +214,13 @@ def check_spaces(observation_space: gymnasium.spaces.Space, action_space: gymnas
     actions = N_HEX_VERBS * h * w + N_GLOBAL_VERBS
     if c in CHANNELS and n == actions:
         return
-    if c in V0_CHANNELS and n == V0_HEX_VERBS * h * w + V0_GLOBAL_VERBS:
-        raise ModelMismatchError(
-            f"{name} was trained on {V0_NAME} (rules v0: {n} actions, {c} channels) and cannot play "
-            f"{ENV_NAME} (rules v1: {actions} actions, {ChannelLayout(V0_CHANNELS[c]).n_channels} "
-            f"channels); retrain for {ENV_NAME} with {RETRAIN}")
+    for old, (hex_verbs, global_verbs, channels) in OLD_VERSIONS.items():
+        players = [p for p in PLAYER_COUNTS if channels(p) == c]
+        if players and n == hex_verbs * h * w + global_verbs:
+            raise ModelMismatchError(
+                f"{name} was trained on {old} ({n} actions, {c} channels) and cannot play {ENV_NAME} "
+                f"({actions} actions, {ChannelLayout(players[0]).n_channels} channels); retrain for "
+                f"{ENV_NAME} with {RETRAIN}")
     raise ModelMismatchError(f"{name} has {n} actions and {c} channels, not a {ENV_NAME} model "
                              f"({N_HEX_VERBS} * HW + {N_GLOBAL_VERBS} actions, {sorted(CHANNELS)} "
                              f"channels); retrain for {ENV_NAME} with {RETRAIN}")

@@ -68,9 +68,13 @@ GROUPS = {
     "shoot": range(A.SHOOT, A.SHOOT + 1),
     "attack_from": range(A.ATTACK_FROM, A.ATTACK_FROM + 1),
     "choose": range(A.CHOOSE, A.CHOOSE + 6),
+    "hold_prisoner": range(A.HOLD_PRISONER, A.HOLD_PRISONER + 1),
+    "place_rescued": range(A.PLACE_RESCUED, A.PLACE_RESCUED + 1),
 }
-# The global verbs by number: end activation, end turn, no defence, then the freighter splits.
-GLOBAL_GROUPS = ("end_activation", "end_turn", "no_defence") + ("load",) * (A.N_GLOBAL_VERBS - A.LOAD)
+# The global verbs by number: end activation, end turn, no defence, the freighter splits, then
+# "choose variant k".
+GLOBAL_GROUPS = (("end_activation", "end_turn", "no_defence") + ("load",) * (A.VARIANT - A.LOAD)
+                 + ("variant",) * A.MAX_VARIANTS)
 VERB_GROUP = tuple(next(g for g, vs in GROUPS.items() if v in vs) for v in range(A.N_HEX_VERBS))
 
 

@@ -38,6 +38,7 @@ run wrote is overwritten by its resumption (the log goes on in a new CSV).
 
 from __future__ import annotations
 
+import sys
 from collections import defaultdict, deque
 from pathlib import Path
 from typing import Any
@@ -118,6 +119,12 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
                                     gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
                                     vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm,
                                     policy_kwargs=policy_kwargs, seed=cfg.seed, device=device, verbose=0)
+                if cfg.init_from:
+                    from agents.ppo import resolve_model_path
+                    from training.transfer import load_weights_from
+                    how = load_weights_from(model.policy, resolve_model_path(cfg.init_from))
+                    if progress:
+                        print(f"starting from {cfg.init_from} ({how})", file=sys.stderr)
             else:
                 with saved_module_names():
                     model = MaskablePPO.load(plan.checkpoint, env=vec_env, device=device)

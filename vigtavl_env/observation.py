@@ -78,10 +78,14 @@ import numpy as np
 
 from .engine.combat import pending_attack_dice
 from .engine.hexgrid import DIRECTION_NAMES
+from .engine.free_actions import still_defended
+from .engine.legal import variant_options
 from .engine.state import (
-    BATTLE, BUILD, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_SEIZER, CHOOSE_SIDE,
-    LOADED, MOVE_DONE, ON_BOARD, OVER, PLACEMENT, PRISONER, RESERVE, SPENT, GameState,
+    BATTLE, BUILD, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_PRISON, CHOOSE_RESCUE_SPOT,
+    CHOOSE_SEIZER, CHOOSE_SIDE, CHOOSE_VARIANT, LOADED, MOVE_DONE, ON_BOARD, OVER, PLACEMENT, PRISONER,
+    RESERVE, SPENT, GameState,
 )
+from .engine.variants import MAX_VARIANTS, variant_features
 from .engine.stats import (
     ARTILLERY_RANGE, CASTLE, UNITS, UNITS_PER_TURN, UNITS_PER_TURN_WITH_CASTLE, UNIT_NAMES,
 )
@@ -105,10 +109,16 @@ N_TYPES = len(UNIT_NAMES)
 N_LAND = len(LAND_NAMES)
 # What the deciding player is asked: one item per engine ``Pending`` kind (by kind), then the
 # setup's freighter loads (no Pending: the placement phase with players still to load).
-PENDING_ITEMS = ("side", "defend", "guard", "breacher", "seizer", "load")
+PENDING_ITEMS = ("side", "defend", "guard", "breacher", "seizer", "variant", "prison", "rescue", "load")
 LOAD_ITEM = PENDING_ITEMS.index("load")
-assert [PENDING_ITEMS.index(k) for k in ("side", "defend", "guard", "breacher", "seizer")] == [
-    CHOOSE_SIDE, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_BREACHER, CHOOSE_SEIZER]
+assert [PENDING_ITEMS.index(k) for k in PENDING_ITEMS[:LOAD_ITEM]] == [
+    CHOOSE_SIDE, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_BREACHER, CHOOSE_SEIZER, CHOOSE_VARIANT, CHOOSE_PRISON,
+    CHOOSE_RESCUE_SPOT]
+# What a "choose variant k" answer would pick (rules v2): per class k, variants.variant_features.
+VARIANT_FEATURES = ("acting", "spent", "soldiers", "archers", "cavalry")
+N_VARIANT_FEATURES = len(VARIANT_FEATURES)
+VARIANT_ITEMS = tuple(f"{k}_{name}" for k in range(MAX_VARIANTS) for name in VARIANT_FEATURES)
+CARGO_SCALE = 3.0
 
 # (key, items, per_player): the channel layout; spatial groups first, then broadcast scalars.
 SPATIAL_GROUPS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
@@ -126,6 +136,7 @@ SPATIAL_GROUPS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("active", ("",), False),
     ("occupy", ("",), False),
     ("seized", ("",), False),
+    ("defended", ("",), False),
     ("pending_cell", ("",), False),
     ("pending_origin", ("",), False),
     ("pending_attacker", ("",), False),
@@ -143,6 +154,7 @@ SCALAR_GROUPS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("pending", PENDING_ITEMS, False),
     ("pending_dice", ("",), False),
     ("pending_range", ("",), False),
+    ("variant", VARIANT_ITEMS, False),
     ("turn", ("",), True),
     ("retaliator", ("",), True),
     ("gold", ("",), True),
@@ -315,7 +327,7 @@ def draw(state: GameState, observer: int, f: Any, tc: Any, tab: Any, hw: int) ->
 
 def _draw_marks(state: GameState, f: Any, tc: Any, tab: Any, hw: int) -> None:
     """This turn's front and attacks, the active hex, the occupation offer, this turn's
-    seizures and the hexes a pending choice is about."""
+    seizures, the pieces defended against them and the hexes a pending choice is about."""
     front0, attacks0 = tab[_G["front"]], tab[_G["attacks"]]
     for cell, d in state.front.items():
         f[(front0 + d) * hw + tc[cell]] = 1.0
@@ -329,6 +341,9 @@ def _draw_marks(state: GameState, f: Any, tc: Any, tab: Any, hw: int) -> None:
         f[tab[_G["occupy"]] * hw + tc[state.occupy_cell]] = 1.0
     for cell in state.seized_this_turn:
         f[tab[_G["seized"]] * hw + tc[cell]] = 1.0
+    for cell in state.defended:
+        if still_defended(state, cell):
+            f[tab[_G["defended"]] * hw + tc[cell]] = 1.0
     pend = state.pending
     if pend is not None:
         if pend.cell >= 0:
@@ -368,6 +383,8 @@ def _draw_scalars(state: GameState, observer: int, f: Any, tc: Any, tab: Any, hw
         _fill(f, tc, hw, tab[_G["pending"]] + pend.kind, 1.0)
         _fill(f, tc, hw, tab[_G["pending_dice"]], pending_attack_dice(state) / DICE_SCALE)
         _fill(f, tc, hw, tab[_G["pending_range"]], pend.reach / RANGE_SCALE)
+        if pend.kind == CHOOSE_VARIANT:
+            _draw_variants(state, f, tc, tab, hw)
     elif state.phase == PLACEMENT and state.to_load:
         _fill(f, tc, hw, tab[_G["pending"]] + LOAD_ITEM, 1.0)
     if state.phase != OVER:
@@ -382,6 +399,15 @@ def _draw_scalars(state: GameState, observer: int, f: Any, tc: Any, tab: Any, hw
         _fill(f, tc, hw, tab[_G["sunk"]] + rel, min(state.sunk[p] / SUNK_SCALE, OBS_HIGH))
         for i in range(3):
             _fill(f, tc, hw, tab[_G["reserve"]] + i * P + rel, reserve[i * P + p] / RESERVE_SCALE)
+
+
+def _draw_variants(state: GameState, f: Any, tc: Any, tab: Any, hw: int) -> None:
+    """What each "choose variant k" would pick: the class's status and cargo."""
+    base = tab[_G["variant"]]
+    for k, cls in enumerate(variant_options(state)):
+        feats = variant_features(state, cls[0])
+        for i in range(N_VARIANT_FEATURES):
+            _fill(f, tc, hw, base + k * N_VARIANT_FEATURES + i, feats[i] / (1.0 if i < 2 else CARGO_SCALE))
 
 
 def _fill(f: Any, tc: Any, hw: int, channel: int, v: float) -> None:

@@ -37,8 +37,8 @@ from PIL import Image, ImageDraw, ImageFont
 from .engine import apply_action
 from .engine.hexgrid import pixel
 from .engine.state import (
-    CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_SEIZER, CHOOSE_SIDE, LOADED, ON_BOARD,
-    PHASE_NAMES, PLACEMENT, PRISONER, SPENT, GameState,
+    CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_PRISON, CHOOSE_RESCUE_SPOT, CHOOSE_SEIZER,
+    CHOOSE_SIDE, CHOOSE_VARIANT, LOADED, ON_BOARD, PHASE_NAMES, PLACEMENT, PRISONER, SPENT, GameState,
 )
 from .engine.stats import DEV_NAMES, FREIGHTER, UNIT_NAMES
 from .engine.combat import pending_attack_dice
@@ -67,7 +67,8 @@ ACTIVE_COLOUR = (255, 255, 255)
 OCCUPY_COLOUR = (255, 140, 0)
 PENDING_COLOUR = (230, 0, 200)
 PENDING_WORDS = {CHOOSE_SIDE: "battle side", CHOOSE_DEFENDER: "defend", CHOOSE_GUARD: "defend a seizure",
-                 CHOOSE_BREACHER: "breacher", CHOOSE_SEIZER: "seizer"}  # the picture's panel
+                 CHOOSE_BREACHER: "breacher", CHOOSE_SEIZER: "seizer", CHOOSE_VARIANT: "which unit",
+                 CHOOSE_PRISON: "prison", CHOOSE_RESCUE_SPOT: "rescued unit"}  # the picture's panel
 WALL_WIDTH = 6
 UNIT_RADIUS = 9
 SAMPLE_SEED, SAMPLE_DECISIONS, SAMPLE_BUSY = 11, 120, 0.9
@@ -175,6 +176,12 @@ def pending_text(state: GameState) -> str:
     if pend.kind == CHOOSE_GUARD:
         piece = DEV_NAMES[s.dev_type[pend.cell]] if s.dev_type[pend.cell] else "artillery"
         return f"{who} chooses who defends his {piece} at {cell} from seizure by {attacker}, or none"
+    if pend.kind == CHOOSE_VARIANT:
+        return f"{who} chooses which of his unalike units at {cell} (upright or spent, cargo)"
+    if pend.kind == CHOOSE_PRISON:
+        return f"{who} chooses which of his developments holds {attacker} prisoner"
+    if pend.kind == CHOOSE_RESCUE_SPOT:
+        return f"{who} chooses where his rescued {UNIT_NAMES[s.u_type[pend.unit]]} stands"
     what = "breaches the wall" if pend.kind == CHOOSE_BREACHER else f"seizes {cell}"
     where = f" from {cell}" if pend.kind == CHOOSE_BREACHER else ""
     return f"{who} chooses which of his units{where} {what}"

@@ -9,7 +9,9 @@ Some decisions come in two steps: a declaration (move into an enemy hex, attack,
 and then a choice that belongs to a player, asked next (``state.pending``): the side a battle
 move enters from (verb 48), who defends (verbs 49-54, asked of the defending player out of turn,
 or global verb 2 to let a development or artillery go undefended), which of several units
-breaches or seizes (verbs 49-54). A choice with only one option is made without asking.
+breaches or seizes (verbs 49-54); which of several unalike units of the named type acts
+(the "choose variant" globals); where a prisoner is held or a rescued unit stands (verbs 55,
+56). A choice with only one option is made without asking.
 
 Verb layout (55 hex verbs)::
 
@@ -33,12 +35,16 @@ Verb layout (55 hex verbs)::
     48     attack from the hex: the side a battle move enters the enemy hex from
     49-54  choose the soldier / archer / cavalry / caravel / freighter / galleon on the hex
            (to defend, to breach, to seize: whatever ``state.pending`` asks)
+    55     hold the new prisoner on the hex (one of the victor's equally near developments)
+    56     place the rescued unit on the hex (one of the equally near hexes with room)
 
 Global verbs: 0 end activation, 1 end turn, 2 no defence (let the development or artillery be
-seized), 3-5 load the freighters with the starting split 0, 1 or 2 (``FREIGHTER_SPLITS``).
+seized), 3-5 load the freighters with the starting split 0, 1 or 2 (``FREIGHTER_SPLITS``), 6-11
+choose variant 0-5: when the units a decision names (by hex and type) differ, upright or spent
+or by cargo, the k-th of their classes in ``variants.variant_classes`` order (rules v2).
 
 Worked example on the 2-player board (91 hexes): moving the active unit to hex 40 is
-``37 * 91 + 40 = 3407``; ending the turn is ``55 * 91 + 1 = 5006``.
+``37 * 91 + 40 = 3407``; ending the turn is ``57 * 91 + 1 = 5188``.
 """
 
 from __future__ import annotations
@@ -66,20 +72,25 @@ RECRUIT = 46
 SHOOT = 47
 ATTACK_FROM = 48
 CHOOSE = 49  # + unit type
-N_HEX_VERBS = 55
+HOLD_PRISONER = 55
+PLACE_RESCUED = 56
+N_HEX_VERBS = 57
 
 END_ACTIVATION = 0
 END_TURN = 1
 NO_DEFENCE = 2
 LOAD = 3  # + index into FREIGHTER_SPLITS
-N_GLOBAL_VERBS = LOAD + len(FREIGHTER_SPLITS)
+VARIANT = LOAD + len(FREIGHTER_SPLITS)  # + k: the k-th of the unalike units (engine/variants.py)
+MAX_VARIANTS = 6
+N_GLOBAL_VERBS = VARIANT + MAX_VARIANTS
 
 
 def _split_name(split: tuple[tuple[int, ...], tuple[int, ...]]) -> str:
     return "load " + " | ".join("+".join(UNIT_NAMES[t] for t in load) for load in split)
 
 
-GLOBAL_NAMES = ("end activation", "end turn", "no defence") + tuple(_split_name(s) for s in FREIGHTER_SPLITS)
+GLOBAL_NAMES = (("end activation", "end turn", "no defence") + tuple(_split_name(s) for s in FREIGHTER_SPLITS)
+                + tuple(f"choose variant {k}" for k in range(MAX_VARIANTS)))
 
 
 def _names() -> tuple[str, ...]:
@@ -95,6 +106,7 @@ def _names() -> tuple[str, ...]:
     names += [f"discharge {UNIT_NAMES[i]}" for i in range(3)]
     names += ["recruit", "shoot", "attack from"]
     names += [f"choose {n}" for n in UNIT_NAMES]
+    names += ["hold prisoner", "place rescued"]
     assert len(names) == N_HEX_VERBS
     return tuple(names)
 

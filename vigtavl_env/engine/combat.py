@@ -20,7 +20,10 @@ from __future__ import annotations
 
 from .hexgrid import angular_gap, opposite
 from .movement import reach
-from .state import BATTLE, CHOOSE_DEFENDER, CHOOSE_GUARD, GameState, LOADED, ON_BOARD, PRISONER, positions
+from .state import (
+    BATTLE, CHOOSE_DEFENDER, CHOOSE_PRISON, CHOOSE_VARIANT, LOADED, ON_BOARD, PRISONER, SRC_BATTLE, GameState,
+    positions,
+)
 from .stats import (
     ARCHER, ARTILLERY_COST, FREIGHTER, IS_SHIP, LAND_TYPES, MAX_OCCUPANCY, RANGED_HIT_MAX, UNIT_COST,
     UNIT_MOVEMENT,
@@ -32,10 +35,11 @@ def defender_options(state: GameState, cell: int, origin: int) -> list[int]:
 
     Every unit on the hex may (a freighter only while no other ship is there: it defends itself
     but not other ships); and "Weaker units may defend stronger units ... if they are located on
-    a hex adjacent to both the attacker and the unit they are defending": the owner's units of
-    the same kind (ships for ships, knights for knights) on a hex next to both ``origin`` and
-    ``cell``, cheaper than the strongest unit on the hex, freighters never. One unit per hex
-    and type (the lowest-numbered), in hex order: the defending player chooses among them.
+    a hex adjacent to both the attacker and the unit they are defending": the owner's units on a
+    hex next to both ``origin`` and ``cell``, cheaper than the strongest unit on the hex, of
+    either kind (a caravel may defend a coastal archer: the document excludes only freighters,
+    which "can not ... defend other ships or coastal buildings"). Every such unit, in hex, type
+    and unit order: the defending player chooses among them (``variants`` groups the alike).
     """
     owner = state.cell_player[cell]
     u_where, u_owner, u_type, u_cell = state.u_where, state.u_owner, state.u_type, state.u_cell
@@ -43,22 +47,20 @@ def defender_options(state: GameState, cell: int, origin: int) -> list[int]:
     if not on_hex:
         return []
     warship = any(IS_SHIP[u_type[u]] and u_type[u] != FREIGHTER for u in on_hex)
-    out: dict[tuple[int, int], int] = {}
+    out: list[tuple[int, int, int]] = []
     for u in on_hex:
         if not (warship and u_type[u] == FREIGHTER):
-            out.setdefault((cell, u_type[u]), u)
+            out.append((cell, u_type[u], u))
     strongest = max(UNIT_COST[u_type[u]] for u in on_hex)
-    ships = IS_SHIP[u_type[on_hex[0]]]
     dist_o = state.gmap.board.dist[origin]
     for h in state.gmap.board.neighbours[cell]:
         if h < 0 or dist_o[h] != 1 or state.cell_player[h] != owner:
             continue
         for u in positions(u_cell, h):
             t = u_type[u]
-            if (u_where[u] == ON_BOARD and u_owner[u] == owner and t != FREIGHTER
-                    and IS_SHIP[t] == ships and UNIT_COST[t] < strongest):
-                out.setdefault((h, t), u)
-    return [out[k] for k in sorted(out)]
+            if u_where[u] == ON_BOARD and u_owner[u] == owner and t != FREIGHTER and UNIT_COST[t] < strongest:
+                out.append((h, t, u))
+    return [u for _, _, u in sorted(out)]
 
 
 def defender_at(state: GameState, cell: int) -> int:
@@ -152,14 +154,14 @@ def attack_dice(state: GameState, base: int, target: int, from_dir: int, ranged:
 
 
 def pending_attack_dice(state: GameState) -> int:
-    """The attack dice the player asked to defend faces (0 when nobody is asked): an attack's
-    dice with its tactics, or a seizing unit's own dice (a defended seizure has no tactics)."""
+    """The attack dice the player asked to defend an attack faces, tactics included (0 when
+    nobody is: defending a seizure rolls no dice, rules v2)."""
     pend = state.pending
-    if pend is None or pend.kind not in (CHOOSE_DEFENDER, CHOOSE_GUARD):
+    if pend is not None and pend.kind == CHOOSE_VARIANT and pend.parent is not None:
+        pend = pend.parent  # which of the alike defenders: the same attack
+    if pend is None or pend.kind != CHOOSE_DEFENDER:
         return 0
     base = UNIT_COST[state.u_type[pend.unit]]
-    if pend.kind == CHOOSE_GUARD:
-        return base
     if pend.artillery:
         base = ARTILLERY_COST
     return preview_attack_dice(state, base, pend.cell, direction_from(state, pend.cell, pend.origin), bool(pend.reach))
@@ -181,25 +183,41 @@ def ranged_hit(state: GameState, dice: int, reach: int) -> tuple[bool, list[int]
     return min(a) <= RANGED_HIT_MAX[reach], a
 
 
-def nearest_development(state: GameState, player: int, cell: int) -> int:
-    """Place the piece on the victor's nearest developed hex" (ties: lowest hex number)."""
+def prison_options(state: GameState, player: int, cell: int) -> list[int]:
+    """"Place the piece on the victor's nearest developed hex": his developed hexes nearest to
+    ``cell``, ascending. With several equally near, which one is the victor's choice (v2)."""
     dist = state.gmap.board.dist[cell]
-    best = -1
-    for c, o in enumerate(state.dev_owner):
-        if o == player and (best < 0 or dist[c] < dist[best]):
-            best = c
-    return best
+    best, out = -1, []
+    for c in range(state.n_cells):
+        if state.dev_owner[c] != player:
+            continue
+        if best < 0 or dist[c] < best:
+            best, out = dist[c], [c]
+        elif dist[c] == best:
+            out.append(c)
+    return out
+
+
+def nearest_development(state: GameState, player: int, cell: int) -> int:
+    """The victor's nearest developed hex (the lowest-numbered of equally near ones), or -1."""
+    options = prison_options(state, player, cell)
+    return options[0] if options else -1
 
 
 def defeat(state: GameState, u: int, victor: int, at: int) -> None:
-    """A defeated unit: captured if a knight, sunk if a ship; the victor takes Battle tokens."""
-    state.tokens[victor] += UNIT_COST[state.u_type[u]]
+    """A defeated unit: captured if a knight, sunk if a ship; the victor takes Battle tokens.
+    A prisoner goes to the nearest of the victor's developments; with several equally near he
+    is asked which, once the decision is over (``state.asks``)."""
+    state.earn(victor, SRC_BATTLE, UNIT_COST[state.u_type[u]])
     if IS_SHIP[state.u_type[u]]:
         state.remove(u)
         state.sunk[victor] += 1
         state.emit("sunk", unit=u, by=victor, cell=at, player=victor)
         return
-    prison = nearest_development(state, victor, at)
+    prisons = prison_options(state, victor, at)
+    prison = prisons[0] if prisons else -1
+    if len(prisons) > 1:
+        state.asks.append([CHOOSE_PRISON, victor, u, at])
     if state.u_where[u] == ON_BOARD:
         state.lift(u)
     state.u_where[u] = PRISONER
@@ -267,9 +285,12 @@ def surrounded(state: GameState, cell: int, by: int) -> bool:
 
 
 def check_surrender(state: GameState, player: int, near: list[int]) -> None:
-    """After anything ``player`` does that takes a hex or blocks a way (a move, battle,
-    placement, recruit, build, wall, seizure): surrounded enemies on or next to the hexes
-    ``near`` "must immediately surrender" and are captured (sunk, for ships)."""
+    """Tactics > Surrender, after anything ``player`` does that takes a hex or blocks a way (a
+    move, battle, placement, recruit, build, wall, seizure): units on or next to the hexes
+    ``near`` that are now surrounded "must immediately surrender" and are captured (sunk, for
+    ships). Enemies ringed by ``player`` surrender to him; his own units, ringed by a way he
+    closed himself, surrender to the opponent around them who holds the most adjacent hexes
+    (ties: the first in turn order after him), rules v2."""
     if not state.config.surrender:
         return
     seen = set()
@@ -280,14 +301,34 @@ def check_surrender(state: GameState, player: int, near: list[int]) -> None:
                 continue
             seen.add(n)
             h = state.cell_player[n]
-            if h < 0 or h == player or not surrounded(state, n, player):
+            if h < 0:
+                continue
+            victor = player if h != player else ring_holder(state, n)
+            if victor < 0 or not surrounded(state, n, victor):
                 continue
             units = state.units_at(n, h)
-            if not can_capture(state, player) and _any_knight(state, units):
+            if not can_capture(state, victor) and _any_knight(state, units):
                 continue
-            state.emit("surrender", cell=n, owner=h, units=units, player=player)
+            state.emit("surrender", cell=n, owner=h, units=units, player=victor)
             for v in units:
-                defeat(state, v, player, n)
+                defeat(state, v, victor, n)
+
+
+def ring_holder(state: GameState, cell: int) -> int:
+    """The opponent of the hex's holder who holds the most hexes next to it (ties: the first in
+    turn order after the holder), or -1 if no opponent touches it."""
+    owner, p = state.cell_player[cell], state.n_players
+    count = [0] * p
+    for d in range(6):
+        n = state.nbr[cell * 6 + d]
+        if n >= 0 and state.cell_player[n] >= 0 and state.cell_player[n] != owner:
+            count[state.cell_player[n]] += 1
+    best, best_n = -1, 0
+    for k in range(1, p):
+        q = (owner + k) % p
+        if count[q] > best_n:
+            best, best_n = q, count[q]
+    return best
 
 
 def _any_knight(state: GameState, units: list[int]) -> bool:

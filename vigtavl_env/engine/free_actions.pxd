@@ -2,8 +2,6 @@
 cimport cython
 from vigtavl_env.engine.state cimport GameState
 
-@cython.locals(u=int, best=dict, active=set)
-cpdef list one_per_hex_and_type(GameState state, list units)
 @cython.locals(u=int)
 cpdef list _seizing_units(GameState state, int player)
 @cython.locals(u=int)
@@ -14,5 +12,4 @@ cpdef tuple guard_cells(GameState state, int owner, list on_board=*)
 cpdef list seize_sources(GameState state, int player, int target, object guards_of, set mine)
 @cython.locals(f=int)
 cpdef bint may_breach(GameState state, int u, set active)
-@cython.locals(u=int)
-cpdef int dischargeable(GameState state, int player, int cell, int utype)
+cpdef list dischargeable(GameState state, int player, int cell, int utype)

@@ -4,12 +4,16 @@ Rules implemented here (Additional Unit Actions, Walls > Breaching, Results > Re
 - Seize: "Players may seize opponent developments and artillery if they are located on or
   adjacent to any hex occupied by one of their units and it is undefended." The owner's units
   on the hex must be defeated first; his units on a hex "adjacent to both the attacker and" the
-  piece may defend it when the seizure is declared (Defend: his choice, asked of him), and the
-  seizer must then defeat them; freighters defend nothing but themselves; artillery is
-  defended only by knights. Conquer tokens equal the development's value, +3 for the owner's
-  last one. The seizing player chooses which of his units seizes.
+  piece may defend it when the seizure is declared (Defend: his choice, asked of him). "If the
+  development is defended, the attacking player must first defeat all defenders" (rules v2):
+  the seizure stops, and the piece cannot be seized while its defender stands next to it; the
+  seizing side defeats it by attacks, under the Tactics rules, and may then try again.
+  Freighters defend nothing but themselves; artillery is defended only by knights. Conquer
+  tokens equal the development's value, +3 for the owner's last one. The seizing player
+  chooses which of his units seizes.
 - Rescue: seizing a developed hex frees the seizer's prisoners held there (Rescue tokens), and
-  other players' prisoners there become his.
+  other players' prisoners there become his. They stand on the hex while it has room, else on
+  the nearest hexes with room: where, among equally near ones, is the rescuer's choice (v2).
 - Seizing Walls: walls on the seized hex change owner unless the hex across the wall is
   occupied by their original owner.
 - Breach: a unit next to an opponent wall that has not exhausted its actions (the player's
@@ -24,7 +28,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .combat import can_stand
-from .state import BREACHED, LOADED, ON_BOARD, PRISONER, REPELLED, SPENT, GameState, positions
+from .state import (
+    BREACHED, CHOOSE_RESCUE_SPOT, LOADED, ON_BOARD, PRISONER, SPENT, SRC_CONQUER, SRC_RESCUE, GameState,
+    positions,
+)
 from .stats import BREACH_HIT_MAX, DEV_COST, CAVALRY, FREIGHTER, LAND_TYPES, NO_DEV, UNIT_COST
 from .tokens import check_complex, check_wall_awards
 
@@ -32,32 +39,18 @@ LAST_DEVELOPMENT_BONUS = 3
 
 
 def seizers(state: GameState, player: int, target: int) -> list[int]:
-    """Own units from whose hex the pieces on ``target`` can be seized, one per hex and unit
-    type (a unit in an activation first, then the lowest-numbered): the player picks one."""
+    """Own units from whose hex the pieces on ``target`` can be seized, ascending: the player
+    picks one (by hex and type, then among the unalike: ``variants``)."""
     cells = seize_sources(state, player, target, lambda p: guard_cells(state, p), seizer_cells(state, player))
     if not cells:
         return []
-    return one_per_hex_and_type(state, [u for u in _seizing_units(state, player) if state.u_cell[u] in cells])
-
-
-def one_per_hex_and_type(state: GameState, units: list[int]) -> list[int]:
-    """One unit per (hex, type) among ``units``, in hex and type order: units of one type on one
-    hex are one choice for a player; a unit in an activation stands for them, else the
-    lowest-numbered."""
-    active = {a.unit for a in state.stack}
-    best: dict[tuple[int, int], int] = {}
-    for u in units:
-        key = (state.u_cell[u], state.u_type[u])
-        if key not in best or (u in active and best[key] not in active):
-            best[key] = u
-    return [best[k] for k in sorted(best)]
+    return [u for u in _seizing_units(state, player) if state.u_cell[u] in cells]
 
 
 def _seizing_units(state: GameState, player: int) -> list[int]:
-    """Units of the player that may seize: on the board, not freighters, not repelled."""
+    """Units of the player that may seize: on the board, not freighters."""
     return [u for u in range(state.n_units)
-            if state.u_owner[u] == player and state.u_where[u] == ON_BOARD and state.u_type[u] != FREIGHTER
-            and not state.u_flags[u] & REPELLED]
+            if state.u_owner[u] == player and state.u_where[u] == ON_BOARD and state.u_type[u] != FREIGHTER]
 
 
 def seizer_cells(state: GameState, player: int) -> set[int]:
@@ -95,6 +88,8 @@ def seize_sources(state: GameState, player: int, target: int,
     owner = state.cell_player[target]
     if owner == -1 or owner == player or (state.dev_owner[target] != owner and state.art_owner[target] != owner):
         return []
+    if still_defended(state, target):
+        return []
     fighters, knights = guards_of(owner)
     if target in (knights if state.dev_type[target] == NO_DEV else fighters):
         return []
@@ -110,16 +105,25 @@ def seize_sources(state: GameState, player: int, target: int,
     return out
 
 
+def still_defended(state: GameState, target: int) -> bool:
+    """The piece on ``target`` was defended this turn and its defender still stands next to it,
+    the piece's owner's: "the attacking player must first defeat all defenders"."""
+    g = state.defended.get(target, -1)
+    if g < 0 or state.u_where[g] != ON_BOARD or state.u_owner[g] != state.cell_player[target]:
+        return False
+    return state.gmap.board.dist[target][state.u_cell[g]] == 1
+
+
 def guard_options(state: GameState, target: int, origin: int) -> list[int]:
     """Defend: the owner's units that may defend the development or artillery on ``target``
     against a seizure from ``origin``: "located on a hex adjacent to both the attacker and" the
-    piece; any unit but a freighter for a development, knights alone for artillery. One per hex
-    and type (the lowest-numbered), in hex order."""
+    piece; any unit but a freighter for a development, knights alone for artillery. Every such
+    unit, in hex, type and unit order."""
     owner = state.cell_player[target]
     artillery_only = state.dev_type[target] == NO_DEV
     dist_o = state.gmap.board.dist[origin]
     u_where, u_owner, u_type = state.u_where, state.u_owner, state.u_type
-    out: dict[tuple[int, int], int] = {}
+    out: list[tuple[int, int, int]] = []
     for h in state.gmap.board.neighbours[target]:
         if h < 0 or h == origin or dist_o[h] != 1 or state.cell_player[h] != owner:
             continue
@@ -127,8 +131,8 @@ def guard_options(state: GameState, target: int, origin: int) -> list[int]:
             t = u_type[u]
             if (u_where[u] == ON_BOARD and u_owner[u] == owner and t != FREIGHTER
                     and (t in LAND_TYPES or not artillery_only)):
-                out.setdefault((h, t), u)
-    return [out[k] for k in sorted(out)]
+                out.append((h, t, u))
+    return [u for _, _, u in sorted(out)]
 
 
 def seize(state: GameState, player: int, target: int) -> tuple[int, list[int]]:
@@ -143,7 +147,7 @@ def seize(state: GameState, player: int, target: int) -> tuple[int, list[int]]:
         last = sum(1 for o in state.dev_owner if o == owner) == 1
         state.set_development(target, dev, player)
         gain = DEV_COST[dev] + (LAST_DEVELOPMENT_BONUS if last else 0)
-        state.tokens[player] += gain
+        state.earn(player, SRC_CONQUER, gain)
         state.emit("seized", cell=target, dev=dev, owner=owner, tokens=gain, last=last, player=player)
         freed = _rescue(state, player, target)
         converted = False
@@ -163,42 +167,52 @@ def seize(state: GameState, player: int, target: int) -> tuple[int, list[int]]:
 
 
 def _rescue(state: GameState, player: int, cell: int) -> list[int]:
+    """Rescue: the player's prisoners held on ``cell`` go free (Rescue tokens); the others' become
+    his. A freed unit with one place to stand is put there now; with several equally near, the
+    rescuer is asked where once the decision is over (``state.asks``). Returns where they stand."""
     freed = []
-    for u, w in enumerate(state.u_where):
-        if w != PRISONER or state.u_cell[u] != cell:
+    for u in range(state.n_units):
+        if state.u_where[u] != PRISONER or state.u_cell[u] != cell:
             continue
-        if state.u_owner[u] == player:
-            state.tokens[player] += UNIT_COST[state.u_type[u]]
-            spot = free_spot(state, u, cell)
-            state.u_holder[u] = -1
-            state.emit("rescued", unit=u, cell=spot, tokens=UNIT_COST[state.u_type[u]], player=player)
-            if spot >= 0:
-                state.put(u, spot)
-                freed.append(spot)
-            else:
-                state.remove(u)
-        else:
+        if state.u_owner[u] != player:
             state.u_holder[u] = player
+            continue
+        state.earn(player, SRC_RESCUE, UNIT_COST[state.u_type[u]])
+        state.u_holder[u] = -1  # free, standing nowhere yet
+        spots = rescue_spots(state, u, cell)
+        state.emit("rescued", unit=u, cell=spots[0] if spots else -1, tokens=UNIT_COST[state.u_type[u]],
+                   player=player)
+        if len(spots) > 1:
+            state.asks.append([CHOOSE_RESCUE_SPOT, player, u, cell])
+        elif spots:
+            state.put(u, spots[0])
+            freed.append(spots[0])
+        else:
+            state.remove(u)
     return freed
 
 
-def free_spot(state: GameState, u: int, cell: int) -> int:
-    """The nearest hex where a freed unit can stand (ties: lowest hex number), or -1."""
+def rescue_spots(state: GameState, u: int, cell: int) -> list[int]:
+    """Where a freed unit may stand: the hexes with room for it nearest to ``cell`` (the seized
+    hex itself first), ascending; empty if none."""
     dist = state.gmap.board.dist[cell]
-    best = -1
+    best, out = -1, []
     for c in range(len(dist)):
-        if can_stand(state, u, c) and (best < 0 or dist[c] < dist[best]):
-            best = c
-    return best
+        if not can_stand(state, u, c):
+            continue
+        if best < 0 or dist[c] < best:
+            best, out = dist[c], [c]
+        elif dist[c] == best:
+            out.append(c)
+    return out
 
 
 def breachers(state: GameState, player: int, cell: int) -> list[int]:
-    """Own units on ``cell`` able to breach (not yet breached, upright or in an activation), one
-    per type (a unit in an activation first, then the lowest-numbered): the player picks one."""
+    """Own units on ``cell`` able to breach (not yet breached, upright or in an activation),
+    ascending: the player picks one."""
     active = {a.unit for a in state.stack}
-    return one_per_hex_and_type(state, [
-        u for u in positions(state.u_cell, cell)
-        if state.u_owner[u] == player and state.u_where[u] == ON_BOARD and may_breach(state, u, active)])
+    return [u for u in positions(state.u_cell, cell)
+            if state.u_owner[u] == player and state.u_where[u] == ON_BOARD and may_breach(state, u, active)]
 
 
 def may_breach(state: GameState, u: int, active: set[int]) -> bool:
@@ -224,11 +238,10 @@ def breach(state: GameState, player: int, unit: int, edge: int) -> bool:
     return ok
 
 
-def dischargeable(state: GameState, player: int, cell: int, utype: int) -> int:
-    """A land unit of this type at ``cell`` (standing or aboard) not in an activation, or -1."""
+def dischargeable(state: GameState, player: int, cell: int, utype: int) -> list[int]:
+    """The player's land units of this type at ``cell`` (standing or aboard) not in an
+    activation, ascending."""
     active = {a.unit for a in state.stack}
-    for u in positions(state.u_cell, cell):
-        if (state.u_owner[u] == player and state.u_type[u] == utype
-                and state.u_where[u] in (ON_BOARD, LOADED) and u not in active):
-            return u
-    return -1
+    return [u for u in positions(state.u_cell, cell)
+            if state.u_owner[u] == player and state.u_type[u] == utype
+            and state.u_where[u] in (ON_BOARD, LOADED) and u not in active]

@@ -26,31 +26,32 @@ from . import actions as A
 from .actions import (
     ACTIVATE, ATTACK, ATTACK_FROM, BREACH, BUILD_ARTILLERY, BUILD_DEV,
     BUILD_UNIT, BUILD_WALL, CHOOSE, DISCHARGE, END_ACTIVATION, END_TURN,
-    FIRE_ARTILLERY, LOAD, MOVE, MOVE_ARTILLERY, NO_DEFENCE, N_HEX_VERBS,
-    OCCUPY, PLACE, RECRUIT, RELOCATE_WALL, SEIZE, SHOOT,
+    FIRE_ARTILLERY, HOLD_PRISONER, LOAD, MOVE, MOVE_ARTILLERY, NO_DEFENCE, N_HEX_VERBS,
+    OCCUPY, PLACE, PLACE_RESCUED, RECRUIT, RELOCATE_WALL, SEIZE, SHOOT, VARIANT,
 )
 from .building import ARTILLERY_SLOT
 from .combat import (
-    attack_dice, can_capture, can_occupy, can_stand, check_surrender, close_combat, defeat,
-    defender_options, direction_from, ranged_hit, ranged_targets,
+    attack_dice, can_occupy, can_stand, check_surrender, close_combat, defeat, defender_options,
+    direction_from, prison_options, ranged_hit, ranged_targets,
 )
 from .config import RulesConfig
-from .free_actions import breach, breachers, dischargeable, guard_options, seize, seizers
+from .free_actions import breach, breachers, guard_options, rescue_spots, seize, seizers
 from .legal import (
-    activation_spent, battle_sides, hexes_for, legal_codes, may_battle_move, nested_ok, open_verbs,
-    pending_units,
+    activation_spent, battle_sides, decision_units, hexes_for, legal_codes, may_battle_move, open_verbs,
+    pending_units, variant_options,
 )
 from .movement import freighter_with_room, reach
 from .state import (
-    BATTLE, BUILD, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_SEIZER, CHOOSE_SIDE,
-    LOADED, MOVE_DONE, MOVE_IN_PROGRESS, MOVE_UNUSED, ON_BOARD, OVER, PHASE_NAMES, REPELLED,
-    RESERVE, SPENT, Activation, GameState, Pending,
+    BATTLE, BUILD, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_PRISON, CHOOSE_RESCUE_SPOT,
+    CHOOSE_SEIZER, CHOOSE_SIDE, CHOOSE_VARIANT, LOADED, MOVE_DONE, MOVE_IN_PROGRESS, MOVE_UNUSED, ON_BOARD,
+    OVER, PHASE_NAMES, PRISONER, RESERVE, SPENT, Activation, GameState, Pending,
 )
 from .stats import (
     ARTILLERY_COST, DEV_COST, DEV_NAMES, FREIGHTER, FREIGHTER_SPLITS, LAND_TYPES, SHIP_TYPES,
     STARTING_SHIPS, UNIT_COST, UNIT_MOVEMENT, UNIT_NAMES, WALL_COST,
 )
 from .tokens import check_complex, check_wall_awards, end_awards
+from .variants import describe_variant, variant_classes
 
 
 class IllegalActionError(ValueError):
@@ -116,9 +117,10 @@ def apply_action(state: GameState, code: int, legal: Any = None) -> None:
     if legal is None or code not in legal:
         _check(state, code, verb, cell, g)
     state.decisions += 1
-    if verb != OCCUPY and _own_occupy_chance(state):
-        # Any other decision of the victor lets the chance pass; a retaliation that starts
-        # right after a seizure (no unit active) leaves it for when his turn resumes.
+    if verb != OCCUPY and state.pending is None and _own_occupy_chance(state):
+        # Any other decision of the victor lets the chance pass (answering a question his own
+        # decision raised does not); a retaliation that starts right after a seizure (no unit
+        # active) leaves it for when his turn resumes.
         state.occupy_unit = state.occupy_cell = -1
     if g == END_ACTIVATION:
         end_activation(state)
@@ -126,10 +128,14 @@ def apply_action(state: GameState, code: int, legal: Any = None) -> None:
         end_turn(state)
     elif g == NO_DEFENCE:
         no_defence(state)
+    elif g >= VARIANT:
+        choose_variant(state, g - VARIANT)
     elif g >= LOAD:
         load_freighters(state, g)
     else:
         HANDLERS[_handler_key(verb)](state, verb, cell)
+    if state.pending is None and state.asks:
+        _next_ask(state)
     if (state.pending is None and state.pending_retaliation and not state.stack
             and state.retaliator < 0):
         _next_retaliation(state)  # a loss with no unit active (a seizure): retaliation at once
@@ -157,10 +163,50 @@ def _handler_key(verb: int) -> int:
 
 
 # ------------------------------------------------------------------ placement and building
+def _pick(state: GameState, verb: int, cell: int, parent: Pending | None = None) -> int:
+    """The unit a decision acts on, among those it names by hex and type
+    (``legal.decision_units``): the only one, or the lowest-numbered of alike ones; when they
+    differ (upright or spent, cargo), -1, and the player is asked which (CHOOSE_VARIANT)."""
+    me = parent.player if parent is not None else state.current_player
+    classes = variant_classes(state, decision_units(state, me, verb, cell, parent))
+    if len(classes) == 1:
+        return classes[0][0]
+    state.pending = Pending(CHOOSE_VARIANT, me, -1, cell, extra=verb, parent=parent)
+    return -1
+
+
+def choose_variant(state: GameState, k: int) -> None:
+    """The answer to CHOOSE_VARIANT: the decision that asked goes on with the k-th class."""
+    pend = state.pending
+    u = variant_options(state)[k][0]
+    state.pending = None
+    verb, cell = pend.extra, pend.cell
+    if pend.parent is not None:
+        _answer_choice(state, pend.parent, cell, u)
+    elif PLACE <= verb < PLACE + 3:
+        _place_unit(state, u, cell)
+    elif ACTIVATE <= verb < MOVE:
+        _activate_unit(state, u, cell)
+    elif DISCHARGE <= verb < DISCHARGE + 3:
+        _discharge_unit(state, u, cell)
+    elif verb == MOVE:
+        _move_to(state, cell, u)
+    elif verb == RECRUIT:
+        _recruit_onto(state, cell, u)
+    else:  # BUILD_UNIT + a knight's type, onto a freighter
+        _build_unit_onto(state, verb - BUILD_UNIT, cell, u)
+
+
 def place_ship(state: GameState, verb: int, cell: int) -> None:
-    """Phase 1 - Placement: one ship on a sea hex, then the next player with ships left."""
-    me, utype = state.current_player, 3 + verb - PLACE
-    u = _first_in_reserve(state, me, utype)
+    """Phase 1 - Placement: "places one of any of his ships on any sea hex" (which freighter,
+    when their loads differ, is his choice), then the next player with ships left."""
+    u = _pick(state, verb, cell)
+    if u >= 0:
+        _place_unit(state, u, cell)
+
+
+def _place_unit(state: GameState, u: int, cell: int) -> None:
+    utype = state.u_type[u]
     state.put(u, cell)
     state.emit("place", unit=u, type=UNIT_NAMES[utype], cell=cell)
     _next_placement(state)
@@ -187,19 +233,34 @@ def _next_placement(state: GameState) -> None:
 
 
 def build_unit(state: GameState, verb: int, cell: int) -> None:
-    """Build a unit (gold = its cost) on or next to a developed hex, or onto a freighter."""
-    me, utype = state.current_player, verb - BUILD_UNIT
+    """Build a unit (gold = its cost) on or next to a developed hex, or onto a freighter (which
+    one, when his freighters there differ, is the player's choice)."""
+    utype, freighter = verb - BUILD_UNIT, -1
+    if _onto_freighter(state, utype, cell):
+        freighter = _pick(state, verb, cell)
+        if freighter < 0:
+            return
+    _build_unit_onto(state, utype, cell, freighter)
+
+
+def _build_unit_onto(state: GameState, utype: int, cell: int, freighter: int) -> None:
+    me = state.current_player
     state.gold[me] -= UNIT_COST[utype]
     state.built_units += 1
     state.built_types[utype] += 1
-    _place_new_unit(state, me, utype, cell)
+    _place_new_unit(state, me, utype, cell, freighter)
     state.emit("build", what=UNIT_NAMES[utype], cell=cell)
     check_surrender(state, me, [cell])
 
 
-def _place_new_unit(state: GameState, me: int, utype: int, cell: int) -> int:
-    if utype in LAND_TYPES and state.gmap.is_sea[cell]:
-        return state.add_unit(me, utype, where=LOADED, carrier=freighter_with_room(state, cell, me))
+def _onto_freighter(state: GameState, utype: int, cell: int) -> bool:
+    """A knight put on a sea hex goes aboard a freighter there."""
+    return utype in LAND_TYPES and bool(state.gmap.is_sea[cell])
+
+
+def _place_new_unit(state: GameState, me: int, utype: int, cell: int, freighter: int) -> int:
+    if _onto_freighter(state, utype, cell):
+        return state.add_unit(me, utype, where=LOADED, carrier=freighter)
     return state.add_unit(me, utype, where=ON_BOARD, cell=cell)
 
 
@@ -249,14 +310,16 @@ def relocate_wall(state: GameState, verb: int, cell: int) -> None:
 
 # ------------------------------------------------------------------ activation and unit actions
 def activate(state: GameState, verb: int, cell: int) -> None:
-    """Pay the unit's cost in silver; it gets two unique actions (move, attack)."""
-    me, utype = state.current_player, verb - ACTIVATE
-    top = state.active
-    u = 0
-    while not (state.u_cell[u] == cell and state.u_type[u] == utype and state.u_owner[u] == me
-               and state.u_where[u] <= LOADED and not state.u_flags[u] & SPENT  # ON_BOARD or LOADED
-               and (top is None or nested_ok(state, top.unit, u))):
-        u += 1  # the lowest-numbered such unit (the move is legal: there is one)
+    """Pay the unit's cost in silver; it gets two unique actions (move, attack). Which unit,
+    when those of the type on the hex differ (a freighter's cargo, a knight's freighter), is the
+    player's choice."""
+    u = _pick(state, verb, cell)
+    if u >= 0:
+        _activate_unit(state, u, cell)
+
+
+def _activate_unit(state: GameState, u: int, cell: int) -> None:
+    me, utype = state.current_player, state.u_type[u]
     state.silver[me] -= UNIT_COST[utype]
     state.u_flags[u] |= SPENT
     state.stack.append(Activation(u, UNIT_MOVEMENT[utype], cell))
@@ -266,7 +329,9 @@ def activate(state: GameState, verb: int, cell: int) -> None:
 
 
 def move(state: GameState, verb: int, cell: int) -> None:
-    """Move the active unit; moving into another player's hex in the battle phase is a battle."""
+    """Move the active unit; moving into another player's hex in the battle phase is a battle.
+    A knight moving onto a sea hex boards a freighter there (which one, when they differ, is the
+    player's choice)."""
     top = state.active
     u = top.unit
     r = reach(state, u, top.move_left, can_attack=may_battle_move(state, top), wind=not top.rode)
@@ -279,11 +344,24 @@ def move(state: GameState, verb: int, cell: int) -> None:
         else:  # Feint: the side it attacks from sets the front; the mover chooses it
             state.pending = Pending(CHOOSE_SIDE, state.u_owner[u], u, cell)
         return
+    freighter = -1
+    if _onto_freighter(state, state.u_type[u], cell):
+        freighter = _pick(state, MOVE, cell)
+        if freighter < 0:
+            return
+    _move_to(state, cell, freighter)
+
+
+def _move_to(state: GameState, cell: int, freighter: int) -> None:
+    """The active unit's move to ``cell`` (aboard ``freighter`` if a knight onto sea)."""
+    top = state.active
+    u = top.unit
+    r = reach(state, u, top.move_left, can_attack=may_battle_move(state, top), wind=not top.rode)
     cost = r.stops[cell]
     top.move_left -= cost
     top.rode |= cell in r.windy
     start = state.u_cell[u]
-    _relocate(state, u, cell)
+    _relocate(state, u, cell, freighter)
     embarked = state.u_where[u] == LOADED
     keeps_moving = (state.u_type[u] == FREIGHTER or embarked) and top.move_left > 0
     top.move = MOVE_IN_PROGRESS if keeps_moving else MOVE_DONE
@@ -300,12 +378,13 @@ def attack_from(state: GameState, verb: int, cell: int) -> None:
     _battle_move(state, top, pend.cell, cell, r.cost[cell] + 1)
 
 
-def _relocate(state: GameState, u: int, cell: int) -> None:
-    """Put a unit on ``cell``: aboard its own freighter if a knight steps onto sea."""
+def _relocate(state: GameState, u: int, cell: int, freighter: int = -1) -> None:
+    """Put a unit on ``cell``: aboard ``freighter`` (else the first of his with room) if a
+    knight steps onto sea."""
     if state.u_where[u] == ON_BOARD:
         state.lift(u)
     if state.u_type[u] in LAND_TYPES and state.gmap.is_sea[cell]:
-        state.load(u, freighter_with_room(state, cell, state.u_owner[u]))
+        state.load(u, freighter if freighter >= 0 else freighter_with_room(state, cell, state.u_owner[u]))
     else:
         state.put(u, cell)
 
@@ -371,9 +450,10 @@ def _end_movement(top: Activation) -> None:
 def _declare_battle(state: GameState, u: int, cell: int, origin: int, reach: int, artillery: bool,
                     battle_move: bool = False) -> None:
     """An attack by ``u`` from ``origin`` on ``cell``: the defending player chooses which unit
-    defends (Defend), out of turn, when he has more than one that may; then the battle."""
+    defends (Defend), out of turn, when he has more than one unalike unit that may; then the
+    battle."""
     options = defender_options(state, cell, origin)
-    if len(options) == 1:
+    if len(_alike_groups(state, options)) == 1:
         _resolve_battle(state, u, cell, origin, reach, artillery, battle_move, options[0])
         return
     owner = state.cell_player[cell]
@@ -442,6 +522,17 @@ def _after_unit_action(state: GameState) -> None:
         end_activation(state)
 
 
+def _alike_groups(state: GameState, units: list[int]) -> list[list[int]]:
+    """``units`` grouped by hex, type and variant: one group means no real choice."""
+    by_hex_type: dict[tuple[int, int], list[int]] = {}
+    for u in units:
+        by_hex_type.setdefault((state.u_cell[u], state.u_type[u]), []).append(u)
+    out = []
+    for key in sorted(by_hex_type):
+        out += variant_classes(state, by_hex_type[key])
+    return out
+
+
 def _lost_to_active(state: GameState, loser: int) -> None:
     """Record a player who lost a battle or a development to the active player (Retaliation);
     with no unit active the retaliation comes when the decision is over (``apply_action``)."""
@@ -488,10 +579,10 @@ def _take_pieces(state: GameState, me: int, cell: int) -> list[int]:
 
 # ------------------------------------------------------------------ free actions
 def seize_hex(state: GameState, verb: int, cell: int) -> None:
-    """Seize: the player chooses which of his units seizes when several could."""
+    """Seize: the player chooses which of his units seizes when several unalike ones could."""
     me = state.current_player
     options = seizers(state, me, cell)
-    if len(options) == 1:
+    if len(_alike_groups(state, options)) == 1:
         _seize_with(state, options[0], cell)
     else:
         state.pending = Pending(CHOOSE_SEIZER, me, -1, cell)
@@ -522,29 +613,6 @@ def _seize_now(state: GameState, u: int, cell: int) -> None:
         state.occupy_unit, state.occupy_cell = u, cell
 
 
-def _guard_fights(state: GameState, u: int, cell: int, guard: int) -> None:
-    """A defended seizure: the seizing unit and the defender fight a close combat, each rolling
-    its cost. The seizer wins: the defender is defeated and the seizure goes on (against the
-    next defender, if the owner chooses one). The seizer loses: no seizure, and that unit
-    seizes no more this turn. A knight defends outright against a seizer whose player may not
-    capture (no development to hold prisoners)."""
-    me, owner = state.u_owner[u], state.u_owner[guard]
-    if state.u_type[guard] in LAND_TYPES and not can_capture(state, me):
-        state.u_flags[u] |= REPELLED
-        state.emit("seize_repelled", unit=u, cell=cell, defender=guard, player=owner)
-        return
-    won, rolls = close_combat(state, UNIT_COST[state.u_type[u]], UNIT_COST[state.u_type[guard]])
-    state.emit("battle", unit=u, cell=cell, defender=guard, owner=owner, at=state.u_cell[guard],
-               dice=UNIT_COST[state.u_type[u]], ranged=0, artillery=False, rolls=rolls, won=won,
-               seize=True, player=me)
-    if won:
-        defeat(state, guard, me, state.u_cell[guard])
-        _lost_to_active(state, owner)
-        _seize_with(state, u, cell)
-    else:
-        state.u_flags[u] |= REPELLED
-
-
 def no_defence(state: GameState) -> None:
     """The owner lets the development or artillery go undefended: it is seized."""
     pend = state.pending
@@ -555,38 +623,102 @@ def no_defence(state: GameState) -> None:
 
 def choose(state: GameState, verb: int, cell: int) -> None:
     """The answer to a pending choice: the unit of this type on this hex defends (an attack or
-    a seizure), breaches or seizes."""
+    a seizure), breaches or seizes; which one, if they differ, is asked next."""
     pend = state.pending
-    t = verb - CHOOSE
-    unit = next(u for u in pending_units(state) if state.u_cell[u] == cell and state.u_type[u] == t)
     state.pending = None
+    u = _pick(state, verb, cell, parent=pend)
+    if u >= 0:
+        _answer_choice(state, pend, cell, u)
+
+
+def _answer_choice(state: GameState, pend: Pending, cell: int, unit: int) -> None:
     if pend.kind == CHOOSE_DEFENDER:
         state.emit("defend", unit=unit, cell=cell, player=pend.player)
         _resolve_battle(state, pend.unit, pend.cell, pend.origin, pend.reach, pend.artillery,
                         pend.extra >= 0, unit)
     elif pend.kind == CHOOSE_GUARD:
-        state.emit("defend", unit=unit, cell=cell, player=pend.player, seize=True)
-        _guard_fights(state, pend.unit, pend.cell, unit)
+        defend_piece(state, pend, unit)
     elif pend.kind == CHOOSE_BREACHER:
         breach(state, pend.player, unit, pend.extra)
     else:  # CHOOSE_SEIZER
         _seize_with(state, unit, pend.cell)
 
 
+def defend_piece(state: GameState, pend: Pending, guard: int) -> None:
+    """Seize: "If the development is defended, the attacking player must first defeat all
+    defenders" (rules v2): the seizure stops, and the piece cannot be seized while ``guard``
+    stands next to it; the seizing side must defeat it by attacks, under the Tactics rules."""
+    state.defended[pend.cell] = guard
+    state.emit("defend", unit=guard, cell=state.u_cell[guard], player=pend.player, seize=True, target=pend.cell,
+               seizer=pend.unit)
+
+
+def hold_prisoner(state: GameState, verb: int, cell: int) -> None:
+    """The victor's answer to CHOOSE_PRISON: the prisoner is held on this developed hex."""
+    pend = state.pending
+    state.pending = None
+    state.u_cell[pend.unit] = cell
+    state.emit("prison", unit=pend.unit, cell=cell, player=pend.player)
+
+
+def place_rescued(state: GameState, verb: int, cell: int) -> None:
+    """The rescuer's answer to CHOOSE_RESCUE_SPOT: the freed unit stands on this hex."""
+    pend = state.pending
+    state.pending = None
+    _stand_rescued(state, pend.unit, cell, pend.player)
+
+
+def _stand_rescued(state: GameState, u: int, cell: int, player: int) -> None:
+    state.put(u, cell)
+    state.emit("rescued_stands", unit=u, cell=cell, player=player)
+    check_surrender(state, player, [cell])
+
+
+def _next_ask(state: GameState) -> None:
+    """Ask the next question a decision left (``state.asks``), once it is done: a question with
+    one answer (or none left) is settled without asking."""
+    while state.asks and state.pending is None:
+        kind, player, u, cell = state.asks.pop(0)
+        if kind == CHOOSE_PRISON:
+            if state.u_where[u] != PRISONER or state.u_holder[u] != player:
+                continue  # rescued or taken again in the meantime
+            options = prison_options(state, player, cell)
+            if len(options) > 1:
+                state.pending = Pending(CHOOSE_PRISON, player, u, cell)
+            elif options:
+                state.u_cell[u] = options[0]
+        else:  # CHOOSE_RESCUE_SPOT
+            if state.u_where[u] != PRISONER or state.u_holder[u] != -1:
+                continue
+            spots = rescue_spots(state, u, cell)
+            if len(spots) > 1:
+                state.pending = Pending(CHOOSE_RESCUE_SPOT, player, u, cell)
+            elif spots:
+                _stand_rescued(state, u, spots[0], player)
+            else:
+                state.remove(u)
+
+
 def breach_wall(state: GameState, verb: int, cell: int) -> None:
     me, d = state.current_player, verb - BREACH
     edge = state.gmap.board.edge[cell][d]
     options = breachers(state, me, cell)
-    if len(options) == 1:
+    if len(_alike_groups(state, options)) == 1:
         breach(state, me, options[0], edge)
     else:  # which unit breaches is the player's choice
         state.pending = Pending(CHOOSE_BREACHER, me, -1, cell, extra=edge)
 
 
 def discharge(state: GameState, verb: int, cell: int) -> None:
-    """Once per turn a player may discharge any land unit ... recruit a new unit of the same type"."""
-    me, utype = state.current_player, LAND_TYPES[verb - DISCHARGE]
-    u = dischargeable(state, me, cell, utype)
+    """Once per turn a player may discharge any land unit ... recruit a new unit of the same
+    type": "any" unit, so which one (upright or spent, and on which freighter) is his choice."""
+    u = _pick(state, verb, cell)
+    if u >= 0:
+        _discharge_unit(state, u, cell)
+
+
+def _discharge_unit(state: GameState, u: int, cell: int) -> None:
+    utype = state.u_type[u]
     state.remove(u)
     state.discharged = True
     state.recruit_type = utype
@@ -594,9 +726,20 @@ def discharge(state: GameState, verb: int, cell: int) -> None:
 
 
 def recruit(state: GameState, verb: int, cell: int) -> None:
+    """The recruit is placed "on or adjacent to any developed hex" (onto a freighter of the
+    player's choice at sea)."""
+    freighter = -1
+    if _onto_freighter(state, state.recruit_type, cell):
+        freighter = _pick(state, verb, cell)
+        if freighter < 0:
+            return
+    _recruit_onto(state, cell, freighter)
+
+
+def _recruit_onto(state: GameState, cell: int, freighter: int) -> None:
     me, utype = state.current_player, state.recruit_type
     state.recruit_type = -1
-    u = _place_new_unit(state, me, utype, cell)
+    u = _place_new_unit(state, me, utype, cell, freighter)
     state.emit("recruit", unit=u, cell=cell, type=UNIT_NAMES[utype])
     check_surrender(state, me, [cell])
 
@@ -636,7 +779,8 @@ def _next_retaliation(state: GameState) -> None:
     if state.stack or state.pending is not None:
         return
     if state.pending_retaliation:
-        p = state.pending_retaliation.pop(0)
+        p = _first_in_turn_order(state, state.pending_retaliation)
+        state.pending_retaliation.remove(p)
         state.retaliator = p
         state.retaliation_used = False
         state.silver[p] = state.config.retaliation_silver
@@ -644,6 +788,13 @@ def _next_retaliation(state: GameState) -> None:
         return
     if state.ending_turn:
         _finish_turn(state)
+
+
+def _first_in_turn_order(state: GameState, players: list[int]) -> int:
+    """Retaliation order (the document is silent; rules v2): in turn order, starting with the
+    player after the active one."""
+    n, me = state.n_players, state.turn_player
+    return min(players, key=lambda q: (q - me) % n)
 
 
 def _finish_retaliation(state: GameState) -> None:
@@ -673,6 +824,7 @@ def _finish_turn(state: GameState) -> None:
     state.attacks.clear()
     state.breaches.clear()
     state.seized_this_turn.clear()
+    state.defended.clear()
     state.built_units = 0
     state.built_types = [0] * 7
     state.wall_in_hand = state.wall_relocated = state.discharged = False
@@ -717,6 +869,11 @@ def describe(state: GameState, code: int) -> str:
     except (TypeError, ValueError):
         return f"action {code!r}"
     who = f"P{state.current_player}"
+    if g >= VARIANT and state.pending is not None and state.pending.kind == CHOOSE_VARIANT:
+        classes = variant_options(state)
+        if g - VARIANT < len(classes):
+            u = classes[g - VARIANT][0]
+            return f"{who}: the {UNIT_NAMES[state.u_type[u]]} {describe_variant(state, u)}"
     if g >= 0:
         return f"{who}: {A.GLOBAL_NAMES[g]}"
     where = board.coords[cell]
@@ -759,6 +916,7 @@ HANDLERS = {
     BREACH: breach_wall, ACTIVATE: activate, MOVE: move,
     MOVE_ARTILLERY: move_with_artillery, ATTACK: attack, FIRE_ARTILLERY: fire_artillery,
     OCCUPY: occupy, SEIZE: seize_hex, DISCHARGE: discharge, RECRUIT: recruit,
-    SHOOT: shoot, ATTACK_FROM: attack_from, CHOOSE: choose,
+    SHOOT: shoot, ATTACK_FROM: attack_from, CHOOSE: choose, HOLD_PRISONER: hold_prisoner,
+    PLACE_RESCUED: place_rescued,
 }
 _HANDLER_START = tuple(max(start for start in HANDLERS if start <= v) for v in range(N_HEX_VERBS))

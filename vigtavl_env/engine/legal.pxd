@@ -8,6 +8,7 @@ from vigtavl_env.engine.movement cimport Reach
 cdef int ACTIVATE, ATTACK, ATTACK_FROM, BREACH, BUILD_ARTILLERY, BUILD_DEV, BUILD_UNIT, BUILD_WALL
 cdef int CHOOSE, DISCHARGE, END_ACTIVATION, END_TURN, FIRE_ARTILLERY, LOAD, MOVE, MOVE_ARTILLERY
 cdef int NO_DEFENCE, N_HEX_VERBS, OCCUPY, PLACE, RECRUIT, RELOCATE_WALL, SEIZE, SHOOT
+cdef int HOLD_PRISONER, PLACE_RESCUED, VARIANT
 
 @cython.locals(pend=Pending, top=Activation)
 cpdef tuple open_verbs(GameState state)
@@ -30,8 +31,7 @@ cpdef list _h_occupy(GameState state, int verb, Shared sh)
 cpdef list _h_attack_from(GameState state, int verb, Shared sh)
 @cython.locals(u=int, out=list)
 cpdef list _all_choices(GameState state, Shared sh)
-@cython.locals(pend=Pending)
-cpdef list pending_units(GameState state)
+cpdef list pending_units(GameState state, object pend=*)
 @cython.locals(u=int, me=int, start=int, ship=bint, d=int, n=int, w=int)
 cpdef list battle_sides(GameState state, Activation top, Reach r, int cell)
 cpdef bint activation_spent(GameState state, Activation top)

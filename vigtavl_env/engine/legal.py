@@ -16,24 +16,28 @@ from __future__ import annotations
 from .actions import (
     ACTIVATE, ATTACK, ATTACK_FROM, BREACH, BUILD_ARTILLERY, BUILD_DEV,
     BUILD_UNIT, BUILD_WALL, CHOOSE, DISCHARGE, END_ACTIVATION, END_TURN,
-    FIRE_ARTILLERY, LOAD, MOVE, MOVE_ARTILLERY, NO_DEFENCE, N_HEX_VERBS,
-    OCCUPY, PLACE, RECRUIT, RELOCATE_WALL, SEIZE, SHOOT,
+    FIRE_ARTILLERY, HOLD_PRISONER, LOAD, MOVE, MOVE_ARTILLERY, NO_DEFENCE, N_HEX_VERBS,
+    OCCUPY, PLACE, PLACE_RESCUED, RECRUIT, RELOCATE_WALL, SEIZE, SHOOT, VARIANT,
 )
 from .building import (
     ARTILLERY_SLOT, artillery_sites, can_afford_development, can_afford_unit, can_afford_wall,
     development_sites, may_build_now, placement_sites, reserve_ships,
 )
 from .combat import (
-    can_attack_from_here, can_occupy, close_targets, coastal_or_sea, defender_options, ranged_targets,
+    can_attack_from_here, can_occupy, close_targets, coastal_or_sea, defender_options, prison_options,
+    ranged_targets,
 )
-from .free_actions import breachers, guard_options, seize_sources, seizer_cells, seizers
+from .free_actions import breachers, dischargeable, guard_options, rescue_spots, seize_sources, seizer_cells, seizers
 from .movement import Reach, reach
 from .shared import Shared
 from .state import (
-    BATTLE, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_SIDE, LOADED, MOVE_DONE,
-    ON_BOARD, OVER, PLACEMENT, Activation, GameState,
+    BATTLE, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_PRISON, CHOOSE_RESCUE_SPOT, CHOOSE_SIDE,
+    CHOOSE_VARIANT, LOADED, MOVE_DONE, ON_BOARD, OVER, PLACEMENT, RESERVE, SPENT, Activation, GameState, Pending,
 )
-from .stats import FREIGHTER, FREIGHTER_SPLITS, IS_SHIP, LAND_TYPES, SHIP_TYPES, UNIT_COST, UNIT_RANGE
+from .stats import (
+    FREIGHTER, FREIGHTER_CAPACITY, FREIGHTER_SPLITS, IS_SHIP, LAND_TYPES, SHIP_TYPES, UNIT_COST, UNIT_RANGE,
+)
+from .variants import variant_classes
 
 # Verbs that open_verbs opens together, in its order.
 _BUILD_AND_WALL_VERBS = tuple(range(BUILD_UNIT, BUILD_DEV + 3)) + tuple(range(BUILD_WALL, BUILD_WALL + 6))
@@ -57,6 +61,13 @@ def open_verbs(state: GameState) -> tuple[list[int], list[int], str]:
             return list(_CHOOSE_VERBS), [], "you are attacked: choose the unit that defends"
         if pend.kind == CHOOSE_GUARD:
             return list(_CHOOSE_VERBS), [NO_DEFENCE], "a seizure: choose a defender, or none"
+        if pend.kind == CHOOSE_VARIANT:
+            n = len(variant_options(state))
+            return [], [VARIANT + k for k in range(n)], "these units differ: choose which one"
+        if pend.kind == CHOOSE_PRISON:
+            return [HOLD_PRISONER], [], "choose which of your developments holds the prisoner"
+        if pend.kind == CHOOSE_RESCUE_SPOT:
+            return [PLACE_RESCUED], [], "choose where your rescued unit stands"
         what = "breaches" if pend.kind == CHOOSE_BREACHER else "seizes"
         return list(_CHOOSE_VERBS), [], f"choose the unit that {what}"
     if state.phase == PLACEMENT:
@@ -187,10 +198,10 @@ def _all_choices(state: GameState, sh: Shared) -> list[list[int]]:
     return [sorted(set(x)) for x in out]
 
 
-def pending_units(state: GameState) -> list[int]:
-    """The units the pending choice may name: defenders, breachers or seizers (one per hex and
-    type)."""
-    pend = state.pending
+def pending_units(state: GameState, pend: Pending | None = None) -> list[int]:
+    """The units a pending choice (``state.pending`` unless given) may name: defenders,
+    breachers or seizers, ascending by hex, type and number."""
+    pend = pend or state.pending
     if pend.kind == CHOOSE_DEFENDER:
         return defender_options(state, pend.cell, pend.origin)
     if pend.kind == CHOOSE_GUARD:
@@ -198,6 +209,41 @@ def pending_units(state: GameState) -> list[int]:
     if pend.kind == CHOOSE_BREACHER:
         return breachers(state, pend.player, pend.cell)
     return seizers(state, pend.player, pend.cell)  # CHOOSE_SEIZER
+
+
+def decision_units(state: GameState, player: int, verb: int, cell: int, parent: Pending | None = None) -> list[int]:
+    """The units a decision names by hex and type, among which it acts on one: the units to
+    activate, discharge or place, the freighters a knight may board there (a move, a build, a
+    recruit onto a sea hex), or the units of a choice (``parent``) on the hex."""
+    if ACTIVATE <= verb < MOVE:
+        top, t = state.active, verb - ACTIVATE
+        return [u for u in range(state.n_units)
+                if state.u_cell[u] == cell and state.u_type[u] == t and state.u_owner[u] == player
+                and state.u_where[u] in (ON_BOARD, LOADED) and not state.u_flags[u] & SPENT
+                and (top is None or nested_ok(state, top.unit, u))]
+    if DISCHARGE <= verb < DISCHARGE + 3:
+        return dischargeable(state, player, cell, LAND_TYPES[verb - DISCHARGE])
+    if PLACE <= verb < PLACE + 3:
+        t = SHIP_TYPES[verb - PLACE]
+        return [u for u in range(state.n_units)
+                if state.u_where[u] == RESERVE and state.u_owner[u] == player and state.u_type[u] == t]
+    if CHOOSE <= verb < CHOOSE + 6:
+        return [u for u in pending_units(state, parent)
+                if state.u_cell[u] == cell and state.u_type[u] == verb - CHOOSE]
+    return freighters_with_room(state, cell, player)  # MOVE, BUILD_UNIT, RECRUIT onto a sea hex
+
+
+def freighters_with_room(state: GameState, cell: int, player: int) -> list[int]:
+    """The player's freighters on ``cell`` with room for one more knight, ascending."""
+    return [u for u in range(state.n_units)
+            if state.u_cell[u] == cell and state.u_type[u] == FREIGHTER and state.u_owner[u] == player
+            and state.u_where[u] == ON_BOARD and len(state.cargo(u)) < FREIGHTER_CAPACITY]
+
+
+def variant_options(state: GameState) -> list[list[int]]:
+    """The classes a pending CHOOSE_VARIANT offers, in the order of the "choose variant" verbs."""
+    pend = state.pending
+    return variant_classes(state, decision_units(state, pend.player, pend.extra, pend.cell, pend.parent))
 
 
 def battle_sides(state: GameState, top: Activation, r: Reach, cell: int) -> list[int]:
@@ -283,7 +329,7 @@ def _span_start(verb: int) -> int:
         return BREACH
     if verb < MOVE:
         return ACTIVATE
-    if verb >= CHOOSE:
+    if CHOOSE <= verb < CHOOSE + 6:
         return CHOOSE
     return verb
 
@@ -321,6 +367,10 @@ def _verb_hexes(state: GameState, verb: int, sh: Shared) -> list[int]:
         return sh.unit_sites(state.recruit_type)
     if verb == ATTACK_FROM:
         return _h_attack_from(state, verb, sh)
+    if verb == HOLD_PRISONER:
+        return prison_options(state, state.pending.player, state.pending.cell)
+    if verb == PLACE_RESCUED:
+        return rescue_spots(state, state.pending.unit, state.pending.cell)
     if verb == BUILD_ARTILLERY:
         return _h_build_artillery(state, verb, sh)
     if BUILD_DEV <= verb < BUILD_DEV + 3:

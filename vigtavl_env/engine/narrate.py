@@ -221,18 +221,15 @@ def _piece(cx: _Ctx, cell: Any) -> str:
 
 
 def _defend(e: dict, cx: _Ctx) -> str:
-    against = " against the seizure" if e.get("seize") else ""
     unit = cx.unit(e.get("unit"), with_owner=False)
-    return f"{_who(e['player'])} chooses his {unit} at {cx.hex(e.get('cell'))} to defend{against}"
+    if e.get("seize"):
+        return (f"{_who(e['player'])} defends his {_piece(cx, e.get('target'))} at {cx.hex(e.get('target'))} "
+                f"with his {unit} at {cx.hex(e.get('cell'))}: it must be defeated before the seizure")
+    return f"{_who(e['player'])} chooses his {unit} at {cx.hex(e.get('cell'))} to defend"
 
 
 def _no_defence(e: dict, cx: _Ctx) -> str:
     return f"{_who(e['player'])} does not defend {cx.hex(e.get('cell'))}"
-
-
-def _seize_repelled(e: dict, cx: _Ctx) -> str:
-    return (f"{cx.unit(e.get('defender'))} repels the seizure of {cx.hex(e.get('cell'))} by "
-            f"{cx.unit(e.get('unit'))} (no development to hold prisoners): it seizes no more this turn")
 
 
 def _battle(e: dict, cx: _Ctx) -> str:
@@ -309,6 +306,14 @@ def _rescued(e: dict, cx: _Ctx) -> str:
     return f"{_who(e['player'])} rescues his {kind} ({_plural(tokens, 'token')}); {where}"
 
 
+def _rescued_stands(e: dict, cx: _Ctx) -> str:
+    return f"{_who(e['player'])}'s rescued {cx.unit(e.get('unit'), with_owner=False)} stands at {cx.hex(e.get('cell'))}"
+
+
+def _prison(e: dict, cx: _Ctx) -> str:
+    return f"{_who(e['player'])} holds {cx.unit(e.get('unit'))} prisoner at {cx.hex(e.get('cell'))}"
+
+
 def _breach(e: dict, cx: _Ctx) -> str:
     rolls = e.get("dice", [])
     result = "breached" if e.get("success") else "the wall holds"
@@ -333,7 +338,7 @@ NARRATORS: dict[str, Callable[[dict, _Ctx], str]] = {
     "build": _build, "wall_taken_down": _wall_taken_down, "activate": _activate, "move": _move,
     "retreat": _retreat, "occupy": _occupy, "discharge": _discharge, "recruit": _recruit,
     "battle_move": _battle_move, "defend_asked": _defend_asked, "defend": _defend,
-    "no_defence": _no_defence, "seize_repelled": _seize_repelled,
+    "no_defence": _no_defence, "rescued_stands": _rescued_stands, "prison": _prison,
     "battle": _battle, "captured": _captured, "sunk": _sunk, "surrender": _surrender,
     "seized": _seized, "seized_artillery": _seized_artillery, "rescued": _rescued,
     "breach": _breach, "award": _award,

@@ -1,10 +1,11 @@
-"""The whole game state to and from JSON (schema ``vigtavl-state``, version ``vigtavl_v1``).
+"""The whole game state to and from JSON (schema ``vigtavl-state``, version ``vigtavl_v2``).
 
 The version is the game's (``version.py``). Files written before it was spelled that way carry
 integers: 1 was the rules-v0 engine (``vigtavl_v0``), 2 is rules v1, read as ``vigtavl_v1``
 (pending choices, who built each development and wall, freighters loaded by their players).
-Files of another version are refused with a message naming both versions: a v0 game was played
-under other rules, so it is not migrated.
+Rules v2 added the tokens' sources, the pieces defended this turn, the questions left for the
+end of a decision, and a pending choice's parent. Files of another version are refused with a
+message naming both versions: a game played under other rules is not migrated.
 
 Schema (all lists indexed by unit number, hex number or edge number)::
 
@@ -14,6 +15,7 @@ Schema (all lists indexed by unit number, hex number or edge number)::
      "phase": 0 placement | 1 build | 2 battle | 3 over, "round": int, "turn_player": int,
      "turns_played": int, "decisions": int, "wind": 1 clockwise | -1 counter-clockwise,
      "gold": [per player], "silver": [...], "tokens": [...], "awards": [bit flags], "sunk": [...],
+     "token_src": [player * 9 + source: tokens by source, tokens.TOKEN_SOURCES order],
      "units": {"owner": [...], "type": [0..5], "cell": [hex or -1],
                "where": [0 board | 1 loaded | 2 prisoner | 3 reserve | 4 gone],
                "carrier": [freighter unit or -1], "holder": [player or -1], "flags": [bits]},
@@ -23,9 +25,11 @@ Schema (all lists indexed by unit number, hex number or edge number)::
      "to_load": [players still to load their freighters, in order],
      "turn": {"built_units", "built_types", "wall_in_hand", "wall_relocated", "discharged",
               "recruit_type", "front": {hex: dir}, "attacks": {hex*6+dir: n},
-              "breaches": {edge: n}, "seized_this_turn": [hexes]},
+              "breaches": {edge: n}, "seized_this_turn": [hexes], "defended": {hex: unit}},
      "interrupts": {"stack": [[unit, move, attacked, move_left, origin, [losers], rode, done]],
-                    "pending": null | [kind, player, unit, cell, origin, range, extra, artillery],
+                    "pending": null | [kind, player, unit, cell, origin, range, extra, artillery,
+                                       parent: null | a pending of the same form],
+                    "asks": [[kind, player, unit, cell], ...],
                     "pending_retaliation": [...], "retaliator": int,
                     "retaliation_used": bool, "ending_turn": bool,
                     "occupy_unit": int, "occupy_cell": int},
@@ -44,7 +48,10 @@ import json
 from typing import Any
 
 from .config import RulesConfig
-from .state import LOADED, ON_BOARD, PRISONER, RESERVE, Activation, GameState, Pending
+from .state import (
+    CHOOSE_PRISON, CHOOSE_RESCUE_SPOT, LOADED, N_PENDING_KINDS, N_TOKEN_SOURCES, ON_BOARD, PRISONER, RESERVE,
+    Activation, GameState, Pending,
+)
 from .stats import (
     ARTILLERY_OCCUPANCY, DEV_OCCUPANCY, FREIGHTER, FREIGHTER_CAPACITY, IS_SHIP, MAX_OCCUPANCY, N_UNIT_TYPES,
 )
@@ -63,6 +70,7 @@ def to_dict(state: GameState) -> dict[str, Any]:
         "phase": s.phase, "round": s.round, "turn_player": s.turn_player,
         "turns_played": s.turns_played, "decisions": s.decisions, "wind": s.wind,
         "gold": s.gold, "silver": s.silver, "tokens": s.tokens, "awards": s.awards, "sunk": s.sunk,
+        "token_src": s.token_src,
         "units": {f: list(getattr(s, "u_" + f)) for f in UNIT_FIELDS},
         "developments": {"type": list(s.dev_type), "owner": list(s.dev_owner), "builder": list(s.dev_builder)},
         "artillery": list(s.art_owner), "walls": list(s.walls), "wall_builders": list(s.wall_builder),
@@ -75,6 +83,7 @@ def to_dict(state: GameState) -> dict[str, Any]:
             "attacks": {str(k): v for k, v in s.attacks.items()},
             "breaches": {str(k): v for k, v in s.breaches.items()},
             "seized_this_turn": sorted(s.seized_this_turn),
+            "defended": {str(k): v for k, v in s.defended.items()},
         },
         "interrupts": {
             "stack": [a.to_list() for a in s.stack],
@@ -82,6 +91,7 @@ def to_dict(state: GameState) -> dict[str, Any]:
             "retaliation_used": s.retaliation_used, "ending_turn": s.ending_turn,
             "occupy_unit": s.occupy_unit, "occupy_cell": s.occupy_cell,
             "pending": s.pending.to_list() if s.pending is not None else None,
+            "asks": s.asks,
         },
         "dice": {"rng": format(s.rng, "x"), "forced": s.forced_dice},
         "events": s.events,
@@ -166,6 +176,7 @@ def from_dict(data: Any) -> GameState:
         raise ValueError("state field 'wind' must be 1 or -1")
     for f in ("gold", "silver", "tokens", "awards", "sunk"):
         setattr(s, f, r.ints(f, p, 0, 10**9))
+    s.token_src = r.ints("token_src", p * N_TOKEN_SOURCES, 0, 10**9)
     nu = len(r.get("units.owner", list))
     s.set_unit_count(nu)
     s.fill("u_owner", r.ints("units.owner", nu, 0, p - 1))
@@ -174,7 +185,7 @@ def from_dict(data: Any) -> GameState:
     s.fill("u_where", r.ints("units.where", nu, 0, 4))
     s.fill("u_carrier", r.ints("units.carrier", nu, -1, nu - 1))
     s.fill("u_holder", r.ints("units.holder", nu, -1, p - 1))
-    s.fill("u_flags", r.ints("units.flags", nu, 0, 7))
+    s.fill("u_flags", r.ints("units.flags", nu, 0, 3))
     s.fill("dev_type", r.ints("developments.type", n, 0, 3))
     s.fill("dev_owner", r.ints("developments.owner", n, -1, p - 1))
     s.fill("dev_builder", r.ints("developments.builder", n, -1, p - 1))
@@ -212,6 +223,7 @@ def _load_turn(r: _Reader, s: GameState, n: int) -> None:
     s.attacks = r.int_map("turn.attacks")
     s.breaches = r.int_map("turn.breaches")
     s.seized_this_turn = set(r.ints("turn.seized_this_turn", None, 0, n - 1))
+    s.defended = r.int_map("turn.defended")
 
 
 def _load_interrupts(r: _Reader, s: GameState, nu: int, p: int, n: int) -> None:
@@ -230,14 +242,28 @@ def _load_interrupts(r: _Reader, s: GameState, nu: int, p: int, n: int) -> None:
     s.occupy_unit = _ranged(r, "interrupts.occupy_unit", -1, nu - 1)
     s.occupy_cell = _ranged(r, "interrupts.occupy_cell", -1, n - 1)
     pend = r.get("interrupts.pending", object)
-    if pend is not None:
-        if not isinstance(pend, list) or len(pend) != 8 or not all(
-                isinstance(x, int) and not isinstance(x, bool) for x in pend[:7]):
-            raise ValueError("state field 'interrupts.pending' must be null or "
-                             "[kind, player, unit, cell, origin, range, extra, artillery]")
-        s.pending = Pending.from_list(pend)
-        if not 0 <= s.pending.kind <= 4 or not 0 <= s.pending.player < p or not -1 <= s.pending.unit < nu:
-            raise ValueError("state field 'interrupts.pending' names a kind, player or unit out of range")
+    s.pending = None if pend is None else _pending(pend, nu, p, depth=0)
+    asks = r.get("interrupts.asks", list)
+    for a in asks:
+        if (not isinstance(a, list) or len(a) != 4 or not all(isinstance(x, int) and not isinstance(x, bool) for x in a)
+                or a[0] not in (CHOOSE_PRISON, CHOOSE_RESCUE_SPOT) or not 0 <= a[1] < p or not 0 <= a[2] < nu
+                or not 0 <= a[3] < n):
+            raise ValueError("state field 'interrupts.asks' entries must be [kind, player, unit, hex] "
+                             "(a prison or a rescued unit's place to choose)")
+    s.asks = [list(a) for a in asks]
+
+
+def _pending(x: Any, nu: int, p: int, depth: int) -> Pending:
+    """A pending choice from its list form (a parent nests one level at most)."""
+    if not isinstance(x, list) or len(x) != 9 or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in x[:7]) or depth > 1:
+        raise ValueError("state field 'interrupts.pending' must be null or "
+                         "[kind, player, unit, cell, origin, range, extra, artillery, parent]")
+    parent = None if x[8] is None else _pending(x[8], nu, p, depth + 1)
+    pend = Pending(*x[:7], artillery=bool(x[7]), parent=parent)
+    if not 0 <= pend.kind < N_PENDING_KINDS or not 0 <= pend.player < p or not -1 <= pend.unit < nu:
+        raise ValueError("state field 'interrupts.pending' names a kind, player or unit out of range")
+    return pend
 
 
 def _rebuild_occupancy(s: GameState) -> None:
@@ -267,12 +293,22 @@ def _rebuild_occupancy(s: GameState) -> None:
             s.cell_player[c] = s.u_owner[u]
         elif w == LOADED:
             _check_aboard(s, u, aboard)
+        elif w == PRISONER and s.u_holder[u] == -1 and c >= 0 and _awaits_place(s, u):
+            pass  # rescued, its place still to choose
         elif w == PRISONER and (c < 0 or s.dev_owner[c] != s.u_holder[u] or s.u_holder[u] in (-1, s.u_owner[u])):
             raise ValueError(f"state field 'units.holder[{u}]': a prisoner is held by another player "
                              "on that player's developed hex")
     for c, o in enumerate(s.occ):
         if o > MAX_OCCUPANCY:
             raise ValueError(f"state hex {c}: occupancy {o} is above {MAX_OCCUPANCY}")
+
+
+def _awaits_place(s: GameState, u: int) -> bool:
+    """A freed unit whose place its rescuer is still to choose (asked now, or to be asked)."""
+    pend = s.pending
+    if pend is not None and pend.kind == CHOOSE_RESCUE_SPOT and pend.unit == u:
+        return True
+    return any(a[0] == CHOOSE_RESCUE_SPOT and a[2] == u for a in s.asks)
 
 
 def _check_aboard(s: GameState, u: int, aboard: dict[int, int]) -> None:

@@ -18,6 +18,8 @@ cdef class Activation:
 cdef class Pending:
     cdef public int kind, player, unit, cell, origin, reach, extra
     cdef public bint artillery
+    cdef public object parent
+    cpdef Pending copy(self)
 
 
 cdef class GameState:
@@ -29,10 +31,10 @@ cdef class GameState:
     cdef public int[:] walls, wall_builder
     cdef public int[:] u_owner, u_type, u_cell, u_where, u_carrier, u_holder, u_flags
     cdef public int[:] nbr, nbr_edge, sea, land
-    cdef public list gold, silver, tokens, awards, sunk, to_load, built_types
+    cdef public list gold, silver, tokens, awards, sunk, to_load, built_types, token_src, asks
     cdef public int built_units, recruit_type, retaliator, occupy_unit, occupy_cell
     cdef public object wall_in_hand, wall_relocated, discharged, retaliation_used, ending_turn
-    cdef public dict front, attacks, breaches
+    cdef public dict front, attacks, breaches, defended
     cdef public set seized_this_turn
     cdef public list stack, pending_retaliation, forced_dice, events
     cdef public object pending
@@ -53,6 +55,7 @@ cdef class GameState:
     cpdef move_unit(self, int u, int cell)
     cpdef load(self, int u, int freighter)
     cpdef remove(self, int u)
+    cpdef earn(self, int player, int source, int n)
     cpdef set_development(self, int cell, int dev, int owner)
     cpdef set_artillery(self, int cell, int owner)
     cpdef _refresh_holder(self, int cell)

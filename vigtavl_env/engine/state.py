@@ -32,10 +32,16 @@ WHERE_NAMES = ("board", "loaded", "prisoner", "reserve", "gone")
 # Per-turn unit flags.
 SPENT = 1  # activated this turn (laid on its side)
 BREACHED = 2  # attempted a breach this turn
-REPELLED = 4  # lost a defended seizure this turn: it seizes no more this turn
 
 # Choices asked of a player in the middle of a decision (``GameState.pending``).
-CHOOSE_SIDE, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_BREACHER, CHOOSE_SEIZER = range(5)
+(CHOOSE_SIDE, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_BREACHER, CHOOSE_SEIZER, CHOOSE_VARIANT, CHOOSE_PRISON,
+ CHOOSE_RESCUE_SPOT) = range(8)
+N_PENDING_KINDS = 8
+
+# Where victory tokens came from (``GameState.token_src``; tokens.token_sheet names them).
+(SRC_CONQUER, SRC_BATTLE, SRC_RESCUE, SRC_CITADEL, SRC_COMPLEX, SRC_GREAT_WALL, SRC_GENERAL, SRC_ADMIRAL,
+ SRC_BUILDER) = range(9)
+N_TOKEN_SOURCES = 9
 
 # Once-per-game awards (bit flags).
 CITADEL, COMPLEX, GREAT_WALL = 1, 2, 4
@@ -103,7 +109,11 @@ class Pending:
     ``kind``: CHOOSE_SIDE (the mover picks the hex its battle move enters from), CHOOSE_DEFENDER
     (the attacked player picks the unit that defends), CHOOSE_GUARD (the owner of a development
     or artillery about to be seized picks a defender, or none), CHOOSE_BREACHER and
-    CHOOSE_SEIZER (the acting player picks which of several units breaches or seizes).
+    CHOOSE_SEIZER (the acting player picks which of several units breaches or seizes),
+    CHOOSE_VARIANT (units of one type on one hex differ, upright or spent or by cargo: which one;
+    ``extra`` is the decision's code that asked, ``parent`` the choice it answers, if any),
+    CHOOSE_PRISON (the victor picks which of his equally near developments holds ``unit``) and
+    CHOOSE_RESCUE_SPOT (the rescuer picks where the freed ``unit`` stands).
     ``player`` decides. ``unit``: the attacker, mover or seizer (-1 for the last two kinds).
     ``cell``: the attacked or seized hex (the breacher's hex for CHOOSE_BREACHER). ``origin``:
     the hex the attack comes from. ``reach``: the range of a ranged attack (0: close combat).
@@ -112,17 +122,23 @@ class Pending:
     """
 
     def __init__(self, kind: int, player: int, unit: int = -1, cell: int = -1, origin: int = -1,
-                 reach: int = 0, extra: int = -1, artillery: bool = False) -> None:
+                 reach: int = 0, extra: int = -1, artillery: bool = False, parent: "Pending | None" = None) -> None:
         self.kind, self.player, self.unit, self.cell = kind, player, unit, cell
         self.origin, self.reach, self.extra, self.artillery = origin, reach, extra, artillery
+        self.parent = parent
+
+    def copy(self) -> "Pending":
+        return Pending(self.kind, self.player, self.unit, self.cell, self.origin, self.reach, self.extra,
+                       self.artillery, None if self.parent is None else self.parent.copy())
 
     def to_list(self) -> list:
         return [self.kind, self.player, self.unit, self.cell, self.origin, self.reach, self.extra,
-                int(self.artillery)]
+                int(self.artillery), None if self.parent is None else self.parent.to_list()]
 
     @classmethod
     def from_list(cls, x: list) -> "Pending":
-        return cls(*(int(v) for v in x[:7]), artillery=bool(x[7]))
+        parent = cls.from_list(x[8]) if len(x) > 8 and x[8] is not None else None
+        return cls(*(int(v) for v in x[:7]), artillery=bool(x[7]), parent=parent)
 
 
 class GameState:
@@ -153,6 +169,7 @@ class GameState:
         self.tokens = [0] * p
         self.awards = [0] * p  # once-per-game award flags
         self.sunk = [0] * p  # each player's ship graveyard (ships he sank)
+        self.token_src = [0] * (p * N_TOKEN_SOURCES)  # tokens by player and source (SRC_*)
         # Hex and edge tables: dev_type (0: none), dev_owner, art_owner, occ (occupancy: units
         # + development + artillery), cell_player (who holds the hex: units, development or
         # artillery), dev_builder; walls (wall owner per edge), wall_builder. Who built the
@@ -177,6 +194,7 @@ class GameState:
         self.attacks: dict[int, int] = {}  # hex * 6 + direction -> attacks this turn
         self.breaches: dict[int, int] = {}  # edge -> breach attempts this turn
         self.seized_this_turn: set[int] = set()
+        self.defended: dict[int, int] = {}  # hex -> the unit that defended its piece this turn
         # Activations and interrupts.
         self.stack: list[Activation] = []
         self.pending_retaliation: list[int] = []
@@ -186,6 +204,9 @@ class GameState:
         self.occupy_unit = -1
         self.occupy_cell = -1
         self.pending: Pending | None = None
+        # Questions a decision raised for later in it: [kind, player, unit, cell] (a prison hex
+        # to choose, a rescued unit to place), asked once the decision is done.
+        self.asks: list[list[int]] = []
         # Dice: a splitmix64 state, plus dice a caller forces (tests, search chance nodes).
         self.rng = 0
         self.forced_dice: list[int] = []
@@ -261,18 +282,19 @@ class GameState:
         new.turns_played, new.decisions, new.wind = self.turns_played, self.decisions, self.wind
         new.gold, new.silver, new.tokens = self.gold[:], self.silver[:], self.tokens[:]
         new.awards, new.sunk, new.to_load = self.awards[:], self.sunk[:], self.to_load[:]
+        new.token_src = self.token_src[:]
         new.built_units, new.built_types = self.built_units, self.built_types[:]
         new.wall_in_hand, new.wall_relocated, new.discharged = self.wall_in_hand, self.wall_relocated, self.discharged
         new.recruit_type = self.recruit_type
         new.front, new.attacks, new.breaches = self.front.copy(), self.attacks.copy(), self.breaches.copy()
         new.seized_this_turn = set(self.seized_this_turn)
+        new.defended = self.defended.copy()
         new.stack = [a.copy() for a in self.stack]
         new.pending_retaliation = self.pending_retaliation[:]
         new.retaliator, new.retaliation_used, new.ending_turn = self.retaliator, self.retaliation_used, self.ending_turn
         new.occupy_unit, new.occupy_cell = self.occupy_unit, self.occupy_cell
-        p = self.pending
-        new.pending = None if p is None else Pending(p.kind, p.player, p.unit, p.cell, p.origin, p.reach, p.extra,
-                                                     p.artillery)
+        new.pending = None if self.pending is None else self.pending.copy()
+        new.asks = [list(a) for a in self.asks]
         new.rng, new.forced_dice = self.rng, self.forced_dice[:]
         new.record_events = self.record_events
         new.events = self.events[:] if keep_events else []
@@ -287,13 +309,14 @@ class GameState:
     def score_key(self) -> tuple:
         """Everything a position's evaluation may read, hashable: the tables, the counters and
         the turn (not the dice stream, the event log, the decision count or the map)."""
-        pend = None if self.pending is None else tuple(self.pending.to_list())
+        pend = None if self.pending is None else repr(self.pending.to_list())
         return (self.buf.tobytes(), self.n_units, tuple(self.gold), tuple(self.silver), tuple(self.tokens),
                 tuple(self.awards), tuple(self.sunk), tuple(self.to_load), self.phase, self.round,
                 self.turn_player, self.turns_played, self.wind, self.built_units, tuple(self.built_types),
                 self.wall_in_hand, self.wall_relocated, self.discharged, self.recruit_type,
                 tuple(self.front.items()), tuple(self.attacks.items()), tuple(self.breaches.items()),
-                frozenset(self.seized_this_turn), tuple(self.pending_retaliation), self.retaliator,
+                frozenset(self.seized_this_turn), tuple(self.defended.items()), tuple(self.token_src),
+                tuple(tuple(a) for a in self.asks), tuple(self.pending_retaliation), self.retaliator,
                 self.retaliation_used, self.ending_turn, self.occupy_unit, self.occupy_cell, pend,
                 tuple(tuple(a.to_list()[:5]) + (tuple(a.losers), a.rode, a.done) for a in self.stack))
 
@@ -334,6 +357,11 @@ class GameState:
 
     def developments(self, player: int) -> list[int]:
         return [c for c, o in enumerate(self.dev_owner) if o == player]
+
+    def earn(self, player: int, source: int, n: int) -> None:
+        """``player`` takes ``n`` victory tokens from ``source`` (SRC_*)."""
+        self.tokens[player] += n
+        self.token_src[player * N_TOKEN_SOURCES + source] += n
 
     def emit(self, kind: str, **data: Any) -> None:
         if self.record_events:

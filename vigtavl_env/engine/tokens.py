@@ -14,7 +14,10 @@ Battle, Conquer and Rescue tokens are paid where those things happen (combat.py,
 
 from __future__ import annotations
 
-from .state import CITADEL, COMPLEX, GREAT_WALL, GameState, PRISONER, count_of, positions
+from .state import (
+    CITADEL, COMPLEX, GREAT_WALL, N_TOKEN_SOURCES, PRISONER, SRC_ADMIRAL, SRC_BUILDER, SRC_CITADEL, SRC_COMPLEX,
+    SRC_GENERAL, SRC_GREAT_WALL, GameState, count_of, positions,
+)
 from .maps import MOUNTAIN
 from .stats import CAMP, CASTLE, FORT
 
@@ -25,9 +28,23 @@ GREAT_WALL_LENGTH = 5
 END_AWARD_TOKENS = 3
 
 
+# The names of the token sources, in the order of ``state.SRC_*``.
+TOKEN_SOURCES = ("conquer", "battle", "rescue", "citadel", "complex", "great wall", "general", "admiral", "builder")
+_AWARD_SOURCE = {CITADEL: SRC_CITADEL, COMPLEX: SRC_COMPLEX, GREAT_WALL: SRC_GREAT_WALL}
+_END_SOURCE = {"general": SRC_GENERAL, "admiral": SRC_ADMIRAL, "builder": SRC_BUILDER}
+
+
+def token_sheet(state: GameState) -> list[dict[str, int]]:
+    """The score sheet: for each player, his victory tokens by source (``TOKEN_SOURCES``), from
+    the engine's own accounting; each sheet sums to the player's tokens."""
+    k = N_TOKEN_SOURCES
+    return [{name: state.token_src[p * k + i] for i, name in enumerate(TOKEN_SOURCES)}
+            for p in range(state.n_players)]
+
+
 def _award(state: GameState, player: int, flag: int, tokens: int, name: str) -> None:
     state.awards[player] |= flag
-    state.tokens[player] += tokens
+    state.earn(player, _AWARD_SOURCE[flag], tokens)
     state.emit("award", award=name, tokens=tokens, player=player)
 
 
@@ -180,5 +197,5 @@ def end_awards(state: GameState) -> None:
             continue
         for p, n in enumerate(counts):
             if n == best:
-                state.tokens[p] += END_AWARD_TOKENS
+                state.earn(p, _END_SOURCE[name], END_AWARD_TOKENS)
                 state.emit("award", award=name, tokens=END_AWARD_TOKENS, player=p)

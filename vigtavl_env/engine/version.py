@@ -1,9 +1,9 @@
 """The version of the game: its rules, action space, observation and saved files, one number
 spelled one way everywhere.
 
-- the environment's metadata name: ``vigtavl_v1`` (:data:`ENV_NAME`)
-- gymnasium's id: ``Vigtavl-v1``; PettingZoo's id: ``vigtavl/vigtavl-v1``
-- the ``version`` field of every saved state and results file: ``"vigtavl_v1"``
+- the environment's metadata name: ``vigtavl_v2`` (:data:`ENV_NAME`)
+- gymnasium's id: ``Vigtavl-v2``; PettingZoo's id: ``vigtavl/vigtavl-v2``
+- the ``version`` field of every saved state and results file: ``"vigtavl_v2"``
 - the version a trained model's spaces belong to (``agents/ppo.py`` checks it)
 
 Files written before the version was spelled this way carry integers (:data:`LEGACY_FILE_VERSIONS`).
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-RULES_VERSION = 1
+RULES_VERSION = 2
 ENV_NAME = f"vigtavl_v{RULES_VERSION}"
 GYMNASIUM_ID = f"Vigtavl-v{RULES_VERSION}"
 PETTINGZOO_ID = f"vigtavl/vigtavl-v{RULES_VERSION}"

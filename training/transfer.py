@@ -1,0 +1,102 @@
+"""Start a network from another one's weights, across a rules version (``init_from``).
+
+Rules v2 added observation channels (the defended pieces, three pending kinds, the variants'
+features) and actions (two hex verbs, six "choose variant" globals) to v1's, and changed none of
+v1's. A v1 network therefore carries over: each v1 channel's input weights go to the v2 channel
+of the same name, v1's verbs keep their output rows, and what is new starts at zero (a new input
+is ignored until training finds a use for it; a new action's logit starts at 0, and the new
+actions are legal only where they are the only ones, so that costs nothing). The weights of the
+same environment are copied as they are.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import torch as th
+
+from vigtavl_env.engine import actions as A
+from vigtavl_env.observation import ChannelLayout
+
+# What rules v2 added to v1's observation (channel names) and actions.
+V2_NEW_CHANNELS = ("defended", "pending_variant", "pending_prison", "pending_rescue")
+V2_NEW_CHANNEL_PREFIX = "variant_"
+V1_HEX_VERBS = A.HOLD_PRISONER  # v1's verbs are v2's first 55
+V1_GLOBAL_VERBS = A.VARIANT  # and its globals v2's first 6
+
+
+class TransferError(ValueError):
+    """The model cannot be carried over (one line)."""
+
+
+def v1_channel_names(n_players: int) -> list[str]:
+    """v1's observation channels, by name, in v1's order (v2's without what v2 added)."""
+    return [n for n in ChannelLayout(n_players).names
+            if n not in V2_NEW_CHANNELS and not n.startswith(V2_NEW_CHANNEL_PREFIX)]
+
+
+def _read(path: Path) -> tuple[tuple[int, ...], int, dict[str, th.Tensor]]:
+    from stable_baselines3.common.save_util import load_from_zip_file
+
+    from agents.ppo import saved_module_names
+
+    try:
+        with saved_module_names():
+            data, params, _ = load_from_zip_file(str(path), device="cpu")
+    except Exception as e:  # noqa: BLE001 - any unreadable file is one line
+        raise TransferError(f"init_from {path}: not a readable SB3 model ({type(e).__name__}: {e})") from None
+    try:
+        shape = tuple(data["observation_space"].shape)
+        n = int(data["action_space"].n)
+        return shape, n, params["policy"]
+    except (KeyError, TypeError, AttributeError):
+        raise TransferError(f"init_from {path}: the model has no observation/action spaces or policy") from None
+
+
+def load_weights_from(policy: Any, path: str | Path) -> str:
+    """Copy the weights of the SB3 model at ``path`` into ``policy`` (same environment, or v1
+    widened to v2); returns what was done, in a few words. Raises :class:`TransferError`."""
+    path = Path(path)
+    shape, n_old, old = _read(path)
+    new = policy.state_dict()
+    c_new, h, w = policy.observation_space.shape
+    n_players = next(p for p in (2, 3, 4) if ChannelLayout(p).n_channels == c_new)
+    if len(shape) != 3 or shape[1:] != (h, w):
+        raise TransferError(f"init_from {path}: observations {shape} do not fit this map's {(c_new, h, w)}")
+    if shape[0] == c_new and n_old == policy.action_space.n:
+        how, channel_map = "same environment", None
+    elif shape[0] == len(v1_channel_names(n_players)) and n_old == V1_HEX_VERBS * h * w + V1_GLOBAL_VERBS:
+        names = ChannelLayout(n_players).names
+        channel_map = [names.index(x) for x in v1_channel_names(n_players)]
+        how = "vigtavl_v1 widened to this environment"
+    else:
+        raise TransferError(f"init_from {path}: {shape[0]} channels and {n_old} actions are neither this "
+                            f"environment's nor vigtavl_v1's for {n_players} players")
+    out = {}
+    for key, target in new.items():
+        if key not in old:
+            raise TransferError(f"init_from {path}: the network differs (no {key!r}); use the same net settings")
+        src = old[key]
+        if src.shape == target.shape:
+            out[key] = src.clone()
+        elif channel_map is not None:
+            out[key] = _widen(key, src, target, channel_map, h * w)
+        else:
+            raise TransferError(f"init_from {path}: {key} is {tuple(src.shape)}, here {tuple(target.shape)}")
+    policy.load_state_dict(out)
+    return how
+
+
+def _widen(key: str, src: th.Tensor, target: th.Tensor, channel_map: list[int], hw: int) -> th.Tensor:
+    """One v1 tensor placed into its v2 shape, zeros for what is new."""
+    out = th.zeros_like(target)
+    if src.dim() == 4 and src.shape[1] == len(channel_map):  # the first convolution: input channels
+        out[:, channel_map] = src
+    elif src.shape[0] == V1_HEX_VERBS and target.shape[0] == A.N_HEX_VERBS:  # the verbs' 1x1 convolution
+        out[:V1_HEX_VERBS] = src
+    elif src.shape[0] == V1_GLOBAL_VERBS and target.shape[0] == A.N_GLOBAL_VERBS:  # the globals' linear
+        out[:V1_GLOBAL_VERBS] = src
+    else:
+        raise TransferError(f"cannot widen {key} from {tuple(src.shape)} to {tuple(target.shape)}")
+    return out
