@@ -1,7 +1,7 @@
 """The results-file format: one game's record, and the file of many that match, tournament,
 ``play --out`` and the web app write and that replays read.
 
-A results file is JSON: ``{"schema": "vigtavl-results", "version": "vigtavl_v1", "kind":
+A results file is JSON: ``{"schema": "vigtavl-results", "version": "vigtavl_v2", "kind":
 "match" | "tournament" | "game", ...the writer's own fields..., "games": [GameRecord, ...]}``
 (:func:`results_file`). A run stopped early marks its file partial (:func:`partial_fields`).
 Files are written whole or not at all (:func:`write_file`) and read with every record's fields
@@ -40,7 +40,7 @@ class GameRecord:
         decisions: engine action codes in order; ``n_decisions`` their number.
         tokens: victory tokens per seat at the end; ``winners``: winning seats (empty if truncated).
         truncated: the game hit ``max_steps``; ``final_digest``: hash of the final state.
-        state_version: the game's version that played it (``"vigtavl_v1"``: its rules and action
+        state_version: the game's version that played it (``"vigtavl_v2"``: its rules and action
             codes); read from older files, 1 (or no field) is ``vigtavl_v0`` and 2 ``vigtavl_v1``.
             A replay needs the same version (``agents.replay`` refuses another).
         seat_decisions, seat_cpu: per seat, the decisions its agent made and the CPU seconds

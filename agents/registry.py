@@ -15,9 +15,9 @@ Specs (``list_agents()`` lists them with a line each):
   default budget (5 simulations) keeps it within the search bot's CPU per decision; ``:v2``
   adds the network's value of each simulation's end, at 2 tokens per unit of value.
 
-The shipped ``pretrained`` model (``agents/pretrained/``) plays ``vigtavl_v1``; a model trained on
-``vigtavl_v0`` (such as the first one, kept in ``agents/pretrained/v0/``) is refused by both PPO
-specs in one line (``agents.ppo.ModelMismatchError``, an :class:`AgentUnavailableError`)
+The shipped ``pretrained`` model (``agents/pretrained/``) plays ``vigtavl_v2``; a model trained on
+an earlier version (such as those kept in ``agents/pretrained/v0/`` and ``v1/``) is refused by both
+PPO specs in one line (``agents.ppo.ModelMismatchError``, an :class:`AgentUnavailableError`)
 saying to retrain.
 
 A bad spec raises ValueError naming the known specs; a PPO spec without the training package, or

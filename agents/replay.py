@@ -7,7 +7,7 @@ agent runs again -- and the result must match the record's tokens and final-stat
 (:func:`rebuild` raises :class:`ReplayError` otherwise).
 
 Only games of this engine replay: a record names the game's version that played it
-(``state_version``, ``"vigtavl_v1"``; older files wrote 1 for rules v0 and 2 for v1), and a
+(``state_version``, ``"vigtavl_v2"``; older files wrote 1 for rules v0 and 2 for v1), and a
 results file of another version (``vigtavl_v0``: other rules, other action codes) is refused
 with a :class:`ReplayError` saying so, before any decision is applied::
 

@@ -298,7 +298,7 @@ def add_evaluate(sub: Any) -> None:
                                    "seat, seats rotated, the same seeds for every opponent) and print the "
                                    "model's win rate with a 95% Wilson interval, tokens and game length.")
     p.add_argument("--model", required=True,
-                   help="a model .zip trained on vigtavl_v1 (runs/<run>/best_model.zip), or 'pretrained' "
+                   help="a model .zip trained on vigtavl_v2 (runs/<run>/best_model.zip), or 'pretrained' "
                         "for the shipped agent")
     p.add_argument("--opponents", default="random,greedy,aggressor,builder",
                    help="comma-separated agent specs (default random,greedy,aggressor,builder)")

@@ -13,9 +13,9 @@ PettingZoo's classic conventions, module-level::
 The rules engine, with no RL library in it, is ``vigtavl_env.engine``.
 
 Importing the package registers the ids of :mod:`vigtavl_env.engine.version` (one version,
-spelled one way): ``gymnasium.make("Vigtavl-v1", ...)`` (``SingleSeatEnv``'s keywords),
-``gymnasium.make_vec("Vigtavl-v1", num_envs=N, vectorization_mode="vector_entry_point", ...)``
-(``VigtavlGymVectorEnv``) and ``pettingzoo.make("aec", "vigtavl/vigtavl-v1", ...)`` (the wrapped
+spelled one way): ``gymnasium.make("Vigtavl-v2", ...)`` (``SingleSeatEnv``'s keywords),
+``gymnasium.make_vec("Vigtavl-v2", num_envs=N, vectorization_mode="vector_entry_point", ...)``
+(``VigtavlGymVectorEnv``) and ``pettingzoo.make("aec", "vigtavl/vigtavl-v2", ...)`` (the wrapped
 AEC env: ``env``'s keywords, ``max_cycles`` included).
 
 The environment is imported eagerly: ``vigtavl_env.env`` must always be the function, never the

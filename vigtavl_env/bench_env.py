@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     best = {k: max(v) for k, v in rates.items() if v}
     print(f"best of {args.rounds} alternating rounds, {args.steps // args.rounds} decisions each "
           f"({compiled.core_summary()}):")
-    print(f"vigtavl_v1 2p AEC loop: {best['vigtavl']:8.0f} steps/s")
+    print(f"vigtavl_v2 2p AEC loop: {best['vigtavl']:8.0f} steps/s")
     if "go" in best:
         ratios = sorted(v / g for v, g in zip(rates["vigtavl"], rates["go"]))
         print(f"go_v5 9x9 AEC loop:     {best['go']:8.0f} steps/s")

@@ -1,7 +1,7 @@
-"""Vigtavl as a PettingZoo AEC environment (``vigtavl_v1``): the specification.
+"""Vigtavl as a PettingZoo AEC environment (``vigtavl_v2``): the specification.
 
 Vigtavl is a hex-map medieval strategy board game for 2-4 players (rules v0.93 as the engine's
-"rules v1" reads them, engine in ``vigtavl_env.engine``). ``env()`` is :class:`raw_env` inside
+"rules v2" reads them, engine in ``vigtavl_env.engine``; docs/rules.md). ``env()`` is :class:`raw_env` inside
 PettingZoo's standard wrappers, as in PettingZoo's classic environments::
 
     from vigtavl_env import env
@@ -53,21 +53,26 @@ deciding player's own agent is then selected out of order (as in PettingZoo's ca
   defends it (Defend: a unit on the hex, or a weaker one on a hex next to both the attacker and
   the hex), or the owner of a development or artillery about to be seized chooses a defender
   next to both, or "no defence" (the engine's ``Pending`` kinds CHOOSE_DEFENDER and
-  CHOOSE_GUARD). The mask then holds only the ``choose <type>`` verbs (and "no defence" for a
-  seizure). With a single possible defender nobody is asked.
+  CHOOSE_GUARD), and, when his possible defenders of the chosen type on that hex differ, which
+  one (CHOOSE_VARIANT). The mask then holds only the ``choose <type>`` verbs (and "no defence" for
+  a seizure), or the "choose variant" globals. With a single possible defender nobody is asked.
+- ``infos[agent]["interrupt"] == "prison"``: a player who took prisoners when another player's
+  decision closed a ring around that player's own units (docs/rules.md T6) chooses which of his
+  equally near developments holds each (CHOOSE_PRISON), out of turn.
 
 ``interrupt`` is ``""`` (never ``None``) for every in-turn decision, including the acting player's own
-follow-up choices (the side a battle move attacks from, which unit breaches or seizes, the
-setup load). When the interrupt is answered the engine hands the decision back and the
+follow-up choices (the side a battle move attacks from, which unit breaches or seizes, which of
+several unalike units acts, where his prisoner is held or his rescued unit stands, the setup
+load). When the interrupt is answered the engine hands the decision back and the
 selection follows. When the game ends all agents are terminated; each is then stepped with
 ``None`` and removed, as in chess.
 
 Spaces (the same objects on every call):
 
-- action: ``Discrete(55 * HW + 6)`` over the axial tensor, ``HW = (2R + 1) ** 2``:
-  6661 / 9301 / 12381 actions for 2 / 3 / 4 players (layout in ``codec.py``).
+- action: ``Discrete(57 * HW + 12)`` over the axial tensor, ``HW = (2R + 1) ** 2``:
+  6909 / 9645 / 12837 actions for 2 / 3 / 4 players (layout in ``codec.py``).
 - observation: ``Dict(observation=Box(-1, 16, (C, H, W), float32),
-  action_mask=Box(0, 1, (N,), int8))``; ``C = 52 + 30 P`` = 112 / 142 / 172 channels,
+  action_mask=Box(0, 1, (N,), int8))``; ``C = 86 + 30 P`` = 146 / 176 / 206 channels,
   ``H = W`` = 11 / 13 / 15. The mask (1 = legal) is exact and also in
   ``infos[agent]["action_mask"]``; it is all zeros for agents not to act.
 
@@ -87,11 +92,16 @@ Hex verbs (``index = verb * HW + tensor_cell``; ``engine/actions.py`` has the fu
            when several sides are possible)
     49-54  choose the soldier / archer / cavalry / caravel / freighter / galleon on the hex:
            the answer to a pending choice (who defends, who breaches, who seizes)
+    55     hold prisoner: the victor's developed hex that holds his new prisoner
+    56     place rescued: where the rescuer's freed unit stands
 
-Global verbs (``index = 55 * HW + g``): 0 end activation, 1 end turn, 2 no defence (let the
+Global verbs (``index = 57 * HW + g``): 0 end activation, 1 end turn, 2 no defence (let the
 development or artillery be seized), 3-5 load the two freighters with one of the three splits
 of the six starting knights (``engine.stats.FREIGHTER_SPLITS``; in seat order, the first
-decisions of the game, unless the rule option ``freighter_loads`` fixes them).
+decisions of the game, unless the rule option ``freighter_loads`` fixes them), 6-11 choose
+variant 0-5: which of the unalike units of the type a decision named (upright, acting or spent;
+by cargo), in the order of ``engine/variants.py``; the observation's ``variant_*`` scalars say
+what each is.
 
 Observation channels, from the observer's side (``[P]``: one per player in relative seat
 order ``self, opp1, ...``; scales and details in ``observation.py`` and ``docs/observation.md``;
@@ -102,13 +112,14 @@ order ``self, opp1, ...``; scales and details in ``observation.py`` and ``docs/o
     aboard_{soldier,archer,cavalry} [P]                                 knights on freighters
     spent [P], prisoner [P], dev_{camp,fort,castle} [P], artillery [P]
     wall_{E,NE,NW,W,SW,SE} [P]                                          walls by edge
-    front_{E..SE}, attacks_{E..SE}, active, occupy, seized              this turn's marks
+    front_{E..SE}, attacks_{E..SE}, active, occupy, seized, defended    this turn's marks
     pending_cell, pending_origin, pending_attacker                      the pending choice's hexes
     wind, phase_{placement,build,battle,over}, round, builds_left,      broadcast scalars
     recruit_{soldier,archer,cavalry},
     flag_{wall_in_hand,wall_relocated,discharged,retaliation_used},
     active_move_left, active_can_attack, active_type_{6 types},
-    pending_{side,defend,guard,breacher,seizer,load}, pending_dice, pending_range,
+    pending_{side,defend,guard,breacher,seizer,variant,prison,rescue,load}, pending_dice,
+    pending_range, variant_{0..5}_{acting,spent,soldiers,archers,cavalry},
     turn [P], retaliator [P], gold [P], silver [P], tokens [P], sunk [P],
     reserve_{caravel,freighter,galleon} [P]
 
@@ -118,8 +129,8 @@ attacker's hex, the attack dice he faces (flanking and attrition included) and t
 Worked decode (2 players, R = 5, W = 11, HW = 121): action 4529 = 37 * 121 + 52 is verb 37
 (move) on tensor cell 52 = row 4, column 8, i.e. axial (q, r) = (8 - 5, 4 - 5) = (3, -1); with a
 cavalry active on (2, -1), ``env.unwrapped.decode_action(4529)`` reads
-``"player_0: move cavalry (2, -1) -> (3, -1)"``. Action 6656 = 55 * 121 + 1 is "end turn";
-6655 + 3 = 6658 is the first load split. ``encode_action("move", (3, -1))``,
+``"player_0: move cavalry (2, -1) -> (3, -1)"``. Action 6898 = 57 * 121 + 1 is "end turn";
+6897 + 3 = 6900 is the first load split, 6897 + 6 = 6903 "choose variant 0". ``encode_action("move", (3, -1))``,
 ``encode_action("choose soldier", (1, 0))``, ``encode_action("no defence")`` and
 ``encode_action(engine_code)`` go the other way.
 
@@ -141,6 +152,12 @@ Version history:
   interrupt (who defends an attacked hex or a development about to be seized, out of turn);
   11 new observation channels for the pending choice (``pending_*``): 52 + 30 P channels,
   ``Discrete(55 * HW + 6)`` actions.
+- v2: rules v2 (docs/rules.md, "What changed in v2"): which of several unalike units of one type
+  acts is the player's (global verbs "choose variant 0-5", 6-11), the prison hex and a rescued
+  unit's hex are the players' (hex verbs 55, 56), cross-coast defence, a defended seizure fought
+  by attacks, retaliation in turn order, self-closed rings; 34 new channels (``defended``,
+  ``pending_{variant,prison,rescue}``, ``variant_*``): 86 + 30 P channels, ``Discrete(57 * HW +
+  12)`` actions; the "prison" interrupt.
 """
 
 from __future__ import annotations
@@ -159,7 +176,7 @@ from . import aec_wrappers as wrappers
 from .codec import ActionCodec
 from .engine import IllegalActionError, RulesConfig, apply_action, describe, legal_actions, new_game
 from .engine.maps import DEFAULT_PRESET, RANDOM_SPEC, GameMap, load_map
-from .engine.state import CHOOSE_DEFENDER, CHOOSE_GUARD, GameState
+from .engine.state import CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_VARIANT, GameState
 from .engine.version import ENV_NAME
 from .observation import OBS_HIGH, OBS_LOW, ObservationEncoder
 from .seats import REWARDS, seat_reward
@@ -170,8 +187,9 @@ DEFAULT_MAX_STEPS = 5000
 ILLEGAL_REWARD = -1
 RETALIATION = "retaliation"
 DEFEND = "defend"
+PRISON = "prison"
 IN_TURN = ""  # info["interrupt"] of an in-turn decision
-INTERRUPT_CODES = {IN_TURN: 0, RETALIATION: 1, DEFEND: 2}  # with interrupt_codes=True
+INTERRUPT_CODES = {IN_TURN: 0, RETALIATION: 1, DEFEND: 2, PRISON: 3}  # with interrupt_codes=True
 DEFEND_KINDS = (CHOOSE_DEFENDER, CHOOSE_GUARD)  # pending choices asked of the defending player
 SEED_BITS = 63
 
@@ -480,8 +498,13 @@ def interrupt_kind(state: GameState) -> str:
     player's decisions, his own follow-up choices included), or ``""`` (an in-turn decision:
     a string like the others, so libraries that build specs from infos see one type)."""
     pend = state.pending
-    if pend is not None and pend.kind in DEFEND_KINDS:
-        return DEFEND
+    if pend is not None:
+        asked = pend.parent.kind if pend.kind == CHOOSE_VARIANT and pend.parent is not None else pend.kind
+        if asked in DEFEND_KINDS:
+            return DEFEND
+        if pend.player not in (state.turn_player, state.retaliator):
+            return PRISON  # prisoners taken out of turn (a ring another player closed)
+        return RETALIATION if pend.player == state.retaliator else IN_TURN
     return RETALIATION if state.retaliator >= 0 else IN_TURN
 
 

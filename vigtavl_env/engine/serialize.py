@@ -9,7 +9,7 @@ message naming both versions: a game played under other rules is not migrated.
 
 Schema (all lists indexed by unit number, hex number or edge number)::
 
-    {"schema": "vigtavl-state", "version": "vigtavl_v1",
+    {"schema": "vigtavl-state", "version": "vigtavl_v2",
      "map": {"name": str, "num_players": int, "terrain": [0 sea | 1 land | 2 mountain, ...]},
      "config": {RulesConfig fields},
      "phase": 0 placement | 1 build | 2 battle | 3 over, "round": int, "turn_player": int,
