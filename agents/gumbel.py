@@ -246,6 +246,7 @@ class BatchedSearch:
         self.rng = random.Random(seed)
         self.stop = stop
         self.evaluations = 0  # network positions evaluated (for throughput figures)
+        self.last_roots: list[Node] = []  # the last run's searched roots (for inspection and tests)
 
     def run(self, states: Sequence[GameState]) -> list[SearchResult]:
         """The search's decision for each position (none of them finished)."""
@@ -260,6 +261,7 @@ class BatchedSearch:
         if todo:
             roots = self._expand([self._clone(states[i]) for i in todo], [legal[i] for i in todo])
             trees = [_Tree(r, self.cfg, self.rng) for r in roots]
+            self.last_roots = roots
             for _ in range(self.cfg.simulations):
                 if self.stop is not None:
                     self.stop()
