@@ -110,9 +110,10 @@ class HexActionHead(nn.Module):
 
 
 class HexValueHead(nn.Module):
-    """Trunk -> pooled over the hexagon -> MLP -> value."""
+    """Trunk -> pooled over the hexagon -> MLP -> value (``outputs`` values: 1 for PPO's critic,
+    one per player for :mod:`agents.az`'s value vector)."""
 
-    def __init__(self, channels: int, height: int, width: int, hidden: list[int]) -> None:
+    def __init__(self, channels: int, height: int, width: int, hidden: list[int], outputs: int = 1) -> None:
         super().__init__()
         self.channels, self.height, self.width = channels, height, width
         layers: list[nn.Module] = []
@@ -120,7 +121,7 @@ class HexValueHead(nn.Module):
         for h in hidden:
             layers += [nn.Linear(size, h), nn.ReLU()]
             size = h
-        layers.append(nn.Linear(size, 1))
+        layers.append(nn.Linear(size, outputs))
         self.mlp = nn.Sequential(*layers)
 
     def forward(self, latent: th.Tensor) -> th.Tensor:

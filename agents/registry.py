@@ -14,6 +14,10 @@ Specs (``list_agents()`` lists them with a line each):
   policy's favourite decisions among its candidates (``agents.ppo.PPOSearchAgent``). Its
   default budget (5 simulations) keeps it within the search bot's CPU per decision; ``:v2``
   adds the network's value of each simulation's end, at 2 tokens per unit of value.
+- ``az:MODEL``: a self-taught network (``vigtavl az train``) alone, its most likely legal action,
+  one forward pass per decision; ``az-search:MODEL`` and ``az-search:MODEL:N``: the network in
+  Gumbel search with N simulations per decision (default 16; ``agents.az``, ``agents.gumbel``).
+  ``MODEL`` is a ``.pt`` model file (``runs/<run>/generations/gen_<k>.pt``) or ``pretrained``.
 
 The shipped ``pretrained`` model (``agents/pretrained/``) plays ``vigtavl_v2``; a model trained on
 an earlier version (such as those kept in ``agents/pretrained/v0/`` and ``v1/``) is refused by both
@@ -46,12 +50,17 @@ AGENTS: dict[str, str] = {
     "ppo-search": "the search bot with a trained policy's favourite decisions among its candidates: "
                   "ppo-search:MODEL, ppo-search:MODEL:N or :Mms for a budget, :vW to add the "
                   "network's value at weight W",
+    "az": "a self-taught network alone (vigtavl az train): az:path/to/gen_k.pt or az:pretrained",
+    "az-search": "a self-taught network in Gumbel search: az-search:MODEL, az-search:MODEL:N for N "
+                 "simulations per decision (default 16)",
 }
 
 BUDGET = re.compile(r"\d+|\d+(\.\d*)?ms")  # a search budget: simulations or milliseconds
 SAMPLE = ":sample"  # ppo:MODEL:sample
 VALUE_WEIGHT = re.compile(r"v(\d+(\.\d*)?)")  # ppo-search's weight of the network's value
 PPO_MISSING = "PPO agents need torch and sb3-contrib (pip install vigtavl); train one with `vigtavl train`"
+AZ_MISSING = "az agents need torch (pip install vigtavl); train one with `vigtavl az train`"
+SIMULATIONS = re.compile(r"\d+")  # az-search's simulations per decision
 
 
 def list_agents() -> list[str]:
@@ -78,6 +87,8 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         return _ppo(arg, spec, seed)
     if name == "ppo-search":
         return _ppo_search(arg, spec, seed)
+    if name in ("az", "az-search"):
+        return _az(name, arg, spec, seed)
     factory = agent_factory(name)  # another package's agents (the vigtavl.agents entry points)
     if factory is not None and factory is not make_agent:
         return factory(spec.strip(), seed)
@@ -87,7 +98,8 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
 def _known() -> str:
     return "known agents: " + ", ".join(["random", "greedy", "aggressor", "builder", "search",
                                           "search:N", "search:Mms", "ppo:PATH", "ppo:pretrained",
-                                          "ppo-search:pretrained", "ppo-search:PATH:N"]
+                                          "ppo-search:pretrained", "ppo-search:PATH:N",
+                                          "az:PATH", "az-search:PATH:N"]
                                          + [n for n in agent_names() if n not in AGENTS])
 
 
@@ -139,6 +151,8 @@ def spec_model(spec: str) -> str | None:
         return arg[: -len(SAMPLE)] if arg.endswith(SAMPLE) else arg
     if name == "ppo-search":
         return _split_ppo_search(arg)[0]
+    if name in ("az", "az-search"):
+        return _split_az(name, arg, spec)[0]
     return None
 
 
@@ -171,3 +185,33 @@ def _ppo_search(arg: str, spec: str, seed: int | None) -> Agent:
     except ImportError:
         raise AgentUnavailableError(PPO_MISSING) from None
     return load_ppo_search_agent(model, seed=seed, **options)
+
+
+def _split_az(name: str, arg: str, spec: str) -> tuple[str, int | None]:
+    """``MODEL`` or, for az-search, ``MODEL:N`` -> the model and the simulations (None: default)."""
+    model, simulations = arg, None
+    if name == "az-search" and ":" in arg:
+        head, _, last = arg.rpartition(":")
+        if SIMULATIONS.fullmatch(last.strip()):
+            model, simulations = head, int(last)
+            if simulations < 1:
+                raise ValueError(f"bad az-search budget in {spec!r}: {last!r} is not a positive number of "
+                                 "simulations (az-search:MODEL:16)")
+        elif last.strip().lower().endswith("ms") or not last.strip():
+            raise ValueError(f"bad az-search budget in {spec!r}: {last!r} is not a positive number of "
+                             "simulations (az-search:MODEL:16)")
+    if not model.strip():
+        raise ValueError(f"agent {spec!r} needs a model: {name}:path/to/gen_k.pt or {name}:pretrained")
+    return model.strip(), simulations
+
+
+def _az(name: str, arg: str, spec: str, seed: int | None) -> Agent:
+    """``az:MODEL`` (the network alone) or ``az-search:MODEL[:N]`` (N simulations)."""
+    model, simulations = _split_az(name, arg, spec)
+    try:
+        from agents.az import AZ_SEARCH_SIMULATIONS, load_az_agent, load_az_search_agent
+    except ImportError:
+        raise AgentUnavailableError(AZ_MISSING) from None
+    if name == "az":
+        return load_az_agent(model, seed=seed)
+    return load_az_search_agent(model, simulations or AZ_SEARCH_SIMULATIONS, seed=seed)

@@ -352,9 +352,10 @@ def config_path(name: str | Path) -> Path:
     raise FileNotFoundError(f"config file {path} does not exist; shipped configs: {', '.join(shipped_configs())}")
 
 
-def load_config(path: str | Path | None = None, overrides: Iterable[str] = ()) -> TrainConfig:
+def load_config(path: str | Path | None = None, overrides: Iterable[str] = (), cls: type | None = None) -> Any:
     """Defaults, then the YAML file (if any: a path, or a shipped config by name), then
-    ``key=value`` overrides; validated."""
+    ``key=value`` overrides; validated. ``cls``: the config's dataclass (:class:`TrainConfig`,
+    or ``training.az_config.AZConfig`` for ``vigtavl az``)."""
     data: dict[str, Any] = {}
     if path is not None:
         path = config_path(path)
@@ -364,23 +365,28 @@ def load_config(path: str | Path | None = None, overrides: Iterable[str] = ()) -
             raise ConfigError(f"{path} is not valid YAML: {e}") from None
         if not isinstance(data, dict):
             raise ConfigError(f"{path} must be a mapping of config keys, got {type(data).__name__}")
-    return config_from_dict(apply_overrides(data, overrides))
+    return config_from_dict(apply_overrides(data, overrides), cls or TrainConfig)
 
 
-def config_from_dict(data: dict[str, Any]) -> TrainConfig:
-    """A validated :class:`TrainConfig` from a (partial) dict."""
-    cfg = from_dict(TrainConfig, data)
-    _check_values(cfg)
+def config_from_dict(data: dict[str, Any], cls: type | None = None) -> Any:
+    """A validated :class:`TrainConfig` (or ``cls``, whose ``check()`` validates it) from a
+    (partial) dict."""
+    cfg = from_dict(cls or TrainConfig, data)
+    if isinstance(cfg, TrainConfig):
+        _check_values(cfg)
+    else:
+        cfg.check()
     return cfg
 
 
-def to_dict(cfg: TrainConfig) -> dict[str, Any]:
+def to_dict(cfg: Any) -> dict[str, Any]:
     return dataclasses.asdict(cfg)
 
 
-def save_config(cfg: TrainConfig, path: str | Path) -> None:
-    """Write the resolved config as YAML, each top-level key under its docstring as a comment."""
-    docs = field_docs(TrainConfig)
+def save_config(cfg: Any, path: str | Path) -> None:
+    """Write the resolved config (a TrainConfig or another config dataclass) as YAML, each
+    top-level key under its docstring as a comment."""
+    docs = field_docs(type(cfg))
     lines = ["# Resolved training config (training/config.py documents every field).", ""]
     for key, value in to_dict(cfg).items():
         lines.append(f"# {docs.get(key, '')}")

@@ -5,7 +5,8 @@ checkpoints are found.
 
     runs/<run>/
         config.yaml      the resolved config; it makes a folder a run folder
-        checkpoints/     model_<steps>_steps.zip (SB3) or rllib_<steps>/ (RLlib), saved atomically
+        checkpoints/     model_<steps>_steps.zip (SB3), rllib_<steps>/ (RLlib) or az_<positions>/
+                         (vigtavl az: network, optimizer, counters and replay buffer), saved atomically
         final_model.zip  the trained policy (both backends save SB3's format)
         .lock            held by the process that trains in the folder (one at a time)
 
@@ -43,10 +44,13 @@ BEST_FILE = "best.json"
 FINAL_MODEL = "final_model.zip"
 CHECKPOINTS = "checkpoints"
 LOCK_FILE = ".lock"
-CHECKPOINT_NAMES = {"sb3": "model_{}_steps.zip", "rllib": "rllib_{}"}  # by backend
-CHECKPOINT_PATTERNS = {"sb3": re.compile(r"model_(\d+)_steps\.zip"), "rllib": re.compile(r"rllib_(\d+)")}
+CHECKPOINT_NAMES = {"sb3": "model_{}_steps.zip", "rllib": "rllib_{}", "az": "az_{}"}  # by backend
+CHECKPOINT_PATTERNS = {"sb3": re.compile(r"model_(\d+)_steps\.zip"), "rllib": re.compile(r"rllib_(\d+)"),
+                       "az": re.compile(r"az_(\d+)")}
+FOLDER_BACKENDS = ("rllib", "az")  # whose checkpoints are folders
 SB3_MEMBERS = ("data", "policy.pth")  # what MaskablePPO.load reads from a checkpoint zip
 RLLIB_FILES = ("rllib_checkpoint.json", "class_and_ctor_args.pkl", "learner_group")  # what from_checkpoint reads
+AZ_FILES = ("state.pt", "buffer.npz")  # an az checkpoint: both zips (torch's format and NumPy's)
 # What a start that saved nothing may have written, cleared before the folder is used again
 UNSAVED_LEFTOVERS = ("progress*.csv", "tb", "eval_model.zip", "best_model.zip", BEST_FILE, LEAGUE_FILE,
                      "snapshots", "rllib_state.json", "pretrained_model.zip")
@@ -61,7 +65,7 @@ def checkpoint_path(run_dir: Path, timesteps: int, backend: str = "sb3") -> Path
 def is_checkpoint(path: Path, backend: str = "sb3") -> bool:
     """Whether ``path`` is named as a checkpoint of ``backend`` (a file for SB3, a folder for RLlib)."""
     return bool(CHECKPOINT_PATTERNS[backend].fullmatch(path.name)) and (
-        path.is_dir() if backend == "rllib" else path.is_file())
+        path.is_dir() if backend in FOLDER_BACKENDS else path.is_file())
 
 
 def checkpoints(folder: Path, backend: str = "sb3") -> list[Path]:
@@ -76,6 +80,16 @@ def damage(path: Path, backend: str = "sb3") -> str | None:
     """Why the checkpoint at ``path`` cannot be loaded, or None when it can (its zip read in
     full, CRCs checked; an RLlib folder's files present, its metadata readable)."""
     try:
+        if backend == "az":
+            missing = [name for name in AZ_FILES if not (path / name).is_file()]
+            if missing:
+                return f"no {', '.join(missing)}"
+            for name in AZ_FILES:
+                with zipfile.ZipFile(path / name) as z:
+                    bad = z.testzip()
+                if bad:
+                    return f"{name}: {bad} is corrupt"
+            return None
         if backend == "rllib":
             missing = [name for name in RLLIB_FILES if not (path / name).exists()]
             if missing:
@@ -103,7 +117,8 @@ def newest_checkpoint(path: str | Path, backend: str = "sb3") -> Path:
         return path
     if not path.is_dir():
         raise FileNotFoundError(f"nothing to resume at {path}: give a run folder or a checkpoint "
-                                + ("folder (rllib_<steps>)" if backend == "rllib" else ".zip"))
+                                + (f"folder ({CHECKPOINT_NAMES[backend].format('<steps>')})"
+                                   if backend in FOLDER_BACKENDS else ".zip"))
     found = checkpoints(path, backend)
     if not found:
         name = CHECKPOINT_NAMES[backend].format("<steps>")
@@ -144,7 +159,7 @@ class RunPlan:
     restart: bool = False
 
 
-def plan_run(cfg: TrainConfig, resume: str | Path | None, config_name: str, backend: str = "sb3") -> RunPlan:
+def plan_run(cfg: TrainConfig | Any, resume: str | Path | None, config_name: str, backend: str = "sb3") -> RunPlan:
     """Decide where a run starts (see the module docstring); writes nothing, so the checks
     after it (model spaces, the map) fail before any folder exists."""
     if resume is None:
@@ -184,7 +199,7 @@ class Run:
             self._lock = None
 
 
-def open_run(plan: RunPlan, cfg: TrainConfig) -> Run:
+def open_run(plan: RunPlan, cfg: TrainConfig | Any) -> Run:
     """Make or take the planned folder: lock it, clear what a start that saved nothing left,
     write the resolved config. Refuses a folder another process trains in."""
     run_dir = plan.run_dir

@@ -114,9 +114,10 @@ class StopSignal:
         self._in_step -= 1
         self.check()
 
-    def stopped(self, what: str, run_dir: Path | None) -> TrainingStopped:
-        """The exception that ends a stopped run: ``what`` was saved, and how to go on."""
-        go_on = f"; continue with: vigtavl train --resume {run_dir}" if run_dir is not None else ""
+    def stopped(self, what: str, run_dir: Path | None, command: str = "vigtavl train") -> TrainingStopped:
+        """The exception that ends a stopped run: ``what`` was saved, and how to go on
+        (``command``: the trainer's, ``vigtavl az train`` for the az loop)."""
+        go_on = f"; continue with: {command} --resume {run_dir}" if run_dir is not None else ""
         return TrainingStopped(f"stopped by {self.name} {what}{go_on}", SIGNAL_EXIT_BASE + self.signum)
 
     def _handle(self, signum: int, frame: Any) -> None:

@@ -9,6 +9,7 @@
     vigtavl play --watch --agents greedy,random
     vigtavl serve --results runs/   # play, watch and replay in a web browser
     vigtavl train --config configs/ppo_quick.yaml --set seed=1
+    vigtavl az train --config az          # self-play with search and learning (vigtavl az bench: throughput)
     vigtavl evaluate --model runs/<run>/best_model.zip --opponents random,greedy --games 200
     vigtavl plot runs/<run>
     vigtavl compile [build|status|clean]
@@ -265,18 +266,24 @@ def add_train(sub: Any) -> None:
     p.set_defaults(func=cmd_train)
 
 
-def cmd_train(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
+def _run_config(args: argparse.Namespace, overrides: list[str], cls: type | None = None) -> tuple[Any, Any]:
+    """A trainer's config and its file: ``--config``, else with ``--resume`` the run's own
+    config.yaml, else the defaults; ``overrides`` applied (``cls``: the config's dataclass)."""
     from training.config import load_config
     from training.runs import CONFIG_FILE, find_run_dir
-    from training.stopping import TrainingStopped
-    from training.train import train
     config = args.config
     if config is None and args.resume:
         run = find_run_dir(args.resume)
         config = run / CONFIG_FILE if run is not None else None
-    cfg = load_config(config, args.set + ([f"backend={args.backend}"] if args.backend else []))
+    return load_config(config, overrides, cls=cls), config
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from training.stopping import TrainingStopped
+    from training.train import train
+    cfg, config = _run_config(args, args.set + ([f"backend={args.backend}"] if args.backend else []))
     try:
         run_dir = train(cfg, resume=args.resume, progress=not args.no_progress, ray_address=args.ray_address,
                         config_name=Path(config).stem if config else "default")
@@ -288,6 +295,63 @@ def cmd_train(args: argparse.Namespace) -> int:
     print(f"run saved in {run_dir} ({model}; curves: vigtavl plot {run_dir})")
     if (run_dir / "tb").is_dir():
         print(f"TensorBoard logs in {run_dir / 'tb'}: tensorboard --logdir {run_dir / 'tb'}")
+    return 0
+
+
+# ------------------------------------------------------------------ az
+def add_az(sub: Any) -> None:
+    p = sub.add_parser("az", help="self-play with search and learning in one loop (Gumbel AlphaZero)",
+                       description="Agents that improve by themselves: `vigtavl az train` runs generations of "
+                                   "self-play searched with the network (agents/gumbel.py), trains it on the "
+                                   "search's improved policy and the results, and evaluates each generation; "
+                                   "`vigtavl az bench` measures self-play throughput beside the search bot.")
+    az = p.add_subparsers(dest="az_command", metavar="ACTION", required=True)
+    t = az.add_parser("train", help="train (or --resume) an az run as a config says (configs/az.yaml)",
+                      description="Writes runs/<run>/: config.yaml, generations/gen_<k>.pt, checkpoints/az_<positions>/, "
+                                  "progress.csv and tb/. Ctrl-C or SIGTERM saves a checkpoint and exits 130 or 143.")
+    t.add_argument("--config", default=None, help="a YAML config (configs/az.yaml, or 'az'); default: the run's "
+                                                  "config.yaml with --resume, else the defaults in training/az_config.py")
+    t.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a config field (dotted keys for nested fields: search.simulations=8); repeatable")
+    t.add_argument("--resume", default=None, metavar="RUN_DIR|CHECKPOINT",
+                   help="continue a run from its newest good checkpoint (or the az_<positions> folder given)")
+    t.add_argument("--no-progress", action="store_true", help="no progress bar")
+    t.set_defaults(func=cmd_az_train)
+    b = az.add_parser("bench", help="self-play positions per second with search, beside the search bot",
+                      description="Plays self-play games with the az search (the network from --model, or the "
+                                  "PPO network converted) for --seconds, then the search bot against itself for "
+                                  "as long, in the same process, and prints decisions per second of each.")
+    b.add_argument("--model", default="ppo:pretrained",
+                   help="an az model file, or ppo:MODEL to convert a PPO network (default ppo:pretrained)")
+    b.add_argument("--simulations", type=positive_int, default=16, help="simulations per decision (default 16)")
+    b.add_argument("--games", type=positive_int, default=16, help="self-play games searched together (default 16)")
+    b.add_argument("--seconds", type=float, default=30.0, help="seconds per measurement (default 30)")
+    b.add_argument("--threads", type=positive_int, default=2, help="torch threads (default 2)")
+    b.add_argument("--seed", type=int, default=0, help="game seeds start here (default 0)")
+    b.set_defaults(func=cmd_az_bench)
+
+
+def cmd_az_train(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from training.az import COMMAND, train_az
+    from training.az_config import AZConfig
+    from training.stopping import TrainingStopped
+    cfg, config = _run_config(args, args.set, AZConfig)
+    try:
+        run_dir = train_az(cfg, resume=args.resume, progress=not args.no_progress,
+                           config_name=Path(config).stem if config else "az")
+    except TrainingStopped as e:
+        print(f"{COMMAND}: {e}", file=sys.stderr)
+        return e.status
+    print(f"run saved in {run_dir} (networks: {run_dir / 'generations'}; TensorBoard: "
+          f"tensorboard --logdir {run_dir / 'tb'})")
+    return 0
+
+
+def cmd_az_bench(args: argparse.Namespace) -> int:
+    from training.az_bench import bench, bench_table
+    print(bench_table(bench(args.model, args.simulations, args.games, args.seconds, args.threads, args.seed)))
     return 0
 
 
@@ -410,7 +474,7 @@ def port_number(text: str) -> int:
 
 # ------------------------------------------------------------------ the parser
 SUBCOMMANDS: tuple[Callable[[Any], None], ...] = (add_match, add_tournament, add_replay, add_play, add_serve,
-                                                  add_train, add_evaluate, add_plot, add_compile)
+                                                  add_train, add_az, add_evaluate, add_plot, add_compile)
 
 
 class VersionAction(argparse.Action):

@@ -1,0 +1,273 @@
+"""The self-taught network and its agents: ``az:MODEL`` and ``az-search:MODEL[:N]`` (:mod:`agents.registry`).
+
+:class:`AZNet` is the PPO network's trunk and action head (:mod:`agents.network`, the same
+modules, so PPO weights load as they are) with a value head of one output per player: the
+game's result for each player, seen from the player to move (entry k: the player k seats after).
+
+A model file (``.pt``, written by ``vigtavl az train``: ``runs/<run>/generations/gen_<k>.pt``) is a
+plain dict of tensors and numbers, loaded with ``torch.load(weights_only=True)`` (no pickled
+code runs): :data:`FORMAT`, the environment's name, the observation shape, the action count,
+the player count, the network sizes and the weights. A file for another environment version,
+or no such file at all, is refused in one line.
+
+- ``az:MODEL``: :class:`AZAgent`, the network alone, one forward pass per decision: its most
+  likely legal action.
+- ``az-search:MODEL[:N]``: :class:`AZSearchAgent`, :mod:`agents.gumbel`'s search with N
+  simulations (default :data:`AZ_SEARCH_SIMULATIONS`), no Gumbel noise: deterministic for a seed.
+
+``MODEL`` is a path, or ``pretrained`` for the shipped one (``agents/pretrained/az/``: not shipped
+yet, training waits for rules v2).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+import gymnasium
+import numpy as np
+import torch as th
+from torch import nn
+
+from agents.gumbel import BatchedSearch, SearchConfig
+from agents.network import HexActionHead, HexConvExtractor, HexValueHead
+from vigtavl_env.agent import Agent, AgentUnavailableError
+from vigtavl_env.codec import ActionCodec
+from vigtavl_env.engine import GameState, legal_actions
+from vigtavl_env.engine.actions import N_GLOBAL_VERBS, N_HEX_VERBS
+from vigtavl_env.engine.version import ENV_NAME
+from vigtavl_env.observation import ObservationEncoder
+
+FORMAT = "vigtavl-az/1"
+AZ_SEARCH_SIMULATIONS = 16
+PRETRAINED = "pretrained"
+PRETRAINED_PATH = Path(__file__).resolve().parent / "pretrained" / "az" / "vigtavl_az.pt"
+TRAIN_ONE = "`vigtavl az train --config az`"
+MODEL_CACHE_SIZE = 16
+
+
+class AZModelError(AgentUnavailableError):
+    """A file that is not an az model of this environment (one line, a ValueError)."""
+
+
+# ------------------------------------------------------------------ the network
+class AZNet(nn.Module):
+    """Trunk -> (logits in the env's action order, one value per player seen from the observer)."""
+
+    def __init__(self, obs_shape: Sequence[int], n_players: int, channels: int = 32, blocks: int = 3,
+                 hidden: Sequence[int] = (128,)) -> None:
+        super().__init__()
+        c, h, w = (int(x) for x in obs_shape)
+        self.obs_shape, self.n_players = (c, h, w), int(n_players)
+        self.sizes = {"channels": int(channels), "blocks": int(blocks), "hidden": [int(x) for x in hidden]}
+        space = gymnasium.spaces.Box(-np.inf, np.inf, (c, h, w), dtype=np.float32)
+        self.trunk = HexConvExtractor(space, channels=channels, blocks=blocks)
+        self.policy = HexActionHead(channels, h, w)
+        self.value = HexValueHead(channels, h, w, list(hidden), outputs=n_players)
+        self.n_actions = N_HEX_VERBS * h * w + N_GLOBAL_VERBS
+
+    def forward(self, obs: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
+        latent = self.trunk(obs)
+        return self.policy(latent), self.value(latent)
+
+
+def from_ppo(model: Any) -> AZNet:
+    """An :class:`AZNet` with a trained PPO model's weights (a ``policy: cnn`` MaskablePPO): the
+    trunk and action head as they are; the value head's hidden layers as they are and its output
+    turned into one per player: the PPO value for the observer, and minus it shared among the
+    others (exact for 2 players, whose results sum to zero)."""
+    policy = model.policy
+    fe = policy.features_extractor
+    if not isinstance(fe, HexConvExtractor) or not isinstance(policy.action_net, HexActionHead):
+        raise ValueError("only a `policy: cnn` PPO model (agents.network.HexCnnPolicy) converts to an az network")
+    from agents.ppo import model_players
+    n = model_players(model)
+    hidden = [m.out_features for m in policy.value_net.mlp[:-1] if isinstance(m, nn.Linear)]
+    net = AZNet(model.observation_space.shape, n, fe.channels, len(fe.blocks), hidden)
+    net.trunk.load_state_dict(fe.state_dict())
+    net.policy.load_state_dict(policy.action_net.state_dict())
+    src, dst = policy.value_net.mlp, net.value.mlp
+    for a, b in zip(src[:-1], dst[:-1]):
+        b.load_state_dict(a.state_dict())
+    with th.no_grad():
+        w, bias = src[-1].weight[0], src[-1].bias[0]
+        dst[-1].weight[0], dst[-1].bias[0] = w, bias
+        for k in range(1, n):
+            dst[-1].weight[k], dst[-1].bias[k] = -w / (n - 1), -bias / (n - 1)
+    return net
+
+
+# ------------------------------------------------------------------ model files
+def model_payload(net: AZNet) -> dict[str, Any]:
+    return {"format": FORMAT, "env": ENV_NAME, "obs_shape": list(net.obs_shape), "n_actions": net.n_actions,
+            "n_players": net.n_players, "net": dict(net.sizes),
+            "state_dict": {k: v.detach().cpu() for k, v in net.state_dict().items()}}
+
+
+def save_az_model(net: AZNet, f: str | Path | IO[bytes]) -> None:
+    """Write ``net`` as a model file (into a path or an open binary file: training writes
+    through training/files.py for atomic saves)."""
+    th.save(model_payload(net), f)
+
+
+def net_from_payload(payload: Any, name: str) -> AZNet:
+    """The network a model file's dict describes; :class:`AZModelError` in one line otherwise."""
+    if not isinstance(payload, dict) or payload.get("format") != FORMAT:
+        raise AZModelError(f"{name} is not an az model file (format {FORMAT}): train one with {TRAIN_ONE}")
+    if payload.get("env") != ENV_NAME:
+        raise AZModelError(f"{name} was trained on {payload.get('env')} and cannot play {ENV_NAME}; "
+                           f"retrain with {TRAIN_ONE}")
+    try:
+        net = AZNet(payload["obs_shape"], payload["n_players"], **payload["net"])
+        net.load_state_dict(payload["state_dict"])
+    except (KeyError, TypeError, RuntimeError) as e:
+        first = (str(e).strip().splitlines() or [""])[0][:160]
+        raise AZModelError(f"{name} is a damaged az model file ({type(e).__name__}: {first})") from None
+    net.eval()
+    return net
+
+
+def resolve_az_path(spec: str | Path) -> Path:
+    """``pretrained`` -> the shipped model; else the path, which must be a file."""
+    if str(spec) == PRETRAINED:
+        if not PRETRAINED_PATH.is_file():
+            raise FileNotFoundError(f"az:{PRETRAINED} is not shipped yet ({PRETRAINED_PATH.name}): train one "
+                                    f"with {TRAIN_ONE} and give its runs/<run>/generations/gen_<k>.pt")
+        return PRETRAINED_PATH
+    path = Path(spec)
+    if not path.is_file():
+        raise FileNotFoundError(f"az model {path} does not exist (a model file is "
+                                "runs/<run>/generations/gen_<k>.pt, written by `vigtavl az train`)")
+    return path
+
+
+@functools.lru_cache(maxsize=MODEL_CACHE_SIZE)
+def _load(path: str, mtime_ns: int, size: int) -> AZNet:
+    try:
+        payload = th.load(path, map_location="cpu", weights_only=True)
+    except Exception as e:  # not a torch file, truncated, a pickle with code in it
+        first = (str(e).strip().splitlines() or [""])[0][:160]
+        raise AZModelError(f"az model {path} cannot be read ({type(e).__name__}: {first}): not a model "
+                           f"written by `vigtavl az train`, or a damaged one") from None
+    return net_from_payload(payload, f"az model {path}")
+
+
+def load_az_net(spec: str | Path) -> AZNet:
+    """The network of a model file (or ``pretrained``), cached per file version in this process."""
+    path = resolve_az_path(spec).resolve()
+    st = path.stat()
+    return _load(str(path), st.st_mtime_ns, st.st_size)
+
+
+# ------------------------------------------------------------------ the network as the search's evaluator
+class NetEvaluator:
+    """:class:`agents.gumbel.Evaluator` over an :class:`AZNet`: encodes the positions, one forward
+    pass for all of them, the logits of each position's legal codes and its value vector."""
+
+    def __init__(self, net: AZNet, device: str | th.device = "cpu") -> None:
+        self.net, self.device = net, th.device(device)
+        self._boards: dict[int, tuple[ObservationEncoder, ActionCodec]] = {}
+
+    def tools(self, state: GameState) -> tuple[ObservationEncoder, ActionCodec]:
+        board = state.gmap.board
+        if id(board) not in self._boards:
+            self._boards[id(board)] = (ObservationEncoder(state.gmap, state.config.rounds_per_phase),
+                                       ActionCodec(board))
+        return self._boards[id(board)]
+
+    def encode(self, states: Sequence[GameState]) -> np.ndarray:
+        encoder = self.tools(states[0])[0]
+        obs = np.empty((len(states),) + encoder.shape, dtype=np.float32)
+        for k, s in enumerate(states):
+            self.tools(s)[0].encode_into(s, s.current_player, obs[k])
+        return obs
+
+    def __call__(self, states: Sequence[GameState], legal: Sequence[list[int]]) -> tuple[list[np.ndarray], np.ndarray]:
+        obs = self.encode(states)
+        if obs.shape[1:] != self.net.obs_shape:
+            raise ValueError(f"the az network was trained on observations {self.net.obs_shape}; this game "
+                             f"has {obs.shape[1:]} (another player count or board size)")
+        with th.no_grad():
+            logits, values = self.net(th.as_tensor(obs, device=self.device))
+        logits_np, values_np = logits.float().cpu().numpy(), values.float().cpu().numpy().astype(np.float64)
+        out = [logits_np[k, self.tools(s)[1].legal_indices(codes)].astype(np.float64)
+               for k, (s, codes) in enumerate(zip(states, legal))]
+        return out, values_np
+
+
+@contextlib.contextmanager
+def _one_thread() -> Iterator[None]:
+    """One torch thread while an agent decides (one position: more threads only wait)."""
+    threads = th.get_num_threads()
+    th.set_num_threads(1)
+    try:
+        yield
+    finally:
+        th.set_num_threads(threads)
+
+
+# ------------------------------------------------------------------ agents
+class AZAgent(Agent):
+    """The network alone: its most likely legal action, one forward pass per decision."""
+
+    name = "az"
+
+    def __init__(self, net: AZNet, path: str = "", seed: int | None = None) -> None:
+        self.net, self.path = net, path
+        self.seat = 0
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, info: dict[str, Any]) -> int:
+        if tuple(observation.shape) != self.net.obs_shape or action_mask.shape != (self.net.n_actions,):
+            raise ValueError(f"az model {self.path} was trained on observations {self.net.obs_shape} and "
+                             f"{self.net.n_actions} actions; this game has {tuple(observation.shape)} and "
+                             f"{action_mask.shape[0]} (another player count or board size)")
+        with _one_thread(), th.no_grad():
+            logits, _ = self.net(th.as_tensor(observation, dtype=th.float32)[None])
+        scores = logits[0].numpy().astype(np.float64)
+        scores[np.asarray(action_mask) == 0] = -np.inf
+        return int(np.argmax(scores))
+
+
+class AZSearchAgent(Agent):
+    """The network inside :mod:`agents.gumbel`'s search, ``simulations`` per decision; needs
+    ``info["state"]`` (the engine state, as the search bot does)."""
+
+    name = "az-search"
+
+    def __init__(self, net: AZNet, path: str = "", simulations: int = AZ_SEARCH_SIMULATIONS,
+                 seed: int | None = None, considered: int = 16) -> None:
+        self.net, self.path = net, path
+        self.cfg = SearchConfig(simulations=simulations, considered=considered, gumbel_scale=0.0)
+        self.evaluator = NetEvaluator(net)
+        self.search = BatchedSearch(self.evaluator, net.n_players, self.cfg, seed=seed)
+        self.seat = 0
+
+    def reset(self, seat: int, seed: int | None = None) -> None:
+        self.seat = seat
+        self.search.rng.seed(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, info: dict[str, Any]) -> int:
+        state = info.get("state")
+        if not isinstance(state, GameState):
+            raise ValueError(f"{self.name} needs info['state'], the engine state (see vigtavl_env.agent.agent_info)")
+        codec = self.evaluator.tools(state)[1]
+        legal = legal_actions(state)
+        if len(legal) == 1:
+            return codec.to_env(legal[0])
+        with _one_thread():
+            result = self.search.run([state])[0]
+        return codec.to_env(result.action)
+
+
+def load_az_agent(spec: str | Path, seed: int | None = None) -> AZAgent:
+    path = resolve_az_path(spec)
+    return AZAgent(load_az_net(spec), str(path), seed=seed)
+
+
+def load_az_search_agent(spec: str | Path, simulations: int = AZ_SEARCH_SIMULATIONS,
+                         seed: int | None = None) -> AZSearchAgent:
+    path = resolve_az_path(spec)
+    return AZSearchAgent(load_az_net(spec), str(path), simulations=simulations, seed=seed)

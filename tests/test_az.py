@@ -1,0 +1,233 @@
+"""The az machinery (agents/gumbel.py, agents/az.py, training/az.py): the search's improved
+policy, chance and out-of-turn nodes, value vectors, checkpoints, SIGTERM, agent specs."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import torch as th
+
+from agents.az import AZNet, AZModelError, save_az_model
+from agents.gumbel import BatchedSearch, Node, SearchConfig, considered_visits, from_seats, to_seats
+from agents.heuristic import GREEDY, HeuristicAgent
+from agents.registry import make_agent
+from vigtavl_env.engine import apply_action, legal_actions, load_map, new_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def toy_node(logits, visits, q0, value=0.0, player=0, n=2) -> Node:
+    state = SimpleNamespace(current_player=player, is_over=False)
+    node = Node(state, list(range(len(logits))), np.array(logits, float), np.full(n, value), n)
+    node.visits[:] = visits
+    node.totals[:, player] = np.array(q0, float) * np.array(visits, float)
+    return node
+
+
+def test_improved_policy_follows_the_values_and_completes_the_unvisited():
+    node = toy_node([0.0, 0.0, 0.0], [4, 4, 0], [1.0, -1.0, 0.0], value=0.0)
+    cfg = SearchConfig(c_scale=0.1)
+    pi = node.improved_policy(cfg)
+    assert pi.sum() == pytest.approx(1.0)
+    assert pi[0] > pi[2] > pi[1]  # unvisited: the mixed value, here between the two visited
+    # mixed value: (v + n * prior-weighted q of the visited) / (n + 1) = (0 + 8 * 0) / 9
+    assert node.completed_q()[2] == pytest.approx(0.0)
+    # a bigger scale trusts the search more
+    assert toy_node([0.0] * 3, [4, 4, 0], [1.0, -1.0, 0.0]).improved_policy(SearchConfig(c_scale=1.0))[0] > pi[0]
+    # below the root: the action lagging most behind the improved policy
+    assert node.interior_action(cfg) == 0
+
+
+def test_improved_policy_uses_the_node_players_entry():
+    node = toy_node([0.0, 0.0], [3, 3], [1.0, -1.0], player=1)
+    assert node.improved_policy(SearchConfig())[0] > 0.5
+    node.totals[:, 0] = [-9.0, 9.0]  # the other player's values do not count here
+    assert node.improved_policy(SearchConfig())[0] > 0.5
+
+
+def test_sequential_halving_schedule():
+    assert considered_visits(4, 8) == [0, 0, 0, 0, 1, 1, 2, 2]
+    assert considered_visits(1, 3) == [0, 1, 2]
+    assert len(considered_visits(16, 16)) == 16
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_value_vectors_turn_between_the_observer_and_seat_order(n):
+    rel = np.arange(n, dtype=float)  # entry k: the player k seats after the observer
+    for p in range(n):
+        seats = to_seats(rel, p)
+        assert seats[p] == 0 and seats[(p + 1) % n] == 1
+        assert np.allclose(from_seats(seats, p), rel)
+
+
+class MarkedEvaluator:
+    """Uniform logits except a favourite action; values seen from the player to move: +1 for
+    the player to move (so every node's own entry is +1, the others -1 / (n - 1))."""
+
+    def __init__(self, n: int, favourite: int | None = None) -> None:
+        self.n, self.favourite, self.calls = n, favourite, 0
+
+    def __call__(self, states, legal):
+        self.calls += 1
+        logits = []
+        for codes in legal:
+            lg = np.zeros(len(codes))
+            if self.favourite in codes:
+                lg[codes.index(self.favourite)] = 20.0
+            logits.append(lg)
+        values = np.full((len(states), self.n), -1.0 / (self.n - 1))
+        values[:, 0] = 1.0
+        return logits, values
+
+
+def _play_until(pred, players=2, seed=0, limit=3000):
+    gm = load_map({2: "duel", 3: "triad", 4: "quad"}[players])
+    s = new_game(gm, seed=seed)
+    bot = HeuristicAgent(GREEDY, seed=seed)
+    for _ in range(limit):
+        legal = legal_actions(s)
+        hit = pred(s, legal)
+        if hit is not None:
+            return s, legal, hit
+        apply_action(s, bot.decide(s, legal), legal)
+        if s.is_over:
+            s = new_game(gm, seed=seed + 1)
+    raise AssertionError("no such position in the games played")
+
+
+def _rolls(s, code, legal):
+    c = s.clone(keep_events=False)
+    before = c.rng
+    apply_action(c, code, legal)
+    return c.rng != before
+
+
+def test_a_dice_action_becomes_a_chance_node_with_sampled_outcomes():
+    s, legal, code = _play_until(lambda s, legal: next((c for c in legal if _rolls(s, c, legal)), None)
+                                 if len(legal) > 1 else None)
+    search = BatchedSearch(MarkedEvaluator(2, favourite=code), 2, SearchConfig(simulations=12, considered=1,
+                                                                               gumbel_scale=0.0), seed=1)
+    result = search.run([s])[0]
+    root = search.last_roots[0]
+    a = root.legal.index(code)
+    assert result.action == code and root.chance[a] is True
+    outcomes = root.children[a]
+    assert isinstance(outcomes, dict) and len(outcomes) >= 2  # the dice were drawn again per simulation
+    assert root.visits[a] == 12
+    # the real game's dice are not consumed by the search
+    assert legal_actions(s) == legal
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_out_of_turn_decisions_are_nodes_of_the_player_asked(players):
+    s, legal, _ = _play_until(lambda s, legal: 1 if s.current_player != s.turn_player and len(legal) > 1 else None,
+                              players=players)
+    search = BatchedSearch(MarkedEvaluator(players), players, SearchConfig(simulations=8), seed=2)
+    result = search.run([s])[0]
+    root = search.last_roots[0]
+    assert root.player == s.current_player != s.turn_player
+    assert result.action in legal and result.policy.sum() == pytest.approx(1.0)
+    assert root.value[s.current_player] == 1.0  # the evaluator's "+1 for the player asked", in seat order
+    assert root.totals.shape == (len(legal), players)
+
+
+def test_batched_search_evaluates_many_games_per_call():
+    gm = load_map("duel")
+    states = [new_game(gm, seed=i) for i in range(4)]
+    ev = MarkedEvaluator(2)
+    results = BatchedSearch(ev, 2, SearchConfig(simulations=4), seed=0).run(states)
+    assert len(results) == 4 and all(r.action in legal_actions(s) for s, r in zip(states, results))
+    assert ev.calls <= 1 + 4  # the roots, then one call per round for all the games
+
+
+# ------------------------------------------------------------------ model files and specs
+@pytest.fixture(scope="module")
+def az_model(tmp_path_factory) -> Path:
+    th.manual_seed(0)
+    net = AZNet((112, 11, 11), 2, channels=4, blocks=1, hidden=[8])
+    path = tmp_path_factory.mktemp("az") / "gen_0.pt"
+    save_az_model(net, path)
+    return path
+
+
+def test_specs_make_agents_and_bad_ones_fail_in_one_line(az_model, tmp_path):
+    assert make_agent(f"az:{az_model}").name == "az"
+    agent = make_agent(f"az-search:{az_model}:3", seed=1)
+    assert agent.name == "az-search" and agent.cfg.simulations == 3
+    junk = tmp_path / "junk.pt"
+    junk.write_text("not a model")
+    for spec, error in [("az:", ValueError), ("az-search:", ValueError), (f"az-search:{az_model}:0", ValueError),
+                        (f"az-search:{az_model}:50ms", ValueError), ("az:missing.pt", FileNotFoundError),
+                        (f"az:{junk}", AZModelError), (f"az:{tmp_path}", FileNotFoundError)]:
+        with pytest.raises(error) as e:
+            make_agent(spec)
+        assert "\n" not in str(e.value), spec
+
+
+def test_az_agents_play_a_match(az_model):
+    from agents.match import run_match
+    result = run_match([f"az-search:{az_model}:2", f"az:{az_model}"], 2, seed=0, progress=False, max_steps=40)
+    assert len(result.records) == 2
+
+
+# ------------------------------------------------------------------ training: checkpoints, SIGTERM
+def test_checkpoint_round_trip(tmp_path):
+    from training.az import Progress, ReplayBuffer, load_checkpoint, save_checkpoint
+    th.manual_seed(0)
+    net = AZNet((112, 11, 11), 2, channels=4, blocks=1, hidden=[8])
+    opt = th.optim.Adam(net.parameters(), lr=1e-3)
+    net(th.zeros(1, 112, 11, 11))[0].sum().backward()
+    opt.step()
+    buf = ReplayBuffer(8, net.obs_shape, 2, max_legal=4)
+    rng = np.random.default_rng(0)
+    for i in range(5):
+        buf.add(rng.random(net.obs_shape).astype(np.float16), np.arange(6), np.full(6, 1 / 6), np.array([1.0, -1.0]))
+    prog = Progress(generation=2, stage="train", games_in_generation=3, updates_in_generation=1, positions=5)
+    path = save_checkpoint(tmp_path, net, opt, buf, prog)
+    save_checkpoint(tmp_path, net, opt, buf, prog)  # the same count again: replaced whole
+    net2, opt_state, buf2, prog2 = load_checkpoint(path, th.device("cpu"),
+                                                   lambda n: ReplayBuffer(8, n.obs_shape, 2, max_legal=4))
+    assert prog2 == prog and buf2.size == 5 and buf2.clipped == 5
+    assert np.array_equal(buf2.obs[:5], buf.obs[:5]) and np.allclose(buf2.policy[:5].sum(1), 1.0)
+    for a, b in zip(net.state_dict().values(), net2.state_dict().values()):
+        assert th.equal(a, b)
+    assert opt_state["state"][0]["step"] == opt.state_dict()["state"][0]["step"]
+
+
+def _az_train(args, tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    sets = ["generations=1", "games_per_generation=40", "parallel_games=1", "search.simulations=2",
+            "updates_per_generation=2", "batch_size=16", "eval_games=0", "buffer_size=1000",
+            f"run_dir={tmp_path}", "run_name=r", "torch_threads=1"]
+    cmd = [sys.executable, "-m", "vigtavl", "az", "train", "--no-progress"] + args
+    if "--resume" not in args:
+        cmd += ["--config", "az"] + [x for s in sets for x in ("--set", s)]
+    return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=tmp_path)
+
+
+def test_sigterm_leaves_a_checkpoint_that_resumes(tmp_path):
+    proc = _az_train([], tmp_path)
+    run = tmp_path / "r"
+    deadline = time.monotonic() + 120
+    while not (run / "generations" / "gen_0.pt").exists():  # set up, self-play under way
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.2)
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert "vigtavl az train --resume" in err
+    assert list((run / "checkpoints").glob("az_*/state.pt"))
+    proc = _az_train(["--resume", str(run), "--set", "games_per_generation=1"], tmp_path)  # finish soon
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    assert (run / "generations" / "gen_1.pt").is_file()

@@ -1,0 +1,435 @@
+"""``vigtavl az train``: search and learning in one loop (Gumbel AlphaZero, with dice, interrupts
+and 2-4 players).
+
+::
+
+    vigtavl az train --config az [--set key=value ...]
+    vigtavl az train --resume RUN_DIR
+
+Read :func:`train_az` top to bottom. The network (:class:`agents.az.AZNet`) starts from a PPO
+model's weights (``start_from``). Each generation:
+
+1. **Self-play.** ``games_per_generation`` games, ``parallel_games`` at a time, every decision
+   with a real choice made by :mod:`agents.gumbel`'s search (Gumbel noise at the root, so the
+   move played samples the improved policy). Each searched position goes to the replay buffer
+   with the search's improved policy over its legal actions and, when its game ends, the
+   results seen from its player (a game cut at ``max_steps``: 0 for everyone).
+2. **Training.** ``updates_per_generation`` minibatches from the buffer: cross-entropy of the
+   improved policy against the network's policy normalised over the legal actions, plus
+   ``value_weight`` times the MSE of the value vector.
+3. **Evaluation.** The generation's network alone (``az:gen_<k>.pt``) against the previous
+   generation's and against each of ``eval_opponents`` (``ppo:pretrained``), with the match
+   runner, seats rotated, on seeds no self-play game uses; logged as ``eval/*``.
+
+A run writes into ``runs/<run>/`` (:mod:`training.runs`)::
+
+    config.yaml                 the resolved AZConfig
+    generations/gen_<k>.pt      each generation's network (gen_0: the starting weights)
+    checkpoints/az_<positions>/ state.pt (network, optimizer, counters) and buffer.npz: after each
+                                generation, every checkpoint_minutes of self-play and on Ctrl-C or
+                                SIGTERM (the newest two are kept)
+    progress.csv, tb/           selfplay/*, loss/*, eval/* by positions (time/total_timesteps)
+
+``--resume`` continues from the newest good checkpoint where it stopped: the same generation,
+its games played so far, its updates done (a game under way when the run stopped is dropped).
+Ctrl-C or SIGTERM stops within seconds (training/stopping.py): the search checks between rounds
+of simulations, an update stops between minibatches, an evaluation is dropped and played again
+on resume; the status is 130 or 143.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch as th
+from torch.nn import functional as F
+from tqdm import tqdm
+
+from agents.az import AZNet, NetEvaluator, from_ppo, model_payload, net_from_payload
+from agents.gumbel import BatchedSearch, SearchConfig, from_seats
+from agents.match import run_match
+from training.az_config import AZConfig
+from training.files import TMP_MARK, replacing, temporary_for
+from training.logs import RunLogger, announce_run, metric_name, say
+from training.runs import Run, checkpoint_path, checkpoints, open_run, plan_run
+from training.schedule import Clock
+from training.stopping import StopSignal, TrainingStopped
+from vigtavl_env.engine import GameState, apply_action, new_game, returns
+from vigtavl_env.env import SEED_BITS, raw_env
+
+COMMAND = "vigtavl az train"
+GENERATIONS = "generations"
+KEEP_CHECKPOINTS = 2
+EVAL_SEED_OFFSET = 1_000_000  # evaluation games use seeds far from self-play's (seed + game index)
+SELFPLAY, TRAIN, EVAL = "selfplay", "train", "eval"
+
+
+# ------------------------------------------------------------------ the replay buffer
+class ReplayBuffer:
+    """The newest ``capacity`` searched positions: planes (float16), the legal actions' env
+    indices with the improved policy over them (``max_legal`` at most, -1 padded), and the
+    results seen from the position's player."""
+
+    def __init__(self, capacity: int, obs_shape: tuple[int, ...], n_players: int, max_legal: int) -> None:
+        self.capacity, self.max_legal = capacity, max_legal
+        self.obs = np.zeros((capacity,) + tuple(obs_shape), dtype=np.float16)
+        self.legal = np.full((capacity, max_legal), -1, dtype=np.int32)
+        self.policy = np.zeros((capacity, max_legal), dtype=np.float32)
+        self.value = np.zeros((capacity, n_players), dtype=np.float32)
+        self.size = self.next = 0
+        self.clipped = 0  # positions whose legal actions were more than max_legal
+
+    def add(self, obs: np.ndarray, legal: np.ndarray, policy: np.ndarray, value: np.ndarray) -> None:
+        i = self.next
+        if len(legal) > self.max_legal:
+            keep = np.argsort(-policy, kind="stable")[: self.max_legal]
+            legal, policy = legal[keep], policy[keep] / policy[keep].sum()
+            self.clipped += 1
+        self.obs[i] = obs
+        self.legal[i] = -1
+        self.legal[i, : len(legal)] = legal
+        self.policy[i] = 0.0
+        self.policy[i, : len(policy)] = policy
+        self.value[i] = value
+        self.next = (i + 1) % self.capacity
+        self.size = min(self.size + 1, self.capacity)
+
+    def sample(self, n: int, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+        idx = rng.integers(0, self.size, size=min(n, self.size))
+        return self.obs[idx], self.legal[idx], self.policy[idx], self.value[idx]
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(path, obs=self.obs[: self.size], legal=self.legal[: self.size],
+                            policy=self.policy[: self.size], value=self.value[: self.size],
+                            meta=np.array([self.size, self.next, self.clipped], dtype=np.int64))
+
+    def load(self, path: Path) -> None:
+        with np.load(path) as z:
+            size, nxt, clipped = (int(x) for x in z["meta"])
+            n = min(size, self.capacity)  # a smaller buffer keeps the first rows (a resume with a new size)
+            self.obs[:n], self.legal[:n] = z["obs"][:n], z["legal"][:n, : self.max_legal]
+            self.policy[:n], self.value[:n] = z["policy"][:n, : self.max_legal], z["value"][:n]
+        self.size, self.next, self.clipped = n, nxt % self.capacity, clipped
+
+
+# ------------------------------------------------------------------ self-play
+@dataclass
+class _Game:
+    state: GameState
+    steps: int = 0
+    positions: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]] = field(default_factory=list)
+
+
+@dataclass
+class SelfPlayStats:
+    games: int = 0
+    positions: int = 0
+    decisions: int = 0
+    truncated: int = 0
+    lengths: list[int] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+class SelfPlay:
+    """Games whose moves the search chooses, ``parallel`` at a time, into the buffer."""
+
+    def __init__(self, cfg: AZConfig, evaluator: NetEvaluator, buffer: ReplayBuffer, stop: StopSignal | None,
+                 seed: int) -> None:
+        probe = raw_env(num_players=cfg.num_players, map=cfg.map, seed=cfg.seed)
+        self.gmap, self.rules = probe.gmap, probe.config
+        self.cfg, self.evaluator, self.buffer = cfg, evaluator, buffer
+        s = cfg.search
+        self.search = BatchedSearch(evaluator, cfg.num_players,
+                                    SearchConfig(s.simulations, s.considered, s.c_visit, s.c_scale, s.gumbel_scale),
+                                    seed=seed, stop=None if stop is None else stop.check)
+
+    def play(self, games: int, first_game: int, on_game: Any = None) -> SelfPlayStats:
+        """Play ``games`` games (game g's dice: seed + first_game + g); ``on_game(stats)`` after each."""
+        stats, started, slots = SelfPlayStats(), 0, []
+        t0 = time.perf_counter()
+        while stats.games < games:
+            while len(slots) < self.cfg.parallel_games and started < games:
+                seed = (self.cfg.seed + first_game + started) & ((1 << SEED_BITS) - 1)
+                state = new_game(self.gmap, self.rules, seed=seed)
+                state.record_events = False
+                slots.append(_Game(state))
+                started += 1
+            results = self.search.run([g.state for g in slots])
+            done = []
+            for g, r in zip(slots, results):
+                if r.simulations:
+                    obs = self.evaluator.encode([g.state])[0].astype(np.float16)
+                    legal = self.evaluator.tools(g.state)[1].legal_indices(r.legal).astype(np.int32)
+                    g.positions.append((obs, legal, r.policy.astype(np.float32), g.state.current_player))
+                apply_action(g.state, r.action, r.legal)
+                g.steps += 1
+                stats.decisions += 1
+                if g.state.is_over or g.steps >= self.cfg.max_steps:
+                    done.append(g)
+            for g in done:
+                slots.remove(g)
+                self._finish(g, stats)
+                if on_game is not None:
+                    on_game(stats)
+        stats.seconds = time.perf_counter() - t0
+        return stats
+
+    def _finish(self, g: _Game, stats: SelfPlayStats) -> None:
+        over = g.state.is_over
+        results = np.asarray(returns(g.state) if over else [0.0] * self.cfg.num_players)
+        for obs, legal, policy, player in g.positions:
+            self.buffer.add(obs, legal, policy, from_seats(results, player))
+        stats.games += 1
+        stats.positions += len(g.positions)
+        stats.truncated += not over
+        stats.lengths.append(g.steps)
+
+
+# ------------------------------------------------------------------ learning
+def update(net: AZNet, optimizer: th.optim.Optimizer, batch: tuple[np.ndarray, ...], cfg: AZConfig,
+           device: th.device) -> dict[str, float]:
+    """One gradient step on a minibatch; the losses."""
+    obs, legal, policy, value = (th.as_tensor(x, device=device) for x in batch)
+    logits, values = net(obs.float())
+    pad = legal < 0
+    legal_logits = logits.gather(1, legal.clamp(min=0).long()).masked_fill(pad, -1e9)
+    logp = F.log_softmax(legal_logits, dim=1)  # normalised over the legal actions only
+    policy_loss = -(policy * logp.masked_fill(pad, 0.0)).sum(1).mean()
+    value_loss = F.mse_loss(values, value)
+    loss = policy_loss + cfg.value_weight * value_loss
+    optimizer.zero_grad()
+    loss.backward()
+    th.nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
+    optimizer.step()
+    with th.no_grad():
+        target_entropy = -(policy * th.log(policy.clamp(min=1e-12))).sum(1).mean()
+        agree = (legal_logits.argmax(1) == policy.argmax(1)).float().mean()
+    return {"loss/policy": float(policy_loss.detach()), "loss/value": float(value_loss.detach()),
+            "loss/target_entropy": float(target_entropy), "loss/top1_agreement": float(agree)}
+
+
+# ------------------------------------------------------------------ the run's state
+@dataclass
+class Progress:
+    """Where a run is: generations finished, the stage of the next, counts within it, totals."""
+
+    generation: int = 0
+    stage: str = SELFPLAY
+    games_in_generation: int = 0
+    updates_in_generation: int = 0
+    positions: int = 0
+    games: int = 0
+    updates: int = 0
+
+
+def save_checkpoint(run_dir: Path, net: AZNet, optimizer: th.optim.Optimizer, buffer: ReplayBuffer,
+                    progress: Progress) -> Path:
+    """``checkpoints/az_<positions>/``, written whole under a hidden temporary name
+    (training/files.py's, cleared when the run folder is next opened), then renamed in; a
+    folder of that name already there is set aside first. The newest two are kept."""
+    path = checkpoint_path(run_dir, progress.positions, "az")
+    tmp = temporary_for(path)
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    try:
+        th.save({"net": model_payload(net), "optimizer": optimizer.state_dict(), "progress": vars(progress)},
+                tmp / "state.pt")
+        buffer.save(tmp / "buffer.npz")
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    if path.exists():
+        aside = path.with_name(f".{path.name}{TMP_MARK}old-{os.getpid()}")
+        path.rename(aside)
+        tmp.rename(path)
+        shutil.rmtree(aside, ignore_errors=True)
+    else:
+        tmp.rename(path)
+    for old in checkpoints(run_dir, "az")[KEEP_CHECKPOINTS:]:
+        shutil.rmtree(old, ignore_errors=True)
+    return path
+
+
+def load_checkpoint(path: Path, device: th.device, buffer_of: Any) -> tuple[AZNet, dict, ReplayBuffer, Progress]:
+    state = th.load(path / "state.pt", map_location="cpu", weights_only=True)
+    net = net_from_payload(state["net"], f"checkpoint {path}").to(device)
+    buffer = buffer_of(net)
+    buffer.load(path / "buffer.npz")
+    return net, state["optimizer"], buffer, Progress(**state["progress"])
+
+
+def resolve_device(device: str) -> th.device:
+    if device == "auto":
+        return th.device("cuda" if th.cuda.is_available() else "cpu")
+    from training.config import learner_device
+    return th.device(learner_device(device))
+
+
+def starting_net(cfg: AZConfig) -> AZNet:
+    """The network the run starts from: the PPO model ``start_from``, converted (agents.az.from_ppo)."""
+    from agents.ppo import load_model, model_players
+    model = load_model(cfg.start_from)
+    if model_players(model) != cfg.num_players:
+        raise ValueError(f"start_from {cfg.start_from} plays {model_players(model)}-player games, "
+                         f"the config {cfg.num_players}")
+    return from_ppo(model)
+
+
+def generation_path(run_dir: Path, k: int) -> Path:
+    return run_dir / GENERATIONS / f"gen_{k}.pt"
+
+
+def save_generation(run_dir: Path, net: AZNet, k: int) -> Path:
+    path = generation_path(run_dir, k)
+    with replacing(path) as tmp:
+        th.save(model_payload(net), tmp)
+    return path
+
+
+def evaluate_generation(cfg: AZConfig, run_dir: Path, k: int) -> dict[str, float]:
+    """Generation k's network alone against generation k-1's and each eval opponent: win rates."""
+    me = f"az:{generation_path(run_dir, k)}"
+    opponents = [(f"az:{generation_path(run_dir, k - 1)}", "previous")] + [(o, o) for o in cfg.eval_opponents]
+    metrics = {}
+    for spec, label in opponents:
+        match = run_match([me] + [spec] * (cfg.num_players - 1), cfg.eval_games, cfg.seed + EVAL_SEED_OFFSET,
+                          workers=cfg.eval_workers, num_players=cfg.num_players, map=cfg.map, progress=False,
+                          shielded=True)
+        stats = {s.name: s for s in match.stats()}
+        metrics[f"eval/win_rate_{metric_name(label)}"] = stats[me].win_rate
+    return metrics
+
+
+# ------------------------------------------------------------------ the loop
+def train_az(cfg: AZConfig, resume: str | Path | None = None, progress: bool = True,
+             config_name: str = "az") -> Path:
+    """Run ``cfg`` (continuing ``resume``: a run folder or an az checkpoint); returns the run
+    folder. Raises :class:`~training.stopping.TrainingStopped` after a checkpoint on Ctrl-C or SIGTERM."""
+    plan = plan_run(cfg, resume, config_name, backend="az")
+    device = resolve_device(cfg.device)
+    stop = StopSignal()
+    stop.install()
+    run: Run | None = None
+    logger: RunLogger | None = None
+    state: tuple[AZNet, th.optim.Optimizer, ReplayBuffer, Progress] | None = None
+    try:
+        with stop.at_once():  # the set-up: dropped where it is on a signal
+            random.seed(cfg.seed)
+            np.random.seed(cfg.seed)
+            th.manual_seed(cfg.seed)
+            if cfg.torch_threads:
+                th.set_num_threads(cfg.torch_threads)
+
+            def new_buffer(net: AZNet) -> ReplayBuffer:
+                return ReplayBuffer(cfg.buffer_size, net.obs_shape, cfg.num_players, cfg.max_legal)
+
+            if plan.checkpoint is None:
+                net = starting_net(cfg).to(device)
+                optimizer_state, buffer, prog = None, new_buffer(net), Progress()
+            else:
+                net, optimizer_state, buffer, prog = load_checkpoint(plan.checkpoint, device, new_buffer)
+            optimizer = th.optim.Adam(net.parameters(), lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
+            if optimizer_state is not None:
+                optimizer.load_state_dict(optimizer_state)
+            run = open_run(plan, cfg)
+            if progress:
+                announce_run(run.dir)
+            if plan.checkpoint is None:
+                save_generation(run.dir, net, 0)
+            logger = RunLogger(run.dir, prog.positions)
+        state = (net, optimizer, buffer, prog)
+        stop.guard(optimizer)
+        evaluator = NetEvaluator(net, device)
+        np_rng = np.random.default_rng(cfg.seed + prog.updates)
+        clock = Clock(cfg.checkpoint_minutes)
+
+        while prog.generation < cfg.generations:
+            k = prog.generation + 1
+            if prog.stage == SELFPLAY:
+                net.eval()
+                selfplay = SelfPlay(cfg, evaluator, buffer, stop, seed=cfg.seed + prog.positions)
+                bar = tqdm(total=cfg.games_per_generation, initial=prog.games_in_generation, unit="game",
+                           desc=f"gen {k} self-play", disable=not progress, dynamic_ncols=True)
+                counted = [0, 0]
+
+                def on_game(stats: SelfPlayStats) -> None:
+                    prog.games_in_generation += stats.games - counted[0]
+                    prog.games += stats.games - counted[0]
+                    prog.positions += stats.positions - counted[1]
+                    counted[:] = [stats.games, stats.positions]
+                    bar.update(1)
+                    bar.set_postfix(positions=prog.positions, buffer=buffer.size)
+                    if clock.due():
+                        save_checkpoint(run.dir, net, optimizer, buffer, prog)
+                        clock.restart()
+                try:
+                    stats = selfplay.play(cfg.games_per_generation - prog.games_in_generation,
+                                          prog.games, on_game)
+                finally:
+                    bar.close()
+                evals = selfplay.search.evaluations
+                logger.write({"time/total_timesteps": prog.positions, "selfplay/generation": k,
+                              "selfplay/games": stats.games, "selfplay/positions": stats.positions,
+                              "selfplay/positions_per_s": stats.positions / max(stats.seconds, 1e-9),
+                              "selfplay/decisions_per_s": stats.decisions / max(stats.seconds, 1e-9),
+                              "selfplay/evaluations_per_s": evals / max(stats.seconds, 1e-9),
+                              "selfplay/mean_length": float(np.mean(stats.lengths)) if stats.lengths else 0.0,
+                              "selfplay/truncated": stats.truncated, "selfplay/buffer": buffer.size})
+                prog.stage = TRAIN
+            if prog.stage == TRAIN:
+                net.train()
+                sums: dict[str, float] = {}
+                n = 0
+                while prog.updates_in_generation < cfg.updates_per_generation and buffer.size:
+                    stop.check()
+                    m = update(net, optimizer, buffer.sample(cfg.batch_size, np_rng), cfg, device)
+                    prog.updates_in_generation += 1
+                    prog.updates += 1
+                    n += 1
+                    for key, v in m.items():
+                        sums[key] = sums.get(key, 0.0) + v
+                net.eval()
+                row = {key: v / n for key, v in sums.items()} if n else {}
+                logger.write({"time/total_timesteps": prog.positions, "loss/updates": prog.updates, **row})
+                if progress and n:
+                    say(f"gen {k}: {n} updates, " + ", ".join(f"{key[5:]} {v:.3f}" for key, v in row.items()))
+                save_generation(run.dir, net, k)
+                prog.stage = EVAL
+            if prog.stage == EVAL:
+                if cfg.eval_games:
+                    with stop.at_once():  # thrown away on a signal, played again on resume
+                        metrics = evaluate_generation(cfg, run.dir, k)
+                    logger.write({"time/total_timesteps": prog.positions, "eval/generation": k, **metrics})
+                    if progress:
+                        say(f"gen {k}: " + ", ".join(f"{key[5:]} {v:.2f}" for key, v in metrics.items()))
+                prog.generation, prog.stage = k, SELFPLAY
+                prog.games_in_generation = prog.updates_in_generation = 0
+                save_checkpoint(run.dir, net, optimizer, buffer, prog)
+                clock.restart()
+    except KeyboardInterrupt:
+        if not stop.requested:
+            raise
+        raise _stopped(stop, run, state) from None
+    finally:
+        stop.uninstall()
+        if logger is not None:
+            logger.close()
+        if run is not None:
+            run.close()
+    return run.dir
+
+
+def _stopped(stop: StopSignal, run: Run | None, state: tuple | None) -> TrainingStopped:
+    if run is None or state is None:
+        return stop.stopped("during set-up, before saving anything new", run.dir if run else None, COMMAND)
+    net, optimizer, buffer, prog = state
+    path = save_checkpoint(run.dir, net, optimizer, buffer, prog)
+    return stop.stopped(f"in generation {prog.generation + 1} ({prog.stage}), {prog.positions:,} positions; "
+                        f"checkpoint {path}", run.dir, COMMAND)
