@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from vigtavl_env.engine import actions as A
 from vigtavl_env.engine.building import unit_sites
 from vigtavl_env.engine.combat import (
-    can_attack_from_here, can_capture, coastal_or_sea, defender_options, pending_attack_dice,
+    can_attack_from_here, coastal_or_sea, defender_options, pending_attack_dice,
 )
 from vigtavl_env.engine.free_actions import breachers, guard_options, seizers
 from vigtavl_env.engine.hexgrid import angular_gap
@@ -69,7 +69,7 @@ from vigtavl_env.engine.tokens import longest_wall, may_close_enclosure
 from vigtavl_env.agent import EngineAgent
 from .tactics import (
     CLOSE_WIN, LAST_DEVELOPMENT_BONUS, MapInfo, Recent, Threats, approach_risk, attack_dice_from,
-    award_shares, battle_turns_left, breach_prob, choose_defender, close_win_prob, end_counts,
+    award_shares, battle_turns_left, breach_prob, choose_defender, end_counts,
     guard_outcome, loss_prob, seize_exposure, seize_value, split_legal, stake_value, target_field,
     turns_left,
 )

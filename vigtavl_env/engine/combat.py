@@ -284,34 +284,46 @@ def surrounded(state: GameState, cell: int, by: int) -> bool:
         state.phase = saved_phase
 
 
-def check_surrender(state: GameState, player: int, near: list[int]) -> None:
+def check_surrender(state: GameState, player: int) -> None:
     """Tactics > Surrender, after anything ``player`` does that takes a hex or blocks a way (a
-    move, battle, placement, recruit, build, wall, seizure): units on or next to the hexes
-    ``near`` that are now surrounded "must immediately surrender" and are captured (sunk, for
-    ships). Enemies ringed by ``player`` surrender to him; his own units, ringed by a way he
-    closed himself, surrender to the opponent around them who holds the most adjacent hexes
-    (ties: the first in turn order after him), rules v2."""
+    move, battle, placement, recruit, build, wall, seizure): units anywhere on the board that are
+    now surrounded "must immediately surrender" and are captured (sunk, for ships). The whole
+    board is checked, as an escape may run through a player's own full hexes far from the hex
+    that closed it. Enemies touching ``player`` surrender to him; other ringed units (his own,
+    ringed by a way he closed himself, or a third player's) to the opponent around them who holds
+    the most adjacent hexes (ties: the first in turn order after their owner), rules v2."""
     if not state.config.surrender:
         return
-    seen = set()
-    for c in near:
-        for k in range(7):
-            n = c if k == 0 else state.nbr[c * 6 + k - 1]
-            if n < 0 or n in seen:
-                continue
-            seen.add(n)
-            h = state.cell_player[n]
-            if h < 0:
-                continue
-            victor = player if h != player else ring_holder(state, n)
-            if victor < 0 or not surrounded(state, n, victor):
-                continue
-            units = state.units_at(n, h)
-            if not can_capture(state, victor) and _any_knight(state, units):
-                continue
-            state.emit("surrender", cell=n, owner=h, units=units, player=victor)
-            for v in units:
-                defeat(state, v, victor, n)
+    for n in range(state.n_cells):
+        h = state.cell_player[n]
+        if h < 0 or not _all_around_held(state, n):
+            continue
+        victor = player if h != player and _touches(state, n, player) else ring_holder(state, n)
+        if victor < 0 or not surrounded(state, n, victor):
+            continue
+        units = state.units_at(n, h)
+        if not can_capture(state, victor) and _any_knight(state, units):
+            continue
+        state.emit("surrender", cell=n, owner=h, units=units, player=victor)
+        for v in units:
+            defeat(state, v, victor, n)
+
+
+def _all_around_held(state: GameState, cell: int) -> bool:
+    """Every land and sea hex next to ``cell`` is held by someone (the cheap test first)."""
+    for d in range(6):
+        n = state.nbr[cell * 6 + d]
+        if n >= 0 and (state.land[n] or state.sea[n]) and state.cell_player[n] < 0:
+            return False
+    return True
+
+
+def _touches(state: GameState, cell: int, player: int) -> bool:
+    for d in range(6):
+        n = state.nbr[cell * 6 + d]
+        if n >= 0 and state.cell_player[n] == player:
+            return True
+    return False
 
 
 def ring_holder(state: GameState, cell: int) -> int:

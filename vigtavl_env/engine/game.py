@@ -38,7 +38,7 @@ from .config import RulesConfig
 from .free_actions import breach, breachers, guard_options, rescue_spots, seize, seizers
 from .legal import (
     activation_spent, battle_sides, decision_units, hexes_for, legal_codes, may_battle_move, open_verbs,
-    pending_units, variant_options,
+    variant_options,
 )
 from .movement import freighter_with_room, reach
 from .state import (
@@ -250,7 +250,7 @@ def _build_unit_onto(state: GameState, utype: int, cell: int, freighter: int) ->
     state.built_types[utype] += 1
     _place_new_unit(state, me, utype, cell, freighter)
     state.emit("build", what=UNIT_NAMES[utype], cell=cell)
-    check_surrender(state, me, [cell])
+    check_surrender(state, me)
 
 
 def _onto_freighter(state: GameState, utype: int, cell: int) -> bool:
@@ -270,7 +270,7 @@ def build_artillery(state: GameState, verb: int, cell: int) -> None:
     state.built_types[ARTILLERY_SLOT] += 1
     state.set_artillery(cell, me)
     state.emit("build", what="artillery", cell=cell)
-    check_surrender(state, me, [cell])
+    check_surrender(state, me)
 
 
 def build_development(state: GameState, verb: int, cell: int) -> None:
@@ -280,7 +280,7 @@ def build_development(state: GameState, verb: int, cell: int) -> None:
     state.dev_builder[cell] = me
     state.emit("build", what=DEV_NAMES[dev], cell=cell)
     check_complex(state, me)
-    check_surrender(state, me, [cell])
+    check_surrender(state, me)
 
 
 def build_wall(state: GameState, verb: int, cell: int) -> None:
@@ -289,14 +289,13 @@ def build_wall(state: GameState, verb: int, cell: int) -> None:
         state.wall_in_hand = False  # the relocated wall goes up again at no cost
     else:
         state.gold[me] -= WALL_COST
-    edge, other = state.nbr_edge[cell * 6 + d], state.nbr[cell * 6 + d]
+    edge = state.nbr_edge[cell * 6 + d]
     state.walls[edge] = me
     state.wall_builder[edge] = me
     state.emit("build", what="wall", cell=cell, direction=d)
     check_wall_awards(state, me, edge)
-    # Walls stand on the builder's own hexes, which others cannot enter anyway, so a wall never
-    # closes their way; the check catches a ring they closed themselves with their own move.
-    check_surrender(state, me, [cell, other] if other >= 0 else [cell])
+    # A wall closes a way: the check catches rings it completes (the builder's own units too).
+    check_surrender(state, me)
 
 
 def relocate_wall(state: GameState, verb: int, cell: int) -> None:
@@ -366,7 +365,7 @@ def _move_to(state: GameState, cell: int, freighter: int) -> None:
     keeps_moving = (state.u_type[u] == FREIGHTER or embarked) and top.move_left > 0
     top.move = MOVE_IN_PROGRESS if keeps_moving else MOVE_DONE
     state.emit("move", unit=u, frm=start, to=cell, cost=cost)
-    check_surrender(state, state.u_owner[u], [cell])
+    check_surrender(state, state.u_owner[u])
     _after_unit_action(state)
 
 
@@ -403,7 +402,7 @@ def move_with_artillery(state: GameState, verb: int, cell: int) -> None:
     top.move_left -= cost
     top.move = MOVE_DONE
     state.emit("move", unit=u, frm=start, to=cell, cost=cost, artillery=True)
-    check_surrender(state, me, [cell])
+    check_surrender(state, me)
     _after_unit_action(state)
 
 
@@ -471,10 +470,10 @@ def _resolve_battle(state: GameState, u: int, cell: int, origin: int, reach: int
     if battle_move:
         if won and can_occupy(state, u, cell):
             start = state.u_cell[u]
-            freed = _take_pieces(state, me, cell)
+            _take_pieces(state, me, cell)
             _relocate(state, u, cell)
             state.emit("move", unit=u, frm=start, to=cell, cost=0)
-            check_surrender(state, me, [cell] + freed)
+            check_surrender(state, me)
         else:
             state.emit("retreat", unit=u, to=state.u_cell[u])
     elif (won and state.u_where[u] in (ON_BOARD, LOADED)
@@ -551,21 +550,20 @@ def occupy(state: GameState, verb: int, cell: int) -> None:
     u = state.occupy_unit
     me = state.u_owner[u]
     start = state.u_cell[u]
-    freed = _take_pieces(state, me, cell)
+    _take_pieces(state, me, cell)
     _relocate(state, u, cell)
     state.occupy_unit = state.occupy_cell = -1
     state.emit("occupy", unit=u, frm=start, to=cell)
-    check_surrender(state, me, [cell] + freed)
+    check_surrender(state, me)
     _after_unit_action(state)
 
 
-def _take_pieces(state: GameState, me: int, cell: int) -> list[int]:
+def _take_pieces(state: GameState, me: int, cell: int) -> None:
     """Artillery: "If an opponent defeats all knights on the hex where an artillery is located,
     he may occupy the hex and use the artillery for himself": occupying a hex takes what
-    stands on it, with the tokens and effects of a seizure. Returns the rescued prisoners'
-    hexes."""
+    stands on it, with the tokens and effects of a seizure."""
     if state.cell_player[cell] in (-1, me):
-        return []
+        return
     was_development = state.dev_type[cell] != 0
     state.occ[cell] += 1  # the occupier's room: rescued prisoners stand elsewhere if it is full
     loser, freed = seize(state, me, cell)
@@ -603,12 +601,12 @@ def _seize_with(state: GameState, u: int, cell: int) -> None:
 def _seize_now(state: GameState, u: int, cell: int) -> None:
     me = state.u_owner[u]
     was_development = state.dev_type[cell] != 0
-    loser, freed = seize(state, me, cell)
+    loser, _ = seize(state, me, cell)
     if state.retaliator < 0:
         state.seized_this_turn.add(cell)
     if was_development:
         _lost_to_active(state, loser)
-    check_surrender(state, me, [cell] + freed)
+    check_surrender(state, me)
     if state.u_type[u] in LAND_TYPES and can_stand(state, u, cell) and state.phase != OVER:
         state.occupy_unit, state.occupy_cell = u, cell
 
@@ -671,7 +669,7 @@ def place_rescued(state: GameState, verb: int, cell: int) -> None:
 def _stand_rescued(state: GameState, u: int, cell: int, player: int) -> None:
     state.put(u, cell)
     state.emit("rescued_stands", unit=u, cell=cell, player=player)
-    check_surrender(state, player, [cell])
+    check_surrender(state, player)
 
 
 def _next_ask(state: GameState) -> None:
@@ -741,7 +739,7 @@ def _recruit_onto(state: GameState, cell: int, freighter: int) -> None:
     state.recruit_type = -1
     u = _place_new_unit(state, me, utype, cell, freighter)
     state.emit("recruit", unit=u, cell=cell, type=UNIT_NAMES[utype])
-    check_surrender(state, me, [cell])
+    check_surrender(state, me)
 
 
 # ------------------------------------------------------------------ turn flow
