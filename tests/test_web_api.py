@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pytest
@@ -10,6 +11,7 @@ from fastapi.testclient import TestClient
 from webgame import path_to
 
 from agents.match import run_match, state_digest
+from agents.records import RESULTS_SCHEMA
 from agents.replay import initial_state
 from agents.web.server import create_app
 from agents.web.guards import ModelGuard, WebError
@@ -177,7 +179,7 @@ def test_a_whole_game_played_through_the_api_replays(client):
 
 def test_results_files_are_listed_and_opened_only_inside_the_named_folders(client):
     files = client.get("/api/files").json()["files"]
-    assert {f["file"] for f in files} == {"small.json", "r200.json", "broken.json", "other.json"}
+    assert {f["file"] for f in files} == {"small.json", "r200.json"}  # broken.json, other.json: not results files
     r = client.post("/api/replays", json={"folder": 0, "file": "../../etc/passwd"})
     assert r.status_code == 400 and "outside" in r.json()["error"]
     assert client.post("/api/replays", json={"folder": 0, "file": "missing.json"}).status_code == 404
@@ -186,6 +188,20 @@ def test_results_files_are_listed_and_opened_only_inside_the_named_folders(clien
     assert r.status_code == 400 and "not a JSON file" in r.json()["error"]
     r = client.post("/api/replays", json={"folder": 0, "file": "other.json"})
     assert r.status_code == 400 and "not a vigtavl results file" in r.json()["error"]
+
+
+def test_the_file_list_holds_results_files_only_newest_first_and_skips_hidden_folders(tmp_path):
+    small = run_match(["random", "random"], games=1, seed=1, max_steps=30, progress=False)
+    for i, name in enumerate(["old.json", "runs/a/new.json", ".venv/lib/x.json", ".hidden.json", "mid.json"]):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        small.save(tmp_path / name)
+        os.utime(tmp_path / name, (1_000_000 + i, 1_000_000 + i))
+    (tmp_path / "filelock.cdx.json").write_text(json.dumps({"bomFormat": "CycloneDX", "schema": RESULTS_SCHEMA}))
+    (tmp_path / "empty.json").write_text("")
+    (tmp_path / "pretty.json").write_text(json.dumps(small.to_dict(), indent=2))  # listed: only spacing differs
+    os.utime(tmp_path / "pretty.json", (999_999, 999_999))
+    files = TestClient(create_app(results=[tmp_path]), base_url=LOCAL).get("/api/files").json()["files"]
+    assert [f["file"] for f in files] == ["mid.json", "runs/a/new.json", "old.json", "pretty.json"]
 
 
 @pytest.mark.parametrize("body,words", [
@@ -228,6 +244,13 @@ def test_any_replay_frame_is_the_state_after_that_many_decisions(results_dir):
                     | set(random.Random(1).sample(range(len(digests)), 10)))
     for k in reversed(frames):  # backwards, as a person stepping back
         assert state_digest(replay.state_at(k)) == digests[k], k
+
+
+def test_serve_says_in_one_line_that_results_names_a_file_not_a_folder(capsys, tmp_path):
+    (tmp_path / "ga200.json").write_text("{}")
+    assert main(["serve", "--results", str(tmp_path / "ga200.json")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "is a file, not a folder" in err[0] and str(tmp_path) in err[0]
 
 
 def test_serve_refuses_a_missing_folder_or_model_in_one_line(capsys, tmp_path):

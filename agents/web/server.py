@@ -43,8 +43,8 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from agents.web.guards import (
-    LOOPBACK_NAMES, MAX_LISTED, Gate, MapGuard, ModelGuard, WebError, clean_name, folders, host_names, inside,
-    is_loopback, seat_specs,
+    LOOPBACK_NAMES, Gate, MapGuard, ModelGuard, WebError, clean_name, folders, host_names, inside,
+    is_loopback, results_files, seat_specs,
 )
 from agents.web.sessions import LiveGame, ReplayFile, ReplayGame, parse_results, read_results
 from agents.web.store import Limits, Store, ThinkPool
@@ -215,8 +215,8 @@ def replay_live(key: str, game: Locked, request: Request) -> dict[str, Any]:
 def files(settings: Config) -> dict[str, Any]:
     out = []
     for i, f in enumerate(settings.results):
-        found = sorted(p for p in f.rglob("*.json") if p.is_file())[:MAX_LISTED]
-        out += [{"folder": i, "file": str(p.relative_to(f))} for p in found]
+        out += [{"folder": i, "file": str(p.relative_to(f)), "time": round(t)} for p, t in results_files(f)]
+    out.sort(key=lambda entry: -entry["time"])
     return {"folders": [str(f) for f in settings.results], "files": out}
 
 
