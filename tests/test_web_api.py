@@ -53,7 +53,8 @@ def test_a_game_starts_with_its_board_and_the_persons_decisions(client):
     g = new_game(client)
     assert len(g["board"]["cells"]) == 91 and g["human"] and g["to_act"] == 0
     assert [d["command"] for d in g["decisions"]] == ["load 1", "load 2", "load 3"]
-    assert g["events"][0]["event"] == "setup" and g["status"]["phase"] == "placement"
+    assert g["moves"][0]["n"] == 0 and g["moves"][0]["events"][0]["event"] == "setup"
+    assert g["status"]["phase"] == "placement"
 
 
 def test_a_legal_decision_is_made_and_the_agent_answers_one_step_at_a_time(client):
@@ -225,7 +226,7 @@ def test_a_200_game_results_file_replays_decision_by_decision(client, results_di
     views = [client.get(f"/api/replays/{opened['id']}/games/{game['game']}/frames/{k}").json() for k in (n, 0, n // 2, 1)]
     assert [v["frame"] for v in views] == [n, 0, n // 2, 1]
     assert [p["tokens"] for p in views[0]["players"]] == game["tokens"]
-    assert views[1]["last"] is None and views[3]["last"]["number"] == 1
+    assert views[1]["last"] is None and views[3]["last"]["n"] == 1
     assert client.get(f"/api/replays/{opened['id']}/games/{game['game']}/frames/{n + 1}").status_code == 404
     assert client.get(f"/api/replays/{opened['id']}/games/999").status_code == 404
 
@@ -278,3 +279,77 @@ def test_serve_refuses_a_bad_port_in_one_line(capsys, port):
     assert stop.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert "--port" in err[-1] and "Traceback" not in "".join(err)
+
+
+# ------------------------------------------------------------------ moves, battles, outcomes
+@pytest.fixture(scope="module")
+def fought():
+    """A whole game between aggressors: battles of every kind (close, ranged, overwhelming)."""
+    game = LiveGame(["aggressor", "aggressor"], seed=0)
+    while game.advance():
+        pass
+    return game
+
+
+def test_decisions_are_the_move_lists_one_numbering_with_their_events_under_them(fought):
+    moves = fought.view(0)["moves"]
+    assert [m["n"] for m in moves] == list(range(len(fought.decisions) + 1))
+    assert moves[0]["seat"] == -1 and moves[0]["events"][0]["event"] == "setup"
+    assert sum(len(m["events"]) for m in moves) == len(fought.env.game_state.events)
+    assert fought.view(5)["moves"][0]["n"] == 5 and fought.view(10 ** 6)["moves"] == []
+    seed_words = [e["text"] for m in moves for e in m["events"] if "seed" in e["text"]]
+    assert seed_words == []  # one seed on the page: the game's, not the engine's own
+
+
+def test_every_battle_shows_its_dice_and_a_why_that_agrees_with_them(fought):
+    battles = [b for m in fought.moves for b in m["battles"]]
+    events = [e for e in fought.env.game_state.events if e["event"] == "battle"]
+    assert len(battles) == len(events) > 10
+    assert {"close", "ranged", "overwhelm"} <= {"overwhelm" if b["overwhelm"] else "ranged" if b["ranged"] else "close"
+                                               for b in battles}
+    for b, e in zip(battles, events):
+        a = b["attacker"]
+        assert a["dice"] == e["dice"] and b["won"] == e["won"] and b["why"].startswith(f"{a['dice']} di")
+        if b["overwhelm"]:
+            assert b["rounds"] == [] and "overwhelming" in b["why"]
+        elif b["ranged"]:
+            hit = min(b["rounds"][0]["attack"]) <= b["need"]
+            assert hit == b["won"] and b["why"].endswith("hit" if hit else "miss")
+        else:
+            last = b["rounds"][-1]
+            best_a, best_d = max(last["attack"]), max(last["defend"])
+            assert (best_a > best_d) == b["won"] and len(last["attack"]) == a["dice"]
+            assert b["why"].endswith(f"{best_a} {'beats' if b['won'] else 'loses to'} {best_d}")
+        if a["tactics"]:
+            assert f"({a['tactics']} from flanking or attrition)" in b["why"]
+
+
+def test_outcomes_are_marked_on_their_hexes_with_whose_gain_and_whose_loss(fought):
+    state = fought.env.game_state
+    marked = [o for m in fought.moves for o in m["outcomes"]]
+    captured = [e for e in state.events if e["event"] == "captured"]
+    on_board = [o for o in marked if o["what"] == "captured"]
+    assert len(on_board) == len(captured) > 0
+    for o, e in zip(on_board, captured):
+        assert o["cell"] == e["cell"] and o["by"] == e["by"] and o["of"] == state.u_owner[e["unit"]] != e["by"]
+    assert {"captured", "seized", "occupied"} <= {o["what"] for o in marked}
+    x, y = fought.board["cells"][on_board[0]["cell"]]["x"], fought.board["cells"][on_board[0]["cell"]]["y"]
+    assert (on_board[0]["x"], on_board[0]["y"]) == (x, y)
+
+
+def test_each_players_last_decision_skips_end_turn_and_end_activation(fought):
+    last = fought.view()["last_decisions"]
+    assert len(last) == 2 and all(last)
+    for seat, words in enumerate(last):
+        n = int(words.split(".")[0])
+        move = fought.moves[n]
+        assert move["seat"] == seat and not move["plain"] and not words.startswith(f"{n}. P{seat}:")
+        assert all(m["plain"] for m in fought.moves[n + 1:] if m["seat"] == seat)
+
+
+def test_the_view_says_each_player_once_and_counts_losses_apart_from_gains(fought):
+    view = fought.view()
+    assert "player_" not in json.dumps(view)
+    p0, p1 = view["players"]
+    assert p0["lost_captured"] == p1["prisoners"] > 0  # P0's units held by P1: P0's loss, P1's gain
+    assert p1["lost_captured"] == p0["prisoners"]

@@ -39,9 +39,8 @@ from agents.records import RESULTS_SCHEMA, GameRecord, check_results_version, re
 from agents.replay import ReplayError, check_engine, initial_state, replay_steps, verify
 from agents.web.guards import HUMAN, WebError
 from agents.web.store import RECORD_BYTES_PER_JSON_BYTE
-from agents.web.view import (
-    board_view, decision_cells, decision_list, narrate_events, state_view,
-)
+from agents.web.moves import last_decisions, move_entry
+from agents.web.view import board_view, decision_cells, decision_list, state_view
 from vigtavl_env.engine import IllegalActionError, apply_action, describe
 
 SEED_RANGE = 2 ** 31
@@ -92,10 +91,11 @@ class LiveGame:
         for i, a in enumerate(self.players):
             if a is not None:
                 a.reset(i, self.agent_seeds[i])
-        self.board = board_view(env.game_state.gmap.board, env.game_state.gmap.terrain)
+        state = env.game_state
+        self.board = board_view(state.gmap.board, state.gmap.terrain)
         self.decisions: list[int] = []
         self.seat_decisions, self.seat_cpu = [0] * n, [0.0] * n
-        self.last: dict[str, Any] | None = None
+        self.moves = [move_entry(0, -1, "the setup", [], -1, state.events, state)]  # then one per decision
         self.lock = threading.Lock()
         self.thinking: Future | None = None  # the agent's think in progress
         self.touched = 0.0  # when a request last found it (the store's clock)
@@ -210,14 +210,14 @@ class LiveGame:
             raise WebError(f"decision refused by the rules: {e}", 409) from None
         self.decisions.append(code)
         self.seat_decisions[seat] += 1
-        self.last = {"number": len(self.decisions), "seat": seat, "text": text, "cells": cells,
-                     "events_from": before}
+        self.moves.append(move_entry(len(self.decisions), seat, text, cells, code, state.events[before:], state))
 
     # ---------------------------------------------------------------- views
     def view(self, since: int = 0) -> dict[str, Any]:
-        """The page's view, with the events from number ``since``; ``thinking`` while an agent
-        thinks. Kept until the next decision, so polls of a thinking game cost nothing."""
-        since = max(0, min(int(since), len(self.env.game_state.events)))
+        """The page's view, with the moves from decision ``since`` on (0: the setup, then every
+        decision); ``thinking`` while an agent thinks. Kept until the next decision, so polls of
+        a thinking game cost nothing."""
+        since = max(0, min(int(since), len(self.moves)))
         key = (len(self.decisions), since)
         if self.shown is None or self.shown[0] != key:
             self.shown = (key, self._view(since))
@@ -229,11 +229,11 @@ class LiveGame:
         out = state_view(state, self.seats, self.interrupt, truncated=self.over and not state.is_over)
         out.update(kind="live", seats=self.seats, seed=self.seed, to_act=seat,
                    human=seat >= 0 and self.players[seat] is None, decisions_made=len(self.decisions),
-                   last=self.last, events_total=len(state.events),
-                   events=narrate_events(state.events[since:], state, since), decisions=[])
+                   last=self.moves[-1] if self.decisions else None, moves=self.moves[since:], decisions=[],
+                   last_decisions=last_decisions(self.moves, len(self.seats)))
         if out["human"]:
             mask = env.observe(env.agent_selection)["action_mask"]
-            out["decisions"] = decision_list(state, env.codec, mask)
+            out["decisions"] = decision_list(state, env.codec, mask, self.interrupt)
         return out
 
     def record(self) -> GameRecord:
@@ -336,7 +336,7 @@ class ReplayFile:
 
     def summary(self) -> dict[str, Any]:
         return {"name": self.name, "games": [
-            {"game": r.game, "seats": r.seats, "tokens": r.tokens, "winners": r.winners, "map": r.map,
+            {"game": r.game, "seats": r.seats, "tokens": r.tokens, "winners": r.winners, "map": r.map, "seed": r.seed,
              "decisions": r.n_decisions, "truncated": r.truncated} for r in self.records.values()]}
 
     def build(self, number: int) -> "ReplayGame":
@@ -364,16 +364,17 @@ class ReplayGame:
         self.record = record
         self.board = board_view(state.gmap.board, state.gmap.terrain)
         self.snapshots = [state.clone(keep_events=False)]
-        self.moves: list[dict[str, Any]] = []  # per decision: its words, hexes, events, turn
+        # the setup, then per decision: its words, hexes, events, battles, outcomes (agents.web.moves)
+        self.moves = [move_entry(0, -1, "the setup", [], -1, state.events, state)]
         self.turns = [{"turn": 0, "frame": 0, "label": "placement"}]
         before, seat = len(state.events), state.current_player
         for i, text, state in replay_steps(record, state):
-            events = narrate_events(state.events[before:], state, before)
-            for e in events:
+            code = record.decisions[i - 1]
+            move = move_entry(i, seat, text, decision_cells(state, code), code, state.events[before:], state)
+            for e in move["events"]:
                 if e["event"] == "turn":
                     self.turns.append({"turn": len(self.turns), "frame": i, "label": e["text"]})
-            self.moves.append({"number": i, "seat": seat, "text": text, "events": events,
-                               "cells": decision_cells(state, record.decisions[i - 1])})
+            self.moves.append(move)
             if i % SNAPSHOT_EVERY == 0:
                 self.snapshots.append(state.clone(keep_events=False))
             before, seat = len(state.events), state.current_player
@@ -382,7 +383,7 @@ class ReplayGame:
     @property
     def frames(self) -> int:
         """Frames 0..n: the state before any decision, then after each."""
-        return len(self.moves)
+        return len(self.moves) - 1
 
     def state_at(self, frame: int) -> Any:
         state = self.snapshots[frame // SNAPSHOT_EVERY].clone(keep_events=False)
@@ -394,7 +395,7 @@ class ReplayGame:
         r = self.record
         return {"game": r.game, "seats": r.seats, "tokens": r.tokens, "winners": r.winners, "seed": r.seed,
                 "map": r.map, "frames": self.frames, "turns": self.turns, "board": self.board,
-                "truncated": r.truncated}
+                "truncated": r.truncated, "moves": self.moves}
 
     def view(self, frame: int) -> dict[str, Any]:
         if not 0 <= frame <= self.frames:
@@ -402,8 +403,8 @@ class ReplayGame:
         state = self.state_at(frame)
         truncated = frame == self.frames and self.record.truncated
         out = state_view(state, self.record.seats, truncated=truncated)
-        move = self.moves[frame - 1] if frame else None
         turn = max((t for t in self.turns if t["frame"] <= frame), key=lambda t: t["frame"])
-        out.update(kind="replay", frame=frame, frames=self.frames, turn=turn["turn"], last=move,
-                   events=move["events"] if move else [], decisions=[])
+        out.update(kind="replay", frame=frame, frames=self.frames, turn=turn["turn"],
+                   last=self.moves[frame] if frame else None, decisions=[],
+                   last_decisions=last_decisions(self.moves[:frame + 1], len(self.record.seats)))
         return out

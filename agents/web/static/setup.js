@@ -19,6 +19,7 @@ export function offerChoices(meta) {
 }
 
 export function showSetup(mode) {
+  if (mode !== setupForm.mode) byId("seed").value = "";  // a seed typed for playing is not one for watching
   setupForm.mode = mode;
   byId("setup").hidden = false;
   byId("setup-title").textContent = mode === "play" ? "Play against the agents" : "Watch agents play";
