@@ -320,3 +320,135 @@ def test_an_uploaded_file_replays_and_a_malformed_one_is_refused(page, base_url,
     page.set_input_files("#upload", str(bad))
     page.wait_for_selector("#message.error")
     assert "bad.json is not a JSON file" in page.text_content("#message")
+
+
+# ------------------------------------------------------------------ reading the board
+def watched(page, base_url: str, decisions: int = 60) -> None:
+    """A watched game (greedy against aggressor, seed 2), paused after ``decisions`` decisions."""
+    start(page, base_url, ["greedy", "aggressor"], seed=2, mode="watch")
+    page.wait_for_function(f"+document.body.dataset.decisions >= {decisions}")
+    page.click("#pause")
+    page.wait_for_timeout(300)
+
+
+def test_pieces_have_pictures_a_legend_and_tooltips(page, base_url):
+    watched(page, base_url)
+    legend = page.locator("#legend .legend-item[data-piece]")
+    names = [legend.nth(i).get_attribute("data-piece") for i in range(legend.count())]
+    assert names == ["soldier", "archer", "cavalry", "caravel", "freighter", "galleon", "camp", "fort", "castle",
+                     "artillery", "prisoner"]
+    assert page.is_visible("#legend")
+    units = page.locator("#layer-pieces .piece.unit")
+    assert units.count() > 5 and page.locator("#layer-pieces .piece.unit path.glyph").count() == units.count()
+    assert page.locator("#layer-pieces text").count() == 0  # no more letters
+    freighter = page.locator("#layer-pieces .piece[data-piece='freighter'] title").first.text_content()
+    assert freighter.startswith(("P0 (greedy): freighter", "P1 (aggressor): freighter"))
+    assert ("aboard: " in freighter) or freighter.endswith("empty")
+    piece = page.locator("#layer-pieces .piece.unit").first
+    piece.hover(force=True)  # pieces take the pointer now: the hover line tells what is there
+    words = piece.locator("title").text_content()
+    page.wait_for_function("document.getElementById('hover-info').textContent.includes(%r)" % words)
+    assert ("spent" in words) != ("upright" in words)
+    page.click("#step")  # the board changes: the hover line no longer describes it
+    page.wait_for_function("document.getElementById('hover-info').textContent.startsWith('hover a hex')")
+
+
+@pytest.mark.parametrize("width,height", [(1280, 720), (420, 860)])
+def test_the_layout_fits_a_laptop_and_a_narrow_screen(browser, base_url, width, height, tmp_path):
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    ctx.add_init_script("localStorage.setItem('vigtavl-speed', '0')")
+    page = ctx.new_page()
+    try:
+        watched(page, base_url, decisions=20)
+        board, panel = page.locator("#board").bounding_box(), page.locator("#panel").bounding_box()
+        assert page.evaluate("document.documentElement.scrollWidth") <= width  # no sideways scrolling
+        assert board["x"] >= 0 and board["x"] + board["width"] <= width and board["width"] > 0.5 * min(width, 700)
+        if width >= 1000:  # side by side, the board whole on the screen
+            assert panel["x"] >= board["x"] + board["width"] and board["y"] + board["height"] <= height
+        else:  # the panel under the board
+            assert panel["y"] >= board["y"] + board["height"] - 1 and panel["width"] > 0.9 * (width - 40)
+        shot(page, f"web_layout_{width}", tmp_path)
+    finally:
+        ctx.close()
+
+
+def test_the_play_forms_seed_is_not_carried_into_watch(page, base_url):
+    page.goto(f"{base_url}#play")
+    page.fill("#seed", "2024")
+    page.click("#tab-watch")
+    page.wait_for_function("document.getElementById('setup-title').textContent.startsWith('Watch')")
+    assert page.input_value("#seed") == ""
+
+
+# ------------------------------------------------------------------ battles and the move list
+def battle_frame(page) -> tuple[int, dict]:
+    """The first frame of the replay shown whose decision fought a battle, and that decision."""
+    return page.evaluate("""async () => {
+        const [, file, game] = location.hash.split('/');
+        const summary = await (await fetch(`/api/replays/${file}/games/${game}`)).json();
+        const move = summary.moves.find((m) => m.battles.length && m.outcomes.length);
+        return [move.n, move];
+    }""")
+
+
+def open_replay(page, base_url: str, game: int = 1) -> None:
+    page.goto(f"{base_url}#replay")
+    page.wait_for_selector("#folder-files:not([hidden])")
+    page.click("#open-file")
+    page.wait_for_selector(f"#games-table tbody tr[data-game='{game}']")
+    page.click(f"#games-table tbody tr[data-game='{game}']")
+    page.wait_for_function("document.getElementById('frame-label').textContent.startsWith('decision 0 /')")
+
+
+def test_a_battle_shows_its_dice_its_why_and_its_outcome_on_the_board(page, base_url, tmp_path):
+    open_replay(page, base_url)
+    n, move = battle_frame(page)
+    page.click(f"#moves > li[data-n='{n}'] .move-text")  # the move list jumps to the decision
+    page.wait_for_function(f"document.getElementById('frame-label').textContent.startsWith('decision {n} /')")
+    battle = move["battles"][0]
+    box = page.locator("#battles .battle").first
+    assert page.is_visible("#battles-section")
+    assert box.locator(".why").text_content() == f"Why: {battle['why']}"
+    rounds = battle["rounds"]
+    dice = sum(len(r["attack"]) + len(r["defend"]) for r in rounds)
+    assert box.locator(".die").count() == dice
+    assert box.locator(".die.tactics").count() == battle["attacker"]["tactics"] * len(rounds)
+    assert ("wins" if battle["won"] else "loses") in box.locator(".battle-head").text_content()
+    words = [page.locator("#layer-outcomes .outcome text").nth(i).text_content()
+             for i in range(page.locator("#layer-outcomes .outcome").count())]
+    assert words == [o["what"] for o in move["outcomes"]]
+    assert page.locator("#layer-outcomes .battle-ring").count() == len(move["battles"])
+    assert page.locator("#moves > li.shown").get_attribute("data-n") == str(n)
+    shot(page, "web_battle", tmp_path)
+    page.click("#forward")  # the next decision: its own battles, or none
+    page.wait_for_function(f"document.getElementById('frame-label').textContent.startsWith('decision {n + 1} /')")
+    assert page.locator("#moves > li.shown").get_attribute("data-n") == str(n + 1)
+
+
+def test_the_games_table_sorts_by_length_winner_tokens_and_seed(page, base_url):
+    page.goto(f"{base_url}#replay")
+    page.wait_for_selector("#folder-files:not([hidden])")
+    page.click("#open-file")
+    page.wait_for_selector("#games-table tbody tr")
+
+    def column(k: int) -> list[str]:
+        return page.eval_on_selector_all(f"#games-table tbody tr td:nth-child({k})", "cells => cells.map(c => c.textContent)")
+    for key, k in (("decisions", 5), ("seed", 6), ("tokens", 3), ("winners", 4)):
+        page.click(f"#games-table th[data-sort='{key}']")
+        first = column(k)
+        page.click(f"#games-table th[data-sort='{key}']")
+        assert column(k) == first[::-1] or len(set(first)) < len(first)
+        if key in ("decisions", "seed"):
+            assert [int(x) for x in first] == sorted(int(x) for x in first)
+            assert page.get_attribute(f"#games-table th[data-sort='{key}']", "data-order") == "descending"
+
+
+def test_a_live_games_move_list_shows_a_decision_when_clicked(page, base_url):
+    watched(page, base_url, decisions=30)
+    page.click("#moves > li[data-n='3'] .move-text")
+    assert page.is_visible("#picked") and "showing decision 3" in page.text_content("#picked")
+    place = page.text_content("#moves > li[data-n='3'] .move-text")  # a placement: one hex, dashed
+    assert "place" in place and page.locator("#layer-marks polygon.last").count() == 1
+    assert page.locator("#moves > li.shown").get_attribute("data-n") == "3"
+    page.click("#back-to-now")
+    assert page.is_hidden("#picked") and page.locator("#moves > li.shown").count() == 0

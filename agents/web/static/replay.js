@@ -63,7 +63,7 @@ function showGames(opened) {
 
 function sortGames(key) {
   const sort = replayState.sort;
-  replayState.sort = { key, descending: sort.key === key ? !sort.descending : key !== "game" };
+  replayState.sort = { key, descending: sort.key === key && !sort.descending };
   if (replayState.opened) showGames(replayState.opened);
 }
 
