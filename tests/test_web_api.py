@@ -353,3 +353,85 @@ def test_the_view_says_each_player_once_and_counts_losses_apart_from_gains(fough
     p0, p1 = view["players"]
     assert p0["lost_captured"] == p1["prisoners"] > 0  # P0's units held by P1: P0's loss, P1's gain
     assert p1["lost_captured"] == p0["prisoners"]
+
+
+# ------------------------------------------------------------------ hints and undo
+def test_a_hint_is_the_strongest_agents_choice_among_the_legal_decisions(client):
+    from agents.registry import make_agent
+    g = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 3, "hints": True}).json()
+    assert g["hints"] and not g["undo"]
+    for _ in range(4):  # the setup's loads, then the placements
+        h = client.get(f"/api/games/{g['id']}/hint").json()
+        legal = {d["action"]: d for d in g["decisions"]}
+        assert h["agent"] == "ppo:pretrained" and h["decision"] == g["decisions_made"] and 0 <= h["win"] <= 1
+        assert 1 <= len(h["choices"]) <= 3 and all(c["action"] in legal for c in h["choices"])
+        probs = [c["prob"] for c in h["choices"]]
+        assert probs == sorted(probs, reverse=True) and sum(probs) <= 1.001
+        env = client.app.state.store.game(g["id"]).env
+        obs = env.observe(env.agent_selection)
+        agent = make_agent("ppo:pretrained")
+        assert h["choices"][0]["action"] == agent.act(obs["observation"], obs["action_mask"], {})
+        assert client.get(f"/api/games/{g['id']}/hint").json() == h  # asked again: the same, from memory
+        client.post(f"/api/games/{g['id']}/decide", json={"action": h["choices"][0]["action"]})
+        g = client.post(f"/api/games/{g['id']}/advance").json()
+
+
+@pytest.mark.parametrize("body,status,words", [
+    ({"seats": ["human", "greedy"]}, 409, "hints are off"),
+    ({"seats": ["human", "greedy", "greedy", "greedy"], "hints": True}, 400, "2 or 3 players"),
+    ({"seats": ["greedy", "greedy"], "hints": True}, 400, "person's seat"),
+    ({"seats": ["human", "greedy"], "hints": "please"}, 422, "hints"),
+    ({"seats": ["human", "greedy"], "hints": [1]}, 422, "hints"),
+])
+def test_a_hint_where_there_is_none_is_refused_in_one_line(client, body, status, words):
+    r = client.post("/api/games", json=body)
+    if r.status_code == 200:
+        r = client.get(f"/api/games/{r.json()['id']}/hint")
+    assert r.status_code == status and words in r.json()["error"]
+
+
+def test_a_hint_is_refused_when_it_is_not_the_persons_decision(client):
+    g = client.post("/api/games", json={"seats": ["greedy", "human"], "seed": 3, "hints": True}).json()
+    r = client.get(f"/api/games/{g['id']}/hint")
+    assert r.status_code == 409 and "not one now" in r.json()["error"]
+    assert client.get("/api/games/nope/hint").status_code == 404
+
+
+def test_undo_takes_back_the_persons_decision_and_the_agents_answers_and_rebuilds_the_same_state(client):
+    g = client.post("/api/games", json={"seats": ["human", "aggressor"], "seed": 0, "undo": True}).json()
+    key, rng = g["id"], random.Random(2)
+    game = client.app.state.store.game(key)
+    digests = {}
+    while game.env.game_state.turns_played < 4:
+        if g["human"]:
+            digests[g["decisions_made"]] = state_digest(game.env.game_state)
+            g = client.post(f"/api/games/{key}/decide", json={"action": rng.choice(g["decisions"])["action"]}).json()
+        else:
+            g = client.post(f"/api/games/{key}/advance").json()
+    mine = [m["n"] for m in g["moves"] if m["seat"] == 0]
+    u = client.post(f"/api/games/{key}/undo").json()
+    assert u["decisions_made"] == mine[-1] - 1 and u["taken_back"] == g["decisions_made"] - u["decisions_made"]
+    assert u["human"] and [m["n"] for m in u["moves"]] == list(range(u["decisions_made"] + 1)) and u["undone"] == 1
+    assert state_digest(game.env.game_state) == digests[u["decisions_made"]]
+    u = client.post(f"/api/games/{key}/undo").json()  # and the one before
+    assert u["decisions_made"] == mine[-2] - 1 and state_digest(game.env.game_state) == digests[u["decisions_made"]]
+    record = game.record()  # the record of the game as it stands replays to it
+    assert record.decisions == game.decisions and state_digest(replay_record(record)) == state_digest(game.env.game_state)
+
+
+def test_undo_is_refused_where_it_is_off_or_there_is_nothing_to_take_back(client):
+    g = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 3}).json()
+    r = client.post(f"/api/games/{g['id']}/undo")
+    assert r.status_code == 409 and "undo is off" in r.json()["error"]
+    g = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 3, "undo": True}).json()
+    r = client.post(f"/api/games/{g['id']}/undo")
+    assert r.status_code == 409 and "no decision of yours" in r.json()["error"]
+    assert client.post("/api/games/nope/undo").status_code == 404
+    assert client.post("/api/games", json={"seats": ["human", "greedy"], "undo": None}).status_code == 422
+
+
+def replay_record(record):
+    state = initial_state(record)
+    for code in record.decisions:
+        apply_action(state, code)
+    return state

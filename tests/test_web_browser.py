@@ -96,7 +96,7 @@ def shot(page, name: str, tmp_path: Path) -> Path:
 
 
 # ------------------------------------------------------------------ clicking like a person
-def start(page, base_url: str, seats: list[str], seed: int, mode: str = "play") -> None:
+def start(page, base_url: str, seats: list[str], seed: int, mode: str = "play", tools: tuple[str, ...] = ()) -> None:
     page.goto(f"{base_url}#{mode}")
     page.select_option("#players", str(len(seats)))
     if mode == "play":
@@ -105,6 +105,8 @@ def start(page, base_url: str, seats: list[str], seed: int, mode: str = "play") 
         if spec != "human":
             page.fill(f"#seat-{i}", spec)
     page.fill("#seed", str(seed))
+    for tool in tools:  # "hints", "undo"
+        page.check(f"#with-{tool}")
     page.click("#start")
     page.wait_for_selector("body[data-turn]")
 
@@ -452,3 +454,55 @@ def test_a_live_games_move_list_shows_a_decision_when_clicked(page, base_url):
     assert page.locator("#moves > li.shown").get_attribute("data-n") == "3"
     page.click("#back-to-now")
     assert page.is_hidden("#picked") and page.locator("#moves > li.shown").count() == 0
+
+
+# ------------------------------------------------------------------ hints and undo
+def test_a_hint_shows_the_strongest_agents_choices_on_the_board_and_one_is_clicked(page, base_url, tmp_path):
+    start(page, base_url, ["human", "greedy"], seed=3, tools=("hints",))
+    wait_for_person(page)
+    page.click("#global-decisions button[data-command='load 1']")
+    page.wait_for_function("+document.body.dataset.decisions >= 2")
+    wait_for_person(page)
+    assert page.is_visible("#hint-button") and page.is_hidden("#undo-button")
+    page.click("#hint-button")
+    page.wait_for_selector("#hint:not([hidden]) button.hint-choice")
+    assert "ppo:pretrained would choose:" in page.text_content("#hint")
+    assert "% of a win" in page.text_content("#hint") and page.locator("#hint .eval-bar span").count() == 1
+    marks = page.locator("#layer-hints .hint-mark")
+    assert 1 <= marks.count() <= 3 and marks.first.locator("text").text_content().endswith("%")
+    legal = {d["cell"] for d in decisions(page)}
+    assert all(int(marks.nth(i).get_attribute("data-cell")) in legal for i in range(marks.count()))
+    shot(page, "web_hint", tmp_path)
+    before = made(page)
+    page.click("#hint button.hint-choice >> nth=0")  # the agent's choice, made with a click
+    page.wait_for_function(f"+document.body.dataset.decisions > {before}")
+    assert page.locator("#layer-hints .hint-mark").count() == 0  # a hint is for its position only
+    assert page.is_hidden("#hint")
+
+
+def test_hints_and_undo_are_off_unless_chosen(page, base_url):
+    start(page, base_url, ["human", "greedy"], seed=3)
+    wait_for_person(page)
+    assert page.is_hidden("#hint-button") and page.is_hidden("#undo-button")
+    page.click("#tab-watch")
+    page.wait_for_selector("#setup:visible")
+    assert page.is_hidden("#tools-choice")
+
+
+def test_undo_takes_back_the_persons_decision_and_the_agents_answer(page, base_url):
+    start(page, base_url, ["human", "greedy"], seed=3, tools=("undo",))
+    wait_for_person(page)
+    click_decision(page, decisions(page)[0]["action"])  # load 1, and the bot's load
+    wait_for_person(page)
+    place = next(d for d in decisions(page) if d["cell"] >= 0)
+    click_decision(page, place["action"])
+    wait_for_person(page)
+    count = made(page)
+    assert count >= 4 and page.locator("#moves > li").count() == count + 1
+    page.click("#undo-button")
+    page.wait_for_function(f"+document.body.dataset.decisions === {2}")
+    wait_for_person(page)
+    assert page.locator("#moves > li").count() == 3  # the setup and the two loads
+    assert [d["action"] for d in decisions(page)].count(place["action"]) == 1  # the placement is offered again
+    click_decision(page, place["action"])
+    page.wait_for_function(f"+document.body.dataset.decisions >= {count}")

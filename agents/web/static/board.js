@@ -7,7 +7,7 @@
 import { byId, decisionButton, element } from "./dom.js";
 import { glyph } from "./glyphs.js";
 
-const LAYERS = ["hexes", "coords", "walls", "marks", "legal", "pieces", "outcomes"];
+const LAYERS = ["hexes", "coords", "walls", "marks", "legal", "pieces", "outcomes", "hints"];
 const HOVER_HINT = "hover a hex or a piece for what it is";
 const COORDINATES_KEY = "vigtavl-coords";
 
@@ -64,6 +64,21 @@ export function drawPosition(view, onDecide) {
   drawLegal(view.decisions);
   byId("layer-pieces").replaceChildren(...view.pieces.map((piece) => drawPiece(piece, colours[piece.owner], view.seats)));
   byId("hover-info").textContent = HOVER_HINT;  // the hex it described may have changed
+  byId("layer-hints").replaceChildren();  // a hint is for the position it was asked in
+}
+
+/** Draws a hint's choices on their hexes: an outline and the agent's probability. */
+export function drawHint(hint) {
+  const layer = byId("layer-hints");
+  layer.replaceChildren();
+  hint.choices.forEach((choice, rank) => {
+    const cell = boardShown.board.cells[choice.cell];
+    if (!cell) return;
+    const group = element("g", { class: `hint-mark rank-${rank}`, "data-cell": choice.cell });
+    group.append(element("polygon", { points: cell.points }));
+    group.append(element("text", { x: cell.x, y: cell.y + boardShown.board.hex_size * 0.55 }, `${Math.round(100 * choice.prob)}%`));
+    layer.append(group);
+  });
 }
 
 /** Marks what `moves` did on the board: each battle's hex, and each outcome as a word on its hex. */

@@ -1,11 +1,12 @@
 // A live game, played (#play/ID) or watched (#watch/ID): it loads the game's view, asks the server
 // for the agents' decisions one at a time at the chosen speed (pause, step), sends the person's
 // decisions, keeps the move list (a click on a decision shows it on the board: its hexes, battles
-// and outcomes), and offers the record and a replay at the end. Its state object, liveGame, is its own.
+// and outcomes), asks for hints and undoes (in a game started with them), and offers the record
+// and a replay at the end. Its state object, liveGame, is its own.
 
 import { callServer, clearMessage, showError, showingErrors } from "./api.js";
-import { closeHexMenu, drawOutcomes, drawPosition, showBoard } from "./board.js";
-import { byId } from "./dom.js";
+import { closeHexMenu, drawHint, drawOutcomes, drawPosition, showBoard } from "./board.js";
+import { byId, decisionButton, element } from "./dom.js";
 import { appendMoves, clearMoves, drawBattles, drawPanel, markMove } from "./panel.js";
 
 const SPEED_KEY = "vigtavl-speed";
@@ -64,7 +65,55 @@ function update(view) {
   const onDecide = view.human ? decide : null;
   drawPanel(view, onDecide);
   showMoves();
+  byId("hint").hidden = true;
+  byId("hint-button").hidden = !(view.hints && view.human);
+  byId("undo-button").hidden = !view.undo;
   schedule();
+}
+
+// What the strongest agent would decide here: its choices on the board and as buttons, and its
+// estimate of the game for the person.
+async function askHint() {
+  const view = liveGame.view;
+  if (!view || !view.human || liveGame.busy) return;
+  const id = liveGame.id;
+  byId("hint-button").disabled = true;
+  try {
+    const hint = await callServer("GET", `/api/games/${id}/hint`);
+    if (id !== liveGame.id || hint.decision !== liveGame.view.decisions_made) return;  // the game moved on
+    drawHint(hint);
+    const box = byId("hint");
+    const bar = element("div", { class: "eval-bar", title: `the network's estimate for you: ${Math.round(100 * hint.win)}% of a win` });
+    const filled = element("span");
+    filled.style.width = `${Math.round(100 * hint.win)}%`;
+    filled.style.background = liveGame.board.player_colours[hint.seat];
+    bar.append(filled);
+    box.replaceChildren(element("b", {}, `${hint.agent} would choose:`),
+                        ...hint.choices.map((choice) => {
+                          const button = decisionButton(choice, decide, "hint-choice");
+                          button.textContent = `${Math.round(100 * choice.prob)}%: ${button.textContent}`;
+                          return button;
+                        }),
+                        element("div", {}, `Its estimate of the game for you: ${Math.round(100 * hint.win)}% of a win`), bar);
+    box.hidden = false;
+  } catch (error) {
+    showError(error.message);
+  } finally {
+    byId("hint-button").disabled = false;
+  }
+}
+
+// Takes back the person's last decision and the agents' answers since; the move list is rebuilt.
+async function undo() {
+  const view = await post("undo");
+  if (!view) return;
+  clearMessage();
+  clearMoves();
+  liveGame.moves = [];
+  liveGame.picked = -1;
+  liveGame.newsFrom = view.decisions_made;
+  byId("after-game").hidden = true;
+  update(view);
 }
 
 // The board shows the position now, and what the decisions since the person's last did (in watch,
@@ -151,4 +200,6 @@ export function wireLive() {
   }));
   byId("new-game").addEventListener("click", () => { location.hash = liveGame.mode; });
   byId("back-to-now").addEventListener("click", () => { if (liveGame.id) pick(-1); });
+  byId("hint-button").addEventListener("click", askHint);
+  byId("undo-button").addEventListener("click", undo);
 }
