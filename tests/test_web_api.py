@@ -435,3 +435,12 @@ def replay_record(record):
     for code in record.decisions:
         apply_action(state, code)
     return state
+
+
+def test_the_score_sheet_is_the_engines_and_sums_to_each_players_tokens(fought):
+    from agents.web import view
+    if view.token_sheet is None:
+        pytest.skip("this engine has no token_sheet yet (vigtavl_env.engine.tokens)")
+    v = fought.view()
+    assert v["sheet"] == view.token_sheet(fought.env.game_state)
+    assert [sum(s.values()) for s in v["sheet"]] == [p["tokens"] for p in v["players"]]

@@ -218,6 +218,10 @@ def test_a_whole_game_against_greedy_is_played_to_the_end_by_clicking(page, base
         d = rng.choice(on_board if on_board and rng.random() < 0.85 else options)
         click_decision(page, d["action"])
     assert "Game over" in page.text_content("#banner")
+    if page.evaluate("vigtavl.liveView().sheet") is None:  # an engine without token_sheet: no sheet
+        assert page.is_hidden("#sheet-box")
+    else:  # the score sheet opens at the end: a row per source, the totals the players' tokens
+        assert page.get_attribute("#sheet-box", "open") is not None and page.locator("#sheet tr[data-source]").count() > 5
     assert page.locator("#download").get_attribute("href").endswith("/record")
     shot(page, "web_game_over", tmp_path)
     page.click("#replay-this")  # the game just played, in the replay view

@@ -10,7 +10,9 @@ the places of the pieces in a hex and the colours all come from here and from
 - ``marks``: the active unit's hex, the hex offered for occupation, the hex a pending choice is
   about and the hex the attack comes from;
 - ``status``: phase, round, wind, whose decision and why (out of turn or not), builds left, what a
-  pending choice asks, the game's end; ``players``: purses, tokens, pieces, agents.
+  pending choice asks, the game's end; ``players``: purses, tokens, pieces, agents;
+- ``sheet``: the score sheet, each player's tokens by source (the engine's ``token_sheet``; None
+  with an engine that has none).
 
 The legal decisions (:func:`decision_list`) are the terminal's :class:`agents.human.Menu`
 choices: the same words, the same hexes.
@@ -33,6 +35,10 @@ from vigtavl_env.render import (
 
 TERRAIN_NAMES = ("sea", "land", "mountain")
 PLAYER_WORD = re.compile(r"\bplayer_(\d+)")
+try:  # the engine's own score sheet (tokens by source), where this engine has one
+    from vigtavl_env.engine.tokens import token_sheet
+except ImportError:
+    token_sheet = None
 INTERRUPT_WORDS = {"retaliation": "RETALIATION", "defend": "DEFEND (out of turn)"}
 
 
@@ -163,7 +169,8 @@ def state_view(state: Any, seats: list[str], interrupt: str = "", truncated: boo
     """Everything the page draws for one moment of a game (not its decisions or its events)."""
     pieces, walls = pieces_view(state)
     return {"pieces": pieces, "walls": walls, "marks": marks_view(state),
-            "status": status_view(state, interrupt, truncated), "players": players_view(state, seats)}
+            "status": status_view(state, interrupt, truncated), "players": players_view(state, seats),
+            "sheet": token_sheet(state) if token_sheet is not None else None}
 
 
 def decision_list(state: Any, codec: Any, mask: Any, interrupt: str = "") -> list[dict[str, Any]]:

@@ -26,6 +26,28 @@ export function drawPanel(view, onDecide) {
     playerRow(player, view.status.to_act, (view.last_decisions || [])[player.seat])));
   byId("yours").hidden = !onDecide;
   if (onDecide) drawYourDecisions(view, onDecide);
+  drawSheet(view, name);
+}
+
+// The score sheet: a row per source of tokens, a column per player, the totals last; open at the
+// game's end, and on demand before it.
+function drawSheet(view, name) {
+  const box = byId("sheet-box");
+  box.hidden = !view.sheet;
+  if (!view.sheet) return;
+  if (view.status.over && !box.dataset.opened) { box.open = true; box.dataset.opened = "1"; }
+  if (!view.status.over) delete box.dataset.opened;
+  const sources = Object.keys(view.sheet[0]);
+  const head = element("tr", {}, "");
+  head.append(element("th", {}, "source"), ...view.players.map((player) => element("th", {}, name(player.seat))));
+  const rows = sources.map((source) => {
+    const row = element("tr", { "data-source": source });
+    row.append(element("td", {}, source), ...view.sheet.map((sheet) => element("td", {}, String(sheet[source]))));
+    return row;
+  });
+  const total = element("tr", { class: "total" });
+  total.append(element("td", {}, "tokens"), ...view.players.map((player) => element("td", {}, String(player.tokens))));
+  byId("sheet").replaceChildren(head, ...rows, total);
 }
 
 function drawBanner(status, name) {
