@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pytest
@@ -10,6 +11,7 @@ from fastapi.testclient import TestClient
 from webgame import path_to
 
 from agents.match import run_match, state_digest
+from agents.records import RESULTS_SCHEMA
 from agents.replay import initial_state
 from agents.web.server import create_app
 from agents.web.guards import ModelGuard, WebError
@@ -51,7 +53,8 @@ def test_a_game_starts_with_its_board_and_the_persons_decisions(client):
     g = new_game(client)
     assert len(g["board"]["cells"]) == 91 and g["human"] and g["to_act"] == 0
     assert [d["command"] for d in g["decisions"]] == ["load 1", "load 2", "load 3"]
-    assert g["events"][0]["event"] == "setup" and g["status"]["phase"] == "placement"
+    assert g["moves"][0]["n"] == 0 and g["moves"][0]["events"][0]["event"] == "setup"
+    assert g["status"]["phase"] == "placement"
 
 
 def test_a_legal_decision_is_made_and_the_agent_answers_one_step_at_a_time(client):
@@ -177,7 +180,7 @@ def test_a_whole_game_played_through_the_api_replays(client):
 
 def test_results_files_are_listed_and_opened_only_inside_the_named_folders(client):
     files = client.get("/api/files").json()["files"]
-    assert {f["file"] for f in files} == {"small.json", "r200.json", "broken.json", "other.json"}
+    assert {f["file"] for f in files} == {"small.json", "r200.json"}  # broken.json, other.json: not results files
     r = client.post("/api/replays", json={"folder": 0, "file": "../../etc/passwd"})
     assert r.status_code == 400 and "outside" in r.json()["error"]
     assert client.post("/api/replays", json={"folder": 0, "file": "missing.json"}).status_code == 404
@@ -186,6 +189,20 @@ def test_results_files_are_listed_and_opened_only_inside_the_named_folders(clien
     assert r.status_code == 400 and "not a JSON file" in r.json()["error"]
     r = client.post("/api/replays", json={"folder": 0, "file": "other.json"})
     assert r.status_code == 400 and "not a vigtavl results file" in r.json()["error"]
+
+
+def test_the_file_list_holds_results_files_only_newest_first_and_skips_hidden_folders(tmp_path):
+    small = run_match(["random", "random"], games=1, seed=1, max_steps=30, progress=False)
+    for i, name in enumerate(["old.json", "runs/a/new.json", ".venv/lib/x.json", ".hidden.json", "mid.json"]):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        small.save(tmp_path / name)
+        os.utime(tmp_path / name, (1_000_000 + i, 1_000_000 + i))
+    (tmp_path / "filelock.cdx.json").write_text(json.dumps({"bomFormat": "CycloneDX", "schema": RESULTS_SCHEMA}))
+    (tmp_path / "empty.json").write_text("")
+    (tmp_path / "pretty.json").write_text(json.dumps(small.to_dict(), indent=2))  # listed: only spacing differs
+    os.utime(tmp_path / "pretty.json", (999_999, 999_999))
+    files = TestClient(create_app(results=[tmp_path]), base_url=LOCAL).get("/api/files").json()["files"]
+    assert [f["file"] for f in files] == ["mid.json", "runs/a/new.json", "old.json", "pretty.json"]
 
 
 @pytest.mark.parametrize("body,words", [
@@ -209,7 +226,7 @@ def test_a_200_game_results_file_replays_decision_by_decision(client, results_di
     views = [client.get(f"/api/replays/{opened['id']}/games/{game['game']}/frames/{k}").json() for k in (n, 0, n // 2, 1)]
     assert [v["frame"] for v in views] == [n, 0, n // 2, 1]
     assert [p["tokens"] for p in views[0]["players"]] == game["tokens"]
-    assert views[1]["last"] is None and views[3]["last"]["number"] == 1
+    assert views[1]["last"] is None and views[3]["last"]["n"] == 1
     assert client.get(f"/api/replays/{opened['id']}/games/{game['game']}/frames/{n + 1}").status_code == 404
     assert client.get(f"/api/replays/{opened['id']}/games/999").status_code == 404
 
@@ -228,6 +245,13 @@ def test_any_replay_frame_is_the_state_after_that_many_decisions(results_dir):
                     | set(random.Random(1).sample(range(len(digests)), 10)))
     for k in reversed(frames):  # backwards, as a person stepping back
         assert state_digest(replay.state_at(k)) == digests[k], k
+
+
+def test_serve_says_in_one_line_that_results_names_a_file_not_a_folder(capsys, tmp_path):
+    (tmp_path / "ga200.json").write_text("{}")
+    assert main(["serve", "--results", str(tmp_path / "ga200.json")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "is a file, not a folder" in err[0] and str(tmp_path) in err[0]
 
 
 def test_serve_refuses_a_missing_folder_or_model_in_one_line(capsys, tmp_path):
@@ -255,3 +279,168 @@ def test_serve_refuses_a_bad_port_in_one_line(capsys, port):
     assert stop.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert "--port" in err[-1] and "Traceback" not in "".join(err)
+
+
+# ------------------------------------------------------------------ moves, battles, outcomes
+@pytest.fixture(scope="module")
+def fought():
+    """A whole game between aggressors: battles of every kind (close, ranged, overwhelming)."""
+    game = LiveGame(["aggressor", "aggressor"], seed=0)
+    while game.advance():
+        pass
+    return game
+
+
+def test_decisions_are_the_move_lists_one_numbering_with_their_events_under_them(fought):
+    moves = fought.view(0)["moves"]
+    assert [m["n"] for m in moves] == list(range(len(fought.decisions) + 1))
+    assert moves[0]["seat"] == -1 and moves[0]["events"][0]["event"] == "setup"
+    assert sum(len(m["events"]) for m in moves) == len(fought.env.game_state.events)
+    assert fought.view(5)["moves"][0]["n"] == 5 and fought.view(10 ** 6)["moves"] == []
+    seed_words = [e["text"] for m in moves for e in m["events"] if "seed" in e["text"]]
+    assert seed_words == []  # one seed on the page: the game's, not the engine's own
+
+
+def test_every_battle_shows_its_dice_and_a_why_that_agrees_with_them(fought):
+    battles = [b for m in fought.moves for b in m["battles"]]
+    events = [e for e in fought.env.game_state.events if e["event"] == "battle"]
+    assert len(battles) == len(events) > 10
+    assert {"close", "ranged", "overwhelm"} <= {"overwhelm" if b["overwhelm"] else "ranged" if b["ranged"] else "close"
+                                               for b in battles}
+    for b, e in zip(battles, events):
+        a = b["attacker"]
+        assert a["dice"] == e["dice"] and b["won"] == e["won"] and b["why"].startswith(f"{a['dice']} di")
+        if b["overwhelm"]:
+            assert b["rounds"] == [] and "overwhelming" in b["why"]
+        elif b["ranged"]:
+            hit = min(b["rounds"][0]["attack"]) <= b["need"]
+            assert hit == b["won"] and b["why"].endswith("hit" if hit else "miss")
+        else:
+            last = b["rounds"][-1]
+            best_a, best_d = max(last["attack"]), max(last["defend"])
+            assert (best_a > best_d) == b["won"] and len(last["attack"]) == a["dice"]
+            assert b["why"].endswith(f"{best_a} {'beats' if b['won'] else 'loses to'} {best_d}")
+        if a["tactics"]:
+            assert f"({a['tactics']} from flanking or attrition)" in b["why"]
+
+
+def test_outcomes_are_marked_on_their_hexes_with_whose_gain_and_whose_loss(fought):
+    state = fought.env.game_state
+    marked = [o for m in fought.moves for o in m["outcomes"]]
+    captured = [e for e in state.events if e["event"] == "captured"]
+    on_board = [o for o in marked if o["what"] == "captured"]
+    assert len(on_board) == len(captured) > 0
+    for o, e in zip(on_board, captured):
+        assert o["cell"] == e["cell"] and o["by"] == e["by"] and o["of"] == state.u_owner[e["unit"]] != e["by"]
+    assert {"captured", "seized", "occupied"} <= {o["what"] for o in marked}
+    x, y = fought.board["cells"][on_board[0]["cell"]]["x"], fought.board["cells"][on_board[0]["cell"]]["y"]
+    assert (on_board[0]["x"], on_board[0]["y"]) == (x, y)
+
+
+def test_each_players_last_decision_skips_end_turn_and_end_activation(fought):
+    last = fought.view()["last_decisions"]
+    assert len(last) == 2 and all(last)
+    for seat, words in enumerate(last):
+        n = int(words.split(".")[0])
+        move = fought.moves[n]
+        assert move["seat"] == seat and not move["plain"] and not words.startswith(f"{n}. P{seat}:")
+        assert all(m["plain"] for m in fought.moves[n + 1:] if m["seat"] == seat)
+
+
+def test_the_view_says_each_player_once_and_counts_losses_apart_from_gains(fought):
+    view = fought.view()
+    assert "player_" not in json.dumps(view)
+    p0, p1 = view["players"]
+    assert p0["lost_captured"] == p1["prisoners"] > 0  # P0's units held by P1: P0's loss, P1's gain
+    assert p1["lost_captured"] == p0["prisoners"]
+
+
+# ------------------------------------------------------------------ hints and undo
+def test_a_hint_is_the_strongest_agents_choice_among_the_legal_decisions(client):
+    from agents.registry import make_agent
+    g = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 3, "hints": True}).json()
+    assert g["hints"] and not g["undo"]
+    for _ in range(4):  # the setup's loads, then the placements
+        h = client.get(f"/api/games/{g['id']}/hint").json()
+        legal = {d["action"]: d for d in g["decisions"]}
+        assert h["agent"] == "ppo:pretrained" and h["decision"] == g["decisions_made"] and 0 <= h["win"] <= 1
+        assert 1 <= len(h["choices"]) <= 3 and all(c["action"] in legal for c in h["choices"])
+        probs = [c["prob"] for c in h["choices"]]
+        assert probs == sorted(probs, reverse=True) and sum(probs) <= 1.001
+        env = client.app.state.store.game(g["id"]).env
+        obs = env.observe(env.agent_selection)
+        agent = make_agent("ppo:pretrained")
+        assert h["choices"][0]["action"] == agent.act(obs["observation"], obs["action_mask"], {})
+        assert client.get(f"/api/games/{g['id']}/hint").json() == h  # asked again: the same, from memory
+        client.post(f"/api/games/{g['id']}/decide", json={"action": h["choices"][0]["action"]})
+        g = client.post(f"/api/games/{g['id']}/advance").json()
+
+
+@pytest.mark.parametrize("body,status,words", [
+    ({"seats": ["human", "greedy"]}, 409, "hints are off"),
+    ({"seats": ["human", "greedy", "greedy", "greedy"], "hints": True}, 400, "2 or 3 players"),
+    ({"seats": ["greedy", "greedy"], "hints": True}, 400, "person's seat"),
+    ({"seats": ["human", "greedy"], "hints": "please"}, 422, "hints"),
+    ({"seats": ["human", "greedy"], "hints": [1]}, 422, "hints"),
+])
+def test_a_hint_where_there_is_none_is_refused_in_one_line(client, body, status, words):
+    r = client.post("/api/games", json=body)
+    if r.status_code == 200:
+        r = client.get(f"/api/games/{r.json()['id']}/hint")
+    assert r.status_code == status and words in r.json()["error"]
+
+
+def test_a_hint_is_refused_when_it_is_not_the_persons_decision(client):
+    g = client.post("/api/games", json={"seats": ["greedy", "human"], "seed": 3, "hints": True}).json()
+    r = client.get(f"/api/games/{g['id']}/hint")
+    assert r.status_code == 409 and "not one now" in r.json()["error"]
+    assert client.get("/api/games/nope/hint").status_code == 404
+
+
+def test_undo_takes_back_the_persons_decision_and_the_agents_answers_and_rebuilds_the_same_state(client):
+    g = client.post("/api/games", json={"seats": ["human", "aggressor"], "seed": 0, "undo": True}).json()
+    key, rng = g["id"], random.Random(2)
+    game = client.app.state.store.game(key)
+    digests = {}
+    while game.env.game_state.turns_played < 4:
+        if g["human"]:
+            digests[g["decisions_made"]] = state_digest(game.env.game_state)
+            g = client.post(f"/api/games/{key}/decide", json={"action": rng.choice(g["decisions"])["action"]}).json()
+        else:
+            g = client.post(f"/api/games/{key}/advance").json()
+    mine = [m["n"] for m in g["moves"] if m["seat"] == 0]
+    u = client.post(f"/api/games/{key}/undo").json()
+    assert u["decisions_made"] == mine[-1] - 1 and u["taken_back"] == g["decisions_made"] - u["decisions_made"]
+    assert u["human"] and [m["n"] for m in u["moves"]] == list(range(u["decisions_made"] + 1)) and u["undone"] == 1
+    assert state_digest(game.env.game_state) == digests[u["decisions_made"]]
+    u = client.post(f"/api/games/{key}/undo").json()  # and the one before
+    assert u["decisions_made"] == mine[-2] - 1 and state_digest(game.env.game_state) == digests[u["decisions_made"]]
+    record = game.record()  # the record of the game as it stands replays to it
+    assert record.decisions == game.decisions and state_digest(replay_record(record)) == state_digest(game.env.game_state)
+
+
+def test_undo_is_refused_where_it_is_off_or_there_is_nothing_to_take_back(client):
+    g = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 3}).json()
+    r = client.post(f"/api/games/{g['id']}/undo")
+    assert r.status_code == 409 and "undo is off" in r.json()["error"]
+    g = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 3, "undo": True}).json()
+    r = client.post(f"/api/games/{g['id']}/undo")
+    assert r.status_code == 409 and "no decision of yours" in r.json()["error"]
+    assert client.post("/api/games/nope/undo").status_code == 404
+    assert client.post("/api/games", json={"seats": ["human", "greedy"], "undo": None}).status_code == 422
+
+
+def replay_record(record):
+    state = initial_state(record)
+    for code in record.decisions:
+        apply_action(state, code)
+    return state
+
+
+def test_the_score_sheet_is_the_engines_and_sums_to_each_players_tokens(fought):
+    from agents.web import view
+    if view.token_sheet is None:
+        pytest.skip("this engine has no token_sheet yet (vigtavl_env.engine.tokens)")
+    v = fought.view()
+    assert v["sheet"] == view.token_sheet(fought.env.game_state)
+    assert [sum(s.values()) for s in v["sheet"]] == [p["tokens"] for p in v["players"]]

@@ -96,7 +96,7 @@ def shot(page, name: str, tmp_path: Path) -> Path:
 
 
 # ------------------------------------------------------------------ clicking like a person
-def start(page, base_url: str, seats: list[str], seed: int, mode: str = "play") -> None:
+def start(page, base_url: str, seats: list[str], seed: int, mode: str = "play", tools: tuple[str, ...] = ()) -> None:
     page.goto(f"{base_url}#{mode}")
     page.select_option("#players", str(len(seats)))
     if mode == "play":
@@ -105,6 +105,8 @@ def start(page, base_url: str, seats: list[str], seed: int, mode: str = "play") 
         if spec != "human":
             page.fill(f"#seat-{i}", spec)
     page.fill("#seed", str(seed))
+    for tool in tools:  # "hints", "undo"
+        page.check(f"#with-{tool}")
     page.click("#start")
     page.wait_for_selector("body[data-turn]")
 
@@ -128,7 +130,7 @@ def click_decision(page, action: int) -> None:
     before = made(page)
     d = next(d for d in decisions(page) if d["action"] == action)
     if d["cell"] >= 0:
-        page.click(f"#layer-hexes polygon[data-cell='{d['cell']}']")
+        click_hex(page, d["cell"])
         if page.locator("#hex-menu").is_visible():
             page.click(f"#hex-menu button[data-action='{action}']")
     else:
@@ -136,8 +138,15 @@ def click_decision(page, action: int) -> None:
     page.wait_for_function(f"+document.body.dataset.decisions > {before}")
 
 
+def click_hex(page, cell: int) -> None:
+    """A click at the hex's middle, as a person's: on whatever is drawn there (a piece answers
+    for its hex), so Playwright is told not to insist that the hex itself is on top."""
+    page.click(f"#layer-hexes polygon[data-cell='{cell}']", force=True)
+
+
 def events(page) -> str:
-    return page.text_content("#events")
+    """The move list's text: every decision and the events under it."""
+    return page.text_content("#moves")
 
 
 # ------------------------------------------------------------------ play
@@ -148,12 +157,12 @@ def test_place_and_build_by_clicking_and_the_bot_answers(page, base_url, tmp_pat
     page.wait_for_function("+document.body.dataset.decisions >= 2")  # ... and the bot loads his
     wait_for_person(page)
     place = next(d for d in decisions(page) if d["command"].startswith("place caravel"))
-    page.click(f"#layer-hexes polygon[data-cell='{place['cell']}']")  # three ships fit: a menu
+    click_hex(page, place["cell"])  # three ships fit: a menu
     assert page.locator("#hex-menu button").count() >= 2
     page.click(f"#hex-menu button[data-action='{place['action']}']")
     q, r = place["command"].split()[-1].split(",")
-    page.wait_for_function(f"document.getElementById('events').textContent.includes('P0 places a caravel at ({q},{r})')")
-    page.wait_for_function("document.getElementById('events').textContent.includes('P1 places')")  # the answer
+    page.wait_for_function(f"document.getElementById('moves').textContent.includes('P0 places a caravel at ({q},{r})')")
+    page.wait_for_function("document.getElementById('moves').textContent.includes('P1 places')")  # the answer
     assert page.locator("#layer-pieces .unit").count() >= 2
     while page.evaluate("vigtavl.liveView().status.phase") == "placement":
         click_decision(page, next(d for d in decisions(page) if d["cell"] >= 0)["action"])
@@ -181,7 +190,7 @@ def test_a_retaliation_is_triggered_and_answered_by_clicking(page, base_url, tmp
     assert "RETALIATION" in page.text_content("#banner")
     shot(page, "web_retaliation", tmp_path)
     end = page.locator("#global-decisions button[data-command='end turn']")
-    assert end.count() == 1
+    assert end.count() == 1 and end.text_content().startswith("end the retaliation (back to P1's turn)")
     end.click()
     page.wait_for_function("!document.getElementById('banner').textContent.includes('RETALIATION')")
     assert "retaliation is over" in events(page)
@@ -209,6 +218,10 @@ def test_a_whole_game_against_greedy_is_played_to_the_end_by_clicking(page, base
         d = rng.choice(on_board if on_board and rng.random() < 0.85 else options)
         click_decision(page, d["action"])
     assert "Game over" in page.text_content("#banner")
+    if page.evaluate("vigtavl.liveView().sheet") is None:  # an engine without token_sheet: no sheet
+        assert page.is_hidden("#sheet-box")
+    else:  # the score sheet opens at the end: a row per source, the totals the players' tokens
+        assert page.get_attribute("#sheet-box", "open") is not None and page.locator("#sheet tr[data-source]").count() > 5
     assert page.locator("#download").get_attribute("href").endswith("/record")
     shot(page, "web_game_over", tmp_path)
     page.click("#replay-this")  # the game just played, in the replay view
@@ -286,7 +299,7 @@ def test_a_results_file_is_opened_and_stepped_through(page, base_url, tmp_path):
     for _ in range(3):
         page.click("#forward")
     page.wait_for_function("document.getElementById('frame-label').textContent.startsWith('decision 3 /')")
-    assert page.locator("#events li.decision").count() == 1
+    assert page.locator("#moves > li.shown").count() == 1
     page.click("#back")
     page.wait_for_function("document.getElementById('frame-label').textContent.startsWith('decision 2 /')")
     turns = page.locator("#turn option").all()
@@ -313,3 +326,187 @@ def test_an_uploaded_file_replays_and_a_malformed_one_is_refused(page, base_url,
     page.set_input_files("#upload", str(bad))
     page.wait_for_selector("#message.error")
     assert "bad.json is not a JSON file" in page.text_content("#message")
+
+
+# ------------------------------------------------------------------ reading the board
+def watched(page, base_url: str, decisions: int = 60) -> None:
+    """A watched game (greedy against aggressor, seed 2), paused after ``decisions`` decisions."""
+    start(page, base_url, ["greedy", "aggressor"], seed=2, mode="watch")
+    page.wait_for_function(f"+document.body.dataset.decisions >= {decisions}")
+    page.click("#pause")
+    page.wait_for_timeout(300)
+
+
+def test_pieces_have_pictures_a_legend_and_tooltips(page, base_url):
+    watched(page, base_url)
+    legend = page.locator("#legend .legend-item[data-piece]")
+    names = [legend.nth(i).get_attribute("data-piece") for i in range(legend.count())]
+    assert names == ["soldier", "archer", "cavalry", "caravel", "freighter", "galleon", "camp", "fort", "castle",
+                     "artillery", "prisoner"]
+    assert page.is_visible("#legend")
+    units = page.locator("#layer-pieces .piece.unit")
+    assert units.count() > 5 and page.locator("#layer-pieces .piece.unit path.glyph").count() == units.count()
+    assert page.locator("#layer-pieces text").count() == 0  # no more letters
+    freighter = page.locator("#layer-pieces .piece[data-piece='freighter'] title").first.text_content()
+    assert freighter.startswith(("P0 (greedy): freighter", "P1 (aggressor): freighter"))
+    assert ("aboard: " in freighter) or freighter.endswith("empty")
+    piece = page.locator("#layer-pieces .piece.unit").first
+    piece.hover(force=True)  # pieces take the pointer now: the hover line tells what is there
+    words = piece.locator("title").text_content()
+    page.wait_for_function("document.getElementById('hover-info').textContent.includes(%r)" % words)
+    assert ("spent" in words) != ("upright" in words)
+    page.click("#step")  # the board changes: the hover line no longer describes it
+    page.wait_for_function("document.getElementById('hover-info').textContent.startsWith('hover a hex')")
+
+
+@pytest.mark.parametrize("width,height", [(1280, 720), (420, 860)])
+def test_the_layout_fits_a_laptop_and_a_narrow_screen(browser, base_url, width, height, tmp_path):
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    ctx.add_init_script("localStorage.setItem('vigtavl-speed', '0')")
+    page = ctx.new_page()
+    try:
+        watched(page, base_url, decisions=20)
+        board, panel = page.locator("#board").bounding_box(), page.locator("#panel").bounding_box()
+        assert page.evaluate("document.documentElement.scrollWidth") <= width  # no sideways scrolling
+        assert board["x"] >= 0 and board["x"] + board["width"] <= width and board["width"] > 0.5 * min(width, 700)
+        if width >= 1000:  # side by side, the board whole on the screen
+            assert panel["x"] >= board["x"] + board["width"] and board["y"] + board["height"] <= height
+        else:  # the panel under the board
+            assert panel["y"] >= board["y"] + board["height"] - 1 and panel["width"] > 0.9 * (width - 40)
+        shot(page, f"web_layout_{width}", tmp_path)
+    finally:
+        ctx.close()
+
+
+def test_the_play_forms_seed_is_not_carried_into_watch(page, base_url):
+    page.goto(f"{base_url}#play")
+    page.fill("#seed", "2024")
+    page.click("#tab-watch")
+    page.wait_for_function("document.getElementById('setup-title').textContent.startsWith('Watch')")
+    assert page.input_value("#seed") == ""
+
+
+# ------------------------------------------------------------------ battles and the move list
+def battle_frame(page) -> tuple[int, dict]:
+    """The first frame of the replay shown whose decision fought a battle, and that decision."""
+    return page.evaluate("""async () => {
+        const [, file, game] = location.hash.split('/');
+        const summary = await (await fetch(`/api/replays/${file}/games/${game}`)).json();
+        const move = summary.moves.find((m) => m.battles.length && m.outcomes.length);
+        return [move.n, move];
+    }""")
+
+
+def open_replay(page, base_url: str, game: int = 1) -> None:
+    page.goto(f"{base_url}#replay")
+    page.wait_for_selector("#folder-files:not([hidden])")
+    page.click("#open-file")
+    page.wait_for_selector(f"#games-table tbody tr[data-game='{game}']")
+    page.click(f"#games-table tbody tr[data-game='{game}']")
+    page.wait_for_function("document.getElementById('frame-label').textContent.startsWith('decision 0 /')")
+
+
+def test_a_battle_shows_its_dice_its_why_and_its_outcome_on_the_board(page, base_url, tmp_path):
+    open_replay(page, base_url)
+    n, move = battle_frame(page)
+    page.click(f"#moves > li[data-n='{n}'] .move-text")  # the move list jumps to the decision
+    page.wait_for_function(f"document.getElementById('frame-label').textContent.startsWith('decision {n} /')")
+    battle = move["battles"][0]
+    box = page.locator("#battles .battle").first
+    assert page.is_visible("#battles-section")
+    assert box.locator(".why").text_content() == f"Why: {battle['why']}"
+    rounds = battle["rounds"]
+    dice = sum(len(r["attack"]) + len(r["defend"]) for r in rounds)
+    assert box.locator(".die").count() == dice
+    assert box.locator(".die.tactics").count() == battle["attacker"]["tactics"] * len(rounds)
+    assert ("wins" if battle["won"] else "loses") in box.locator(".battle-head").text_content()
+    words = [page.locator("#layer-outcomes .outcome text").nth(i).text_content()
+             for i in range(page.locator("#layer-outcomes .outcome").count())]
+    assert words == [o["what"] for o in move["outcomes"]]
+    assert page.locator("#layer-outcomes .battle-ring").count() == len(move["battles"])
+    assert page.locator("#moves > li.shown").get_attribute("data-n") == str(n)
+    shot(page, "web_battle", tmp_path)
+    page.click("#forward")  # the next decision: its own battles, or none
+    page.wait_for_function(f"document.getElementById('frame-label').textContent.startsWith('decision {n + 1} /')")
+    assert page.locator("#moves > li.shown").get_attribute("data-n") == str(n + 1)
+
+
+def test_the_games_table_sorts_by_length_winner_tokens_and_seed(page, base_url):
+    page.goto(f"{base_url}#replay")
+    page.wait_for_selector("#folder-files:not([hidden])")
+    page.click("#open-file")
+    page.wait_for_selector("#games-table tbody tr")
+
+    def column(k: int) -> list[str]:
+        return page.eval_on_selector_all(f"#games-table tbody tr td:nth-child({k})", "cells => cells.map(c => c.textContent)")
+    for key, k in (("decisions", 5), ("seed", 6), ("tokens", 3), ("winners", 4)):
+        page.click(f"#games-table th[data-sort='{key}']")
+        first = column(k)
+        page.click(f"#games-table th[data-sort='{key}']")
+        assert column(k) == first[::-1] or len(set(first)) < len(first)
+        if key in ("decisions", "seed"):
+            assert [int(x) for x in first] == sorted(int(x) for x in first)
+            assert page.get_attribute(f"#games-table th[data-sort='{key}']", "data-order") == "descending"
+
+
+def test_a_live_games_move_list_shows_a_decision_when_clicked(page, base_url):
+    watched(page, base_url, decisions=30)
+    page.click("#moves > li[data-n='3'] .move-text")
+    assert page.is_visible("#picked") and "showing decision 3" in page.text_content("#picked")
+    place = page.text_content("#moves > li[data-n='3'] .move-text")  # a placement: one hex, dashed
+    assert "place" in place and page.locator("#layer-marks polygon.last").count() == 1
+    assert page.locator("#moves > li.shown").get_attribute("data-n") == "3"
+    page.click("#back-to-now")
+    assert page.is_hidden("#picked") and page.locator("#moves > li.shown").count() == 0
+
+
+# ------------------------------------------------------------------ hints and undo
+def test_a_hint_shows_the_strongest_agents_choices_on_the_board_and_one_is_clicked(page, base_url, tmp_path):
+    start(page, base_url, ["human", "greedy"], seed=3, tools=("hints",))
+    wait_for_person(page)
+    page.click("#global-decisions button[data-command='load 1']")
+    page.wait_for_function("+document.body.dataset.decisions >= 2")
+    wait_for_person(page)
+    assert page.is_visible("#hint-button") and page.is_hidden("#undo-button")
+    page.click("#hint-button")
+    page.wait_for_selector("#hint:not([hidden]) button.hint-choice")
+    assert "ppo:pretrained would choose:" in page.text_content("#hint")
+    assert "% of a win" in page.text_content("#hint") and page.locator("#hint .eval-bar span").count() == 1
+    marks = page.locator("#layer-hints .hint-mark")
+    assert 1 <= marks.count() <= 3 and marks.first.locator("text").text_content().endswith("%")
+    legal = {d["cell"] for d in decisions(page)}
+    assert all(int(marks.nth(i).get_attribute("data-cell")) in legal for i in range(marks.count()))
+    shot(page, "web_hint", tmp_path)
+    before = made(page)
+    page.click("#hint button.hint-choice >> nth=0")  # the agent's choice, made with a click
+    page.wait_for_function(f"+document.body.dataset.decisions > {before}")
+    assert page.locator("#layer-hints .hint-mark").count() == 0  # a hint is for its position only
+    assert page.is_hidden("#hint")
+
+
+def test_hints_and_undo_are_off_unless_chosen(page, base_url):
+    start(page, base_url, ["human", "greedy"], seed=3)
+    wait_for_person(page)
+    assert page.is_hidden("#hint-button") and page.is_hidden("#undo-button")
+    page.click("#tab-watch")
+    page.wait_for_selector("#setup:visible")
+    assert page.is_hidden("#tools-choice")
+
+
+def test_undo_takes_back_the_persons_decision_and_the_agents_answer(page, base_url):
+    start(page, base_url, ["human", "greedy"], seed=3, tools=("undo",))
+    wait_for_person(page)
+    click_decision(page, decisions(page)[0]["action"])  # load 1, and the bot's load
+    wait_for_person(page)
+    place = next(d for d in decisions(page) if d["cell"] >= 0)
+    click_decision(page, place["action"])
+    wait_for_person(page)
+    count = made(page)
+    assert count >= 4 and page.locator("#moves > li").count() == count + 1
+    page.click("#undo-button")
+    page.wait_for_function(f"+document.body.dataset.decisions === {2}")
+    wait_for_person(page)
+    assert page.locator("#moves > li").count() == 3  # the setup and the two loads
+    assert [d["action"] for d in decisions(page)].count(place["action"]) == 1  # the placement is offered again
+    click_decision(page, place["action"])
+    page.wait_for_function(f"+document.body.dataset.decisions >= {count}")

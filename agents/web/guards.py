@@ -30,6 +30,7 @@ from typing import Any
 
 from starlette.exceptions import HTTPException
 
+from agents.records import RESULTS_SCHEMA
 from agents.registry import spec_model
 from vigtavl_env.agent import agent_names
 
@@ -37,6 +38,8 @@ HUMAN = "human"
 MAX_NAME = 200  # characters in a name from a request: an agent spec, a file, a map
 MAX_MAP_BYTES = 64 * 1024
 MAX_LISTED = 1000  # files listed per folder in /api/meta and /api/files
+SCHEMA_PEEK = 256  # bytes read from a .json file to tell whether it is a results file
+RESULTS_HEAD = re.compile(rb'\s*\{\s*"schema"\s*:\s*"' + RESULTS_SCHEMA.encode() + rb'"')
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})
 SAFE_METHODS = ("GET", "HEAD")
 FOREIGN_FETCH = ("cross-site", "same-site")  # Sec-Fetch-Site values of another origin's page
@@ -77,9 +80,36 @@ def folders(paths: Iterable[str | Path], what: str) -> tuple[Path, ...]:
     """The folders named at start, resolved; ValueError (one line) for one that is missing."""
     out = tuple(Path(p).resolve() for p in paths)
     for f in out:
+        if f.is_file():
+            raise ValueError(f"{what} folder {f} is a file, not a folder: name the folder it is in, {f.parent}")
         if not f.is_dir():
             raise ValueError(f"{what} folder {f} does not exist")
     return out
+
+
+def results_files(root: Path, limit: int = MAX_LISTED) -> list[tuple[Path, float]]:
+    """The vigtavl results files below ``root`` (a file's first bytes must name the schema, as
+    :func:`agents.records.results_file` writes it), newest first, with their times; hidden
+    folders (``.venv``, ``.git``) and hidden files are never searched. At most ``limit``."""
+    found: list[tuple[Path, float]] = []
+    for folder, subfolders, names in os.walk(root):
+        subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
+        for name in names:
+            path = Path(folder) / name
+            if name.endswith(".json") and not name.startswith(".") and _names_schema(path):
+                found.append((path, path.stat().st_mtime))
+        if len(found) >= 4 * limit:
+            break
+    return sorted(found, key=lambda f: (-f[1], str(f[0])))[:limit]
+
+
+def _names_schema(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(SCHEMA_PEEK)
+    except OSError:
+        return False
+    return RESULTS_HEAD.match(head) is not None
 
 
 # -------------------------------------------------------------------- hosts and origins

@@ -7,10 +7,12 @@ build step) calls this JSON API, the module-level :data:`router`:
   agent may think per decision.
 - ``POST /api/games`` ``{"seats": ["human", "greedy"], "seed": 7, "map": "duel"}``: a live game
   (any seat may be ``human``; none for watching); ``GET /api/games/{id}?since=N``: its view with
-  the events from number N; ``POST /api/games/{id}/decide`` ``{"action": A}``: a person's
+  the moves (decisions, with their events) from decision N; ``POST /api/games/{id}/decide`` ``{"action": A}``: a person's
   decision; ``POST /api/games/{id}/advance``: one agent decision (while one is being thought,
   the view at once, with ``"thinking": true``); ``GET /api/games/{id}/record``: the game as a
-  results file; ``POST /api/games/{id}/replay``: open it for replay.
+  results file; ``POST /api/games/{id}/replay``: open it for replay. Started with ``"hints": true``,
+  ``GET /api/games/{id}/hint``: what the strongest agent would decide now; with ``"undo": true``,
+  ``POST /api/games/{id}/undo``: the person's last decision and the agents' answers since taken back.
 - ``GET /api/files``: the results files in the folders given to ``serve``; ``POST /api/replays``
   ``{"folder": 0, "file": "results.json"}`` opens one, ``POST /api/replays/upload?name=F`` opens an
   uploaded one (the request body is the file); ``GET /api/replays/{id}``: its games;
@@ -43,8 +45,8 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from agents.web.guards import (
-    LOOPBACK_NAMES, MAX_LISTED, Gate, MapGuard, ModelGuard, WebError, clean_name, folders, host_names, inside,
-    is_loopback, seat_specs,
+    LOOPBACK_NAMES, Gate, MapGuard, ModelGuard, WebError, clean_name, folders, host_names, inside,
+    is_loopback, results_files, seat_specs,
 )
 from agents.web.sessions import LiveGame, ReplayFile, ReplayGame, parse_results, read_results
 from agents.web.store import Limits, Store, ThinkPool
@@ -80,6 +82,8 @@ class NewGame(BaseModel):
     seats: list[str]
     seed: int | None = Field(default=None, ge=0, lt=MAX_SEED)
     map: str | None = None
+    hints: bool = False  # the strongest agent's advice on asking (agents.web.hints)
+    undo: bool = False  # the person may take back his decisions
 
 
 class Decision(BaseModel):
@@ -166,7 +170,7 @@ def _agents_menu(models: list[str]) -> list[dict[str, str]]:
 def new_game(req: NewGame, request: Request, settings: Config) -> dict[str, Any]:
     state = request.app.state
     seats = seat_specs(req.seats, state.models, settings.think_ms)
-    game = LiveGame(seats, seed=req.seed, map=state.maps.resolve(req.map))
+    game = LiveGame(seats, seed=req.seed, map=state.maps.resolve(req.map), hints=req.hints, undo=req.undo)
     key = state.store.add_game(game)
     with game.lock:  # its id is not out yet: nobody else holds it
         return {"id": key, "board": game.board, **game.view()}
@@ -197,6 +201,26 @@ async def advance(key: str, request: Request, game: Annotated[LiveGame, Depends(
     return {"id": key, "advanced": thinking is not None, **view}
 
 
+@router.get("/api/games/{key}/hint")
+async def hint(request: Request, game: Annotated[LiveGame, Depends(live_game)]) -> dict[str, Any]:
+    """What the strongest agent would decide now (a game started with hints): one pass of its
+    network on the think pool, like an agent's think; the same hint again costs nothing."""
+    async with game.held():
+        question = game.hint_question()
+    if isinstance(question, dict):
+        return question
+    future = request.app.state.pool.submit(lambda: game.hint(question))
+    return await asyncio.shield(asyncio.wrap_future(future))
+
+
+@router.post("/api/games/{key}/undo")
+def undo(key: str, game: Locked) -> dict[str, Any]:
+    """Takes back the person's last decision and the agents' answers since (a game started with
+    undo); the view from the start, as the move list is shorter now."""
+    taken = game.undo()
+    return {"id": key, "taken_back": taken, **game.view(0)}
+
+
 @router.get("/api/games/{key}/record")
 def record(key: str, game: Locked) -> JSONResponse:
     return JSONResponse(game.results(),
@@ -215,8 +239,8 @@ def replay_live(key: str, game: Locked, request: Request) -> dict[str, Any]:
 def files(settings: Config) -> dict[str, Any]:
     out = []
     for i, f in enumerate(settings.results):
-        found = sorted(p for p in f.rglob("*.json") if p.is_file())[:MAX_LISTED]
-        out += [{"folder": i, "file": str(p.relative_to(f))} for p in found]
+        out += [{"folder": i, "file": str(p.relative_to(f)), "time": round(t)} for p, t in results_files(f)]
+    out.sort(key=lambda entry: -entry["time"])
     return {"folders": [str(f) for f in settings.results], "files": out}
 
 

@@ -39,9 +39,9 @@ from agents.records import RESULTS_SCHEMA, GameRecord, check_results_version, re
 from agents.replay import ReplayError, check_engine, initial_state, replay_steps, verify
 from agents.web.guards import HUMAN, WebError
 from agents.web.store import RECORD_BYTES_PER_JSON_BYTE
-from agents.web.view import (
-    board_view, decision_cells, decision_list, narrate_events, state_view,
-)
+from agents.web.hints import hint, hint_agent_spec, load_hinter
+from agents.web.moves import last_decisions, move_entry
+from agents.web.view import board_view, decision_cells, decision_list, state_view
 from vigtavl_env.engine import IllegalActionError, apply_action, describe
 
 SEED_RANGE = 2 ** 31
@@ -68,7 +68,7 @@ class LiveGame:
     taken as given: the server checks them first (:func:`agents.web.guards.seat_specs`)."""
 
     def __init__(self, seats: list[str], seed: int | None = None, map: Any = None,
-                 max_steps: int = DEFAULT_MAX_STEPS) -> None:
+                 max_steps: int = DEFAULT_MAX_STEPS, hints: bool = False, undo: bool = False) -> None:
         from vigtavl_env import raw_env
         n = len(seats)
         if not 2 <= n <= 4:
@@ -77,6 +77,10 @@ class LiveGame:
         agents = [s for s in seats if s.lower() != HUMAN]
         if not all(agents):
             raise WebError("every seat needs an agent spec or 'human'")
+        if (hints or undo) and len(agents) == n:
+            raise WebError("hints and undo are for a person's seat: this game has none")
+        if hints:
+            hint_agent_spec(n)
         try:
             check_agents(agents)
             env = raw_env(num_players=n, map=map or None, max_steps=max_steps)
@@ -85,6 +89,11 @@ class LiveGame:
         except (ValueError, FileNotFoundError) as e:
             raise WebError(str(e)) from None
         self.env, self.seats, self.max_steps = env, seats, max_steps
+        self.new_env = lambda: raw_env(num_players=n, map=map or None, max_steps=max_steps)  # for an undo
+        self.hints, self.undo_allowed = bool(hints), bool(undo)
+        self.undone = 0  # undos so far: the page reloads the move list when it changes
+        self.hinter: Any = None  # the hint agent, loaded by the first hint (agents.web.hints)
+        self.hint_shown: tuple[int, dict[str, Any]] | None = None  # the last hint, for the decision it was for
         self.map = map if map is None or isinstance(map, str) else map.name
         self.agent_seeds = [agent_seed(self.seed, i) for i in range(n)]
         self.players = [None if s.lower() == HUMAN else make_agent(s, seed=self.agent_seeds[i])
@@ -92,10 +101,11 @@ class LiveGame:
         for i, a in enumerate(self.players):
             if a is not None:
                 a.reset(i, self.agent_seeds[i])
-        self.board = board_view(env.game_state.gmap.board, env.game_state.gmap.terrain)
+        state = env.game_state
+        self.board = board_view(state.gmap.board, state.gmap.terrain)
         self.decisions: list[int] = []
         self.seat_decisions, self.seat_cpu = [0] * n, [0.0] * n
-        self.last: dict[str, Any] | None = None
+        self.moves = [move_entry(0, -1, "the setup", [], -1, state.events, state)]  # then one per decision
         self.lock = threading.Lock()
         self.thinking: Future | None = None  # the agent's think in progress
         self.touched = 0.0  # when a request last found it (the store's clock)
@@ -210,14 +220,15 @@ class LiveGame:
             raise WebError(f"decision refused by the rules: {e}", 409) from None
         self.decisions.append(code)
         self.seat_decisions[seat] += 1
-        self.last = {"number": len(self.decisions), "seat": seat, "text": text, "cells": cells,
-                     "events_from": before}
+        self.hint_shown = None
+        self.moves.append(move_entry(len(self.decisions), seat, text, cells, code, state.events[before:], state))
 
     # ---------------------------------------------------------------- views
     def view(self, since: int = 0) -> dict[str, Any]:
-        """The page's view, with the events from number ``since``; ``thinking`` while an agent
-        thinks. Kept until the next decision, so polls of a thinking game cost nothing."""
-        since = max(0, min(int(since), len(self.env.game_state.events)))
+        """The page's view, with the moves from decision ``since`` on (0: the setup, then every
+        decision); ``thinking`` while an agent thinks. Kept until the next decision, so polls of
+        a thinking game cost nothing."""
+        since = max(0, min(int(since), len(self.moves)))
         key = (len(self.decisions), since)
         if self.shown is None or self.shown[0] != key:
             self.shown = (key, self._view(since))
@@ -227,14 +238,69 @@ class LiveGame:
         env, state = self.env, self.env.game_state
         seat = self.to_act()
         out = state_view(state, self.seats, self.interrupt, truncated=self.over and not state.is_over)
-        out.update(kind="live", seats=self.seats, seed=self.seed, to_act=seat,
+        out.update(kind="live", seats=self.seats, seed=self.seed, to_act=seat, hints=self.hints,
+                   undo=self.undo_allowed, undone=self.undone,
                    human=seat >= 0 and self.players[seat] is None, decisions_made=len(self.decisions),
-                   last=self.last, events_total=len(state.events),
-                   events=narrate_events(state.events[since:], state, since), decisions=[])
+                   last=self.moves[-1] if self.decisions else None, moves=self.moves[since:], decisions=[],
+                   last_decisions=last_decisions(self.moves, len(self.seats)))
         if out["human"]:
             mask = env.observe(env.agent_selection)["action_mask"]
-            out["decisions"] = decision_list(state, env.codec, mask)
+            out["decisions"] = decision_list(state, env.codec, mask, self.interrupt)
         return out
+
+    # ---------------------------------------------------------------- a person's tools
+    def hint_question(self) -> tuple[int, Any, Any, list[dict[str, Any]]] | dict[str, Any]:
+        """What a hint needs, copied (the decision's number, the observation, the mask, the legal
+        decisions), or the hint already given for this decision. Call it holding the lock."""
+        if not self.hints:
+            raise WebError("hints are off in this game: choose them when starting a game", 409)
+        if not self.human_to_act():
+            raise WebError("a hint is for the person's decision, and it is not one now", 409)
+        if self.hint_shown is not None and self.hint_shown[0] == len(self.decisions):
+            return self.hint_shown[1]
+        env = self.env
+        obs = env.observe(env.agent_selection)
+        decisions = decision_list(env.game_state, env.codec, obs["action_mask"], self.interrupt)
+        return len(self.decisions), obs["observation"].copy(), obs["action_mask"].copy(), decisions
+
+    def hint(self, question: tuple[int, Any, Any, list[dict[str, Any]]]) -> dict[str, Any]:
+        """The hint for ``question``: the slow part, on the think pool, without the lock."""
+        number, observation, mask, decisions = question
+        if self.hinter is None:
+            self.hinter = load_hinter(len(self.seats))
+        answer = {"decision": number, "agent": hint_agent_spec(len(self.seats)),
+                  **hint(self.hinter, observation, mask, decisions, self.to_act())}
+        self.hint_shown = (number, answer)
+        return answer
+
+    def undo(self) -> int:
+        """Takes back the person's last decision and the agents' answers since: the game is
+        rebuilt from its seed and the decisions before it (the engine is deterministic under a
+        seed, so this is the very position), and the agents are made afresh. The number of
+        decisions taken back. Call it holding the lock, with no agent thinking."""
+        if not self.undo_allowed:
+            raise WebError("undo is off in this game: choose it when starting a game", 409)
+        if self.thinking is not None:
+            raise WebError("an agent is thinking: undo when it has decided", 409)
+        people = [m["n"] for m in self.moves[1:] if self.players[m["seat"]] is None]
+        if not people:
+            raise WebError("there is no decision of yours to take back", 409)
+        keep = people[-1] - 1
+        env = self.new_env()
+        env.reset(seed=self.seed)
+        for code in self.decisions[:keep]:
+            env.step(env.codec.to_env(code))
+        taken = len(self.decisions) - keep
+        self.env, self.decisions, self.moves = env, self.decisions[:keep], self.moves[:keep + 1]
+        self.seat_decisions = [sum(1 for m in self.moves[1:] if m["seat"] == s) for s in range(len(self.seats))]
+        self.players = [None if p is None else make_agent(s, seed=self.agent_seeds[i])
+                        for i, (p, s) in enumerate(zip(self.players, self.seats))]
+        for i, a in enumerate(self.players):
+            if a is not None:
+                a.reset(i, self.agent_seeds[i])
+        self.shown = self.hint_shown = None
+        self.undone += 1
+        return taken
 
     def record(self) -> GameRecord:
         job = GameJob(0, self.seed, tuple(self.seats), len(self.seats), self.map, self.max_steps)
@@ -336,7 +402,7 @@ class ReplayFile:
 
     def summary(self) -> dict[str, Any]:
         return {"name": self.name, "games": [
-            {"game": r.game, "seats": r.seats, "tokens": r.tokens, "winners": r.winners, "map": r.map,
+            {"game": r.game, "seats": r.seats, "tokens": r.tokens, "winners": r.winners, "map": r.map, "seed": r.seed,
              "decisions": r.n_decisions, "truncated": r.truncated} for r in self.records.values()]}
 
     def build(self, number: int) -> "ReplayGame":
@@ -364,16 +430,17 @@ class ReplayGame:
         self.record = record
         self.board = board_view(state.gmap.board, state.gmap.terrain)
         self.snapshots = [state.clone(keep_events=False)]
-        self.moves: list[dict[str, Any]] = []  # per decision: its words, hexes, events, turn
+        # the setup, then per decision: its words, hexes, events, battles, outcomes (agents.web.moves)
+        self.moves = [move_entry(0, -1, "the setup", [], -1, state.events, state)]
         self.turns = [{"turn": 0, "frame": 0, "label": "placement"}]
         before, seat = len(state.events), state.current_player
         for i, text, state in replay_steps(record, state):
-            events = narrate_events(state.events[before:], state, before)
-            for e in events:
+            code = record.decisions[i - 1]
+            move = move_entry(i, seat, text, decision_cells(state, code), code, state.events[before:], state)
+            for e in move["events"]:
                 if e["event"] == "turn":
                     self.turns.append({"turn": len(self.turns), "frame": i, "label": e["text"]})
-            self.moves.append({"number": i, "seat": seat, "text": text, "events": events,
-                               "cells": decision_cells(state, record.decisions[i - 1])})
+            self.moves.append(move)
             if i % SNAPSHOT_EVERY == 0:
                 self.snapshots.append(state.clone(keep_events=False))
             before, seat = len(state.events), state.current_player
@@ -382,7 +449,7 @@ class ReplayGame:
     @property
     def frames(self) -> int:
         """Frames 0..n: the state before any decision, then after each."""
-        return len(self.moves)
+        return len(self.moves) - 1
 
     def state_at(self, frame: int) -> Any:
         state = self.snapshots[frame // SNAPSHOT_EVERY].clone(keep_events=False)
@@ -394,7 +461,7 @@ class ReplayGame:
         r = self.record
         return {"game": r.game, "seats": r.seats, "tokens": r.tokens, "winners": r.winners, "seed": r.seed,
                 "map": r.map, "frames": self.frames, "turns": self.turns, "board": self.board,
-                "truncated": r.truncated}
+                "truncated": r.truncated, "moves": self.moves}
 
     def view(self, frame: int) -> dict[str, Any]:
         if not 0 <= frame <= self.frames:
@@ -402,8 +469,8 @@ class ReplayGame:
         state = self.state_at(frame)
         truncated = frame == self.frames and self.record.truncated
         out = state_view(state, self.record.seats, truncated=truncated)
-        move = self.moves[frame - 1] if frame else None
         turn = max((t for t in self.turns if t["frame"] <= frame), key=lambda t: t["frame"])
-        out.update(kind="replay", frame=frame, frames=self.frames, turn=turn["turn"], last=move,
-                   events=move["events"] if move else [], decisions=[])
+        out.update(kind="replay", frame=frame, frames=self.frames, turn=turn["turn"],
+                   last=self.moves[frame] if frame else None, decisions=[],
+                   last_decisions=last_decisions(self.moves[:frame + 1], len(self.record.seats)))
         return out

@@ -10,7 +10,9 @@ the places of the pieces in a hex and the colours all come from here and from
 - ``marks``: the active unit's hex, the hex offered for occupation, the hex a pending choice is
   about and the hex the attack comes from;
 - ``status``: phase, round, wind, whose decision and why (out of turn or not), builds left, what a
-  pending choice asks, the game's end; ``players``: purses, tokens, pieces, agents.
+  pending choice asks, the game's end; ``players``: purses, tokens, pieces, agents;
+- ``sheet``: the score sheet, each player's tokens by source (the engine's ``token_sheet``; None
+  with an engine that has none).
 
 The legal decisions (:func:`decision_list`) are the terminal's :class:`agents.human.Menu`
 choices: the same words, the same hexes.
@@ -18,21 +20,31 @@ choices: the same words, the same hexes.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from agents.human import Menu
 from vigtavl_env.engine import actions as A
 from vigtavl_env.engine.building import unit_capacity
-from vigtavl_env.engine.narrate import narrate
-from vigtavl_env.engine.state import BUILD, LOADED, PHASE_NAMES, PRISONER, SPENT
+from vigtavl_env.engine.state import BUILD, LOADED, ON_BOARD, PHASE_NAMES, PRISONER, SPENT
 from vigtavl_env.engine.stats import DEV_NAMES, FREIGHTER, UNIT_NAMES
 from vigtavl_env.render import (
     DEV_LETTERS, HEX_SIZE, PENDING_WORDS, PLAYER_COLOURS, TERRAIN_COLOURS, UNIT_LETTERS, UNIT_SLOTS,
-    _Canvas, _pieces_text, _units_by_cell, pending_text,
+    _Canvas, _units_by_cell, pending_text,
 )
 
 TERRAIN_NAMES = ("sea", "land", "mountain")
+PLAYER_WORD = re.compile(r"\bplayer_(\d+)")
+try:  # the engine's own score sheet (tokens by source), where this engine has one
+    from vigtavl_env.engine.tokens import token_sheet
+except ImportError:
+    token_sheet = None
 INTERRUPT_WORDS = {"retaliation": "RETALIATION", "defend": "DEFEND (out of turn)"}
+
+
+def one_name(text: str) -> str:
+    """The page names players P0, P1 ...: the renderer's "player_0" said so."""
+    return PLAYER_WORD.sub(r"P\1", text)
 
 
 def colour(rgb: tuple[int, int, int]) -> str:
@@ -72,12 +84,13 @@ def pieces_view(state: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]
         for u in by_cell.get(cell, []):
             sx, sy = next(slots, (0.0, 0.0))
             utype = state.u_type[u]
-            cargo = 0
+            aboard = []
             if utype == FREIGHTER:
-                cargo = sum(1 for v in range(state.n_units) if state.u_carrier[v] == u and state.u_where[v] == LOADED)
+                aboard = [UNIT_NAMES[state.u_type[v]] for v in range(state.n_units)
+                          if state.u_carrier[v] == u and state.u_where[v] == LOADED]
             pieces.append({"kind": "unit", "cell": cell, "x": cx + sx * HEX_SIZE, "y": cy + sy * HEX_SIZE,
                            "letter": UNIT_LETTERS[utype], "name": UNIT_NAMES[utype], "owner": state.u_owner[u],
-                           "spent": bool(state.u_flags[u] & SPENT), "cargo": cargo})
+                           "spent": bool(state.u_flags[u] & SPENT), "cargo": len(aboard), "aboard": aboard})
         held = [u for u in range(state.n_units) if state.u_where[u] == PRISONER and state.u_cell[u] == cell]
         for i, u in enumerate(held):
             pieces.append({"kind": "prisoner", "cell": cell, "x": cx - HEX_SIZE * 0.55 + i * 10 + 4,
@@ -115,7 +128,7 @@ def status_view(state: Any, interrupt: str = "", truncated: bool = False) -> dic
         "wind": "clockwise" if s.wind > 0 else "counter-clockwise", "over": bool(s.is_over),
         "truncated": bool(truncated and not s.is_over), "winners": [], "to_act": -1, "turn_player": s.turn_player,
         "retaliator": s.retaliator, "interrupt": interrupt, "interrupt_words": INTERRUPT_WORDS.get(interrupt, ""),
-        "asked": pending_text(s), "asked_kind": PENDING_WORDS.get(s.pending.kind, "") if s.pending else "",
+        "asked": one_name(pending_text(s)), "asked_kind": PENDING_WORDS.get(s.pending.kind, "") if s.pending else "",
         "active": "", "builds_left": None,
     }
     if s.is_over:
@@ -135,19 +148,35 @@ def status_view(state: Any, interrupt: str = "", truncated: bool = False) -> dic
 
 def players_view(state: Any, seats: list[str]) -> list[dict[str, Any]]:
     return [{"seat": p, "agent": seats[p] if p < len(seats) else "", "gold": state.gold[p],
-             "silver": state.silver[p], "tokens": state.tokens[p], "pieces": _pieces_text(state, p),
+             "silver": state.silver[p], "tokens": state.tokens[p], **pieces_count(state, p),
              "colour": colour(PLAYER_COLOURS[p])} for p in range(state.n_players)]
+
+
+def pieces_count(state: Any, p: int) -> dict[str, int]:
+    """Player ``p``'s pieces, and his losses and gains: ``lost_captured`` his units held
+    prisoner by others, ``prisoners`` others' units he holds, ``sunk`` the ships he sank."""
+    where, owner = state.u_where, state.u_owner
+    prisoners = [u for u in range(state.n_units) if where[u] == PRISONER]
+    return {"units": sum(1 for u in range(state.n_units) if owner[u] == p and where[u] == ON_BOARD),
+            "aboard": sum(1 for u in range(state.n_units) if owner[u] == p and where[u] == LOADED),
+            "developments": sum(1 for o in state.dev_owner if o == p), "walls": sum(1 for o in state.walls if o == p),
+            "lost_captured": sum(1 for u in prisoners if owner[u] == p),
+            "prisoners": sum(1 for u in prisoners if owner[u] != p and state.dev_owner[state.u_cell[u]] == p),
+            "sunk": state.sunk[p]}
 
 
 def state_view(state: Any, seats: list[str], interrupt: str = "", truncated: bool = False) -> dict[str, Any]:
     """Everything the page draws for one moment of a game (not its decisions or its events)."""
     pieces, walls = pieces_view(state)
     return {"pieces": pieces, "walls": walls, "marks": marks_view(state),
-            "status": status_view(state, interrupt, truncated), "players": players_view(state, seats)}
+            "status": status_view(state, interrupt, truncated), "players": players_view(state, seats),
+            "sheet": token_sheet(state) if token_sheet is not None else None}
 
 
-def decision_list(state: Any, codec: Any, mask: Any) -> list[dict[str, Any]]:
-    """The legal decisions of the moment, in the terminal's words, each on its hex (or none)."""
+def decision_list(state: Any, codec: Any, mask: Any, interrupt: str = "") -> list[dict[str, Any]]:
+    """The legal decisions of the moment, in the terminal's words, each on its hex (or none), and
+    the ``label`` a button shows: the sentence, or the command where that says more (a wall's
+    side); during a retaliation "end turn" is said as what it does."""
     index = state.gmap.board.index
     out = []
     for c in Menu(state, codec, mask).choices:
@@ -155,7 +184,11 @@ def decision_list(state: Any, codec: Any, mask: Any) -> list[dict[str, Any]]:
         if c.hex is not None:
             q, r = map(int, c.hex.split(","))
             cell = index[(q, r)]
-        out.append({"action": c.action, "kind": c.kind, "command": c.command, "cell": cell, "text": c.text})
+        label = c.command if "wall" in c.kind else c.text
+        if interrupt == "retaliation" and c.command == "end turn":
+            label = f"end the retaliation (back to P{state.turn_player}'s turn)"
+        out.append({"action": c.action, "kind": c.kind, "command": c.command, "cell": cell, "text": c.text,
+                    "label": label})
     return out
 
 
@@ -164,8 +197,3 @@ def decision_cells(state: Any, code: int) -> list[int]:
     verb, cell, g = A.decode(code, state.gmap.board.n_cells)
     return [] if g >= 0 else [int(cell)]
 
-
-def narrate_events(events: list[dict], state: Any, start: int = 0) -> list[dict[str, Any]]:
-    """Events as numbered lines of English (``start``: the number of the first)."""
-    return [{"i": start + k, "player": e.get("player", -1), "event": e.get("event", ""),
-             "text": narrate(e, state)} for k, e in enumerate(events)]

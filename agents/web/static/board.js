@@ -1,11 +1,14 @@
 // The hex board (the SVG #board): the map drawn once per board, then each position over it (walls,
-// marks, the hexes with a legal decision, pieces); the hover line, and hex clicks with their menu.
+// marks, the hexes with a legal decision, pieces with their pictures and tooltips, and what the
+// decisions shown did: battles and their outcomes); the hover line, and hex clicks with their menu.
 // It draws what the server sends (hex corners, piece places, colours) and owns one state object,
 // boardShown: what is on the board now, for the hover line and the clicks.
 
 import { byId, decisionButton, element } from "./dom.js";
+import { glyph } from "./glyphs.js";
 
-const LAYERS = ["hexes", "coords", "walls", "marks", "legal", "pieces"];
+const LAYERS = ["hexes", "coords", "walls", "marks", "legal", "pieces", "outcomes", "hints"];
+const HOVER_HINT = "hover a hex or a piece for what it is";
 const COORDINATES_KEY = "vigtavl-coords";
 
 const boardShown = {
@@ -59,7 +62,49 @@ export function drawPosition(view, onDecide) {
   drawWalls(view.walls, colours);
   drawMarks(view);
   drawLegal(view.decisions);
-  byId("layer-pieces").replaceChildren(...view.pieces.map((piece) => drawPiece(piece, colours[piece.owner])));
+  byId("layer-pieces").replaceChildren(...view.pieces.map((piece) => drawPiece(piece, colours[piece.owner], view.seats)));
+  byId("hover-info").textContent = HOVER_HINT;  // the hex it described may have changed
+  byId("layer-hints").replaceChildren();  // a hint is for the position it was asked in
+}
+
+/** Draws a hint's choices on their hexes: an outline and the agent's probability. */
+export function drawHint(hint) {
+  const layer = byId("layer-hints");
+  layer.replaceChildren();
+  hint.choices.forEach((choice, rank) => {
+    const cell = boardShown.board.cells[choice.cell];
+    if (!cell) return;
+    const group = element("g", { class: `hint-mark rank-${rank}`, "data-cell": choice.cell });
+    group.append(element("polygon", { points: cell.points }));
+    group.append(element("text", { x: cell.x, y: cell.y + boardShown.board.hex_size * 0.55 }, `${Math.round(100 * choice.prob)}%`));
+    layer.append(group);
+  });
+}
+
+/** Marks what `moves` did on the board: each battle's hex, and each outcome as a word on its hex. */
+export function drawOutcomes(moves) {
+  const colours = boardShown.board.player_colours;
+  const layer = byId("layer-outcomes");
+  layer.replaceChildren();
+  const stacked = {};  // words already on a hex: the next goes below
+  for (const move of moves) {
+    for (const battle of move.battles) {
+      const cell = boardShown.board.cells[battle.cell];
+      if (cell) layer.append(element("circle", { cx: cell.x, cy: cell.y, r: boardShown.board.hex_size * 0.8, class: "battle-ring" }));
+    }
+    for (const outcome of move.outcomes) {
+      const k = stacked[outcome.cell] = (stacked[outcome.cell] || 0) + 1;
+      const y = outcome.y - boardShown.board.hex_size * 0.55 + (k - 1) * 11;
+      const width = 6.2 * outcome.what.length + 8;
+      const label = element("g", { class: `outcome ${outcome.what.replace(" ", "-")}`, "data-cell": outcome.cell });
+      label.append(element("rect", { x: outcome.x - width / 2, y: y - 6, width, height: 12, rx: 3,
+                                     stroke: outcome.by >= 0 ? colours[outcome.by] : "#fff" }));
+      label.append(element("text", { x: outcome.x, y }, outcome.what));
+      const whose = (outcome.by >= 0 ? `P${outcome.by} gains` : "") + (outcome.of >= 0 ? `${outcome.by >= 0 ? ", " : ""}P${outcome.of} loses` : "");
+      label.append(element("title", {}, `${move.n}. ${outcome.what}` + (whose ? ` (${whose})` : "")));
+      layer.append(label);
+    }
+  }
 }
 
 function cellPoints(cell) {
@@ -99,34 +144,45 @@ function drawLegal(decisions) {
   document.querySelectorAll("#layer-hexes .hex").forEach((hex) => hex.classList.toggle("clickable", cells.has(+hex.dataset.cell)));
 }
 
-function drawPiece(piece, fill) {
+function drawPiece(piece, fill, seats) {
   const { x, y, size } = piece;
-  const group = element("g", { class: `piece ${piece.kind}` });
+  const group = element("g", { class: `piece ${piece.kind}`, "data-cell": piece.cell, "data-piece": piece.name });
   if (piece.kind === "dev") {
     group.append(element("rect", { x: x - size, y: y - size, width: 2 * size, height: 2 * size, fill }));
-    group.append(element("text", { x, y }, piece.letter));
+    group.append(glyph(piece.name, x, y, 1.6 * size));
   } else if (piece.kind === "artillery") {
-    const h = 9;
+    const h = 10;
     group.append(element("polygon", { points: `${x},${y - h} ${x + h},${y} ${x},${y + h} ${x - h},${y}`, fill }));
-    group.append(element("text", { x, y }, "A"));
+    group.append(glyph("artillery", x, y, 13));
   } else if (piece.kind === "unit") {
-    group.append(element("circle", { cx: x, cy: y, r: 9, fill, class: piece.spent ? "spent" : "" }));
-    group.append(element("text", { x, y }, piece.letter));
-    for (let i = 0; i < piece.cargo; i++) group.append(element("circle", { cx: x - 7 + i * 6, cy: y + 11, r: 2, class: "cargo" }));
+    group.append(element("circle", { cx: x, cy: y, r: 10, fill, class: piece.spent ? "spent" : "" }));
+    group.append(glyph(piece.name, x, y, 14, piece.spent));
+    for (let i = 0; i < piece.cargo; i++) group.append(element("circle", { cx: x - 7 + i * 6, cy: y + 12, r: 2, class: "cargo" }));
   } else {
     group.append(element("rect", { x: x - 4, y: y - 4, width: 8, height: 8, class: "prisoner", stroke: fill }));
   }
-  const about = `P${piece.owner}'s ${piece.name}` + (piece.spent ? " (activated this turn)" : "") +
-    (piece.cargo ? `, ${piece.cargo} aboard` : "");
-  group.append(element("title", {}, about));
+  group.append(element("title", {}, pieceWords(piece, seats)));
+  // the piece answers for its hex: a click or a hover on it is one on the hex
+  group.addEventListener("click", (event) => clickHex(piece.cell, event));
+  group.addEventListener("mouseenter", () => hoverHex(boardShown.board.cells[piece.cell]));
   return group;
+}
+
+/** A piece in words, for its tooltip: what, whose, spent or upright, its cargo. */
+export function pieceWords(piece, seats) {
+  const agent = seats && seats[piece.owner] ? ` (${seats[piece.owner]})` : "";
+  let words = `P${piece.owner}${agent}: ${piece.name}`;
+  if (piece.kind === "unit") words += piece.spent ? ", spent (activated this turn)" : ", upright (may act)";
+  if (piece.aboard && piece.aboard.length) words += `, aboard: ${piece.aboard.join(", ")}`;
+  else if (piece.name === "freighter") words += ", empty";
+  return words;
 }
 
 function hoverHex(cell) {
   const view = boardShown.view;
-  const here = view ? view.pieces.filter((piece) => piece.cell === cell.cell).map((piece) => `P${piece.owner} ${piece.name}`) : [];
-  const kinds = view ? [...new Set(view.decisions.filter((decision) => decision.cell === cell.cell).map((decision) => decision.kind))] : [];
-  byId("hover-info").textContent = `${cell.q},${cell.r} ${cell.terrain}` + (here.length ? ": " + here.join(", ") : "") +
+  const here = view ? view.pieces.filter((piece) => piece.cell === cell.cell).map((piece) => pieceWords(piece, view.seats)) : [];
+  const kinds = view && boardShown.onDecide ? [...new Set(view.decisions.filter((decision) => decision.cell === cell.cell).map((decision) => decision.kind))] : [];
+  byId("hover-info").textContent = `${cell.q},${cell.r} ${cell.terrain}` + (here.length ? ": " + here.join("; ") : "") +
     (kinds.length ? `  |  click: ${kinds.join(", ")}` : "");
 }
 
@@ -155,8 +211,9 @@ export function closeHexMenu() {
 export function wireBoard() {
   byId("coords").checked = localStorage.getItem(COORDINATES_KEY) === "1";
   byId("coords").addEventListener("change", showCoordinates);
+  byId("board").addEventListener("mouseleave", () => { byId("hover-info").textContent = HOVER_HINT; });
   document.addEventListener("click", (event) => {
-    const onHex = event.target.classList && event.target.classList.contains("hex");
+    const onHex = event.target.closest && event.target.closest("#layer-hexes, #layer-pieces");
     if (!byId("hex-menu").contains(event.target) && !onHex) closeHexMenu();
   });
 }

@@ -16,16 +16,11 @@ export function element(tag, attributes = {}, text) {
   return node;
 }
 
-/** A decision in words: its command, with the server's sentence when that says more. */
-export function decisionWords(decision) {
-  const same = decision.text.replace(" at ", " ").toLowerCase() === decision.command;
-  return same ? decision.command : `${decision.command} (${decision.text})`;
-}
-
-/** The button of a decision: a click calls `onDecide` with its action number. */
-export function decisionButton(decision, onDecide) {
-  const button = element("button", { "data-action": decision.action, "data-command": decision.command },
-                         decisionWords(decision));
+/** The button of a decision, in the server's words for it (said once): a click calls `onDecide`
+ * with its action number; `extra` is added to its class (a hint's rank). */
+export function decisionButton(decision, onDecide, extra = "") {
+  const button = element("button", { "data-action": decision.action, "data-command": decision.command, class: extra },
+                         decision.label || decision.text);
   button.addEventListener("click", () => onDecide(decision.action));
   return button;
 }

@@ -1,11 +1,13 @@
 // A live game, played (#play/ID) or watched (#watch/ID): it loads the game's view, asks the server
 // for the agents' decisions one at a time at the chosen speed (pause, step), sends the person's
-// decisions, and offers the record and a replay at the end. Its state object, liveGame, is its own.
+// decisions, keeps the move list (a click on a decision shows it on the board: its hexes, battles
+// and outcomes), asks for hints and undoes (in a game started with them), and offers the record
+// and a replay at the end. Its state object, liveGame, is its own.
 
 import { callServer, clearMessage, showError, showingErrors } from "./api.js";
-import { closeHexMenu, drawPosition, showBoard } from "./board.js";
-import { byId } from "./dom.js";
-import { appendEvents, clearEvents, drawPanel } from "./panel.js";
+import { closeHexMenu, drawHint, drawOutcomes, drawPosition, showBoard } from "./board.js";
+import { byId, decisionButton, element } from "./dom.js";
+import { appendMoves, clearMoves, drawBattles, drawPanel, markMove } from "./panel.js";
 
 const SPEED_KEY = "vigtavl-speed";
 
@@ -13,8 +15,10 @@ const liveGame = {
   mode: "play",    // "play" or "watch": the tab it was opened from
   id: null,        // the server's game id; null once the page left the game
   view: null,      // the server's latest view of it
-  eventsSeen: 0,   // how many of its events the list holds (the next request asks for those after)
-  newsFrom: 0,     // events numbered past this came after the person's last decision
+  board: null,     // its map's geometry and colours
+  moves: [],       // every move so far: the setup, then each decision (the next request asks for those after)
+  newsFrom: 0,     // decisions numbered past this came after the person's last decision
+  picked: -1,      // the decision the person clicked in the move list, shown on the board; -1: now
   paused: false,   // watching: no agent decision is asked for until Resume or Step
   busy: false,     // a request is on its way: one at a time
   timer: null,     // the next agent decision, asked for after the speed's delay
@@ -32,9 +36,11 @@ export async function openLiveGame(mode, id) {
   liveGame.id = id;
   liveGame.paused = mode === "watch" && liveGame.paused;
   showPauseLabel();
-  clearEvents();
-  liveGame.eventsSeen = 0;
+  clearMoves();
+  liveGame.moves = [];
   liveGame.newsFrom = 0;
+  liveGame.picked = -1;
+  liveGame.board = view.board;
   showBoard(view.board, "live");
   byId("after-game").hidden = true;
   update(view);
@@ -52,12 +58,83 @@ function update(view) {
   // for people and tests alike: who decides now, and how many decisions were made
   document.body.dataset.turn = status.over || status.truncated ? "over" : view.human ? "you" : "agent";
   document.body.dataset.decisions = view.decisions_made;
-  if (view.events) appendEvents(view.events, liveGame.mode === "play" ? liveGame.newsFrom : Infinity);
-  if (view.events_total !== undefined) liveGame.eventsSeen = view.events_total;
+  const seen = liveGame.moves.length;
+  const fresh = view.moves.filter((move) => move.n >= seen);  // numbered in order from `since`: none twice
+  liveGame.moves.push(...fresh);
+  appendMoves(fresh, liveGame.mode === "play" ? liveGame.newsFrom : Infinity, pick);
   const onDecide = view.human ? decide : null;
-  drawPosition(view, onDecide);
   drawPanel(view, onDecide);
+  showMoves();
+  byId("hint").hidden = true;
+  byId("hint-button").hidden = !(view.hints && view.human);
+  byId("undo-button").hidden = !view.undo;
   schedule();
+}
+
+// What the strongest agent would decide here: its choices on the board and as buttons, and its
+// estimate of the game for the person.
+async function askHint() {
+  const view = liveGame.view;
+  if (!view || !view.human || liveGame.busy) return;
+  const id = liveGame.id;
+  byId("hint-button").disabled = true;
+  try {
+    const hint = await callServer("GET", `/api/games/${id}/hint`);
+    if (id !== liveGame.id || hint.decision !== liveGame.view.decisions_made) return;  // the game moved on
+    drawHint(hint);
+    const box = byId("hint");
+    const bar = element("div", { class: "eval-bar", title: `the network's estimate for you: ${Math.round(100 * hint.win)}% of a win` });
+    const filled = element("span");
+    filled.style.width = `${Math.round(100 * hint.win)}%`;
+    filled.style.background = liveGame.board.player_colours[hint.seat];
+    bar.append(filled);
+    box.replaceChildren(element("b", {}, `${hint.agent} would choose:`),
+                        ...hint.choices.map((choice) => {
+                          const button = decisionButton(choice, decide, "hint-choice");
+                          button.textContent = `${Math.round(100 * choice.prob)}%: ${button.textContent}`;
+                          return button;
+                        }),
+                        element("div", {}, `Its estimate of the game for you: ${Math.round(100 * hint.win)}% of a win`), bar);
+    box.hidden = false;
+  } catch (error) {
+    showError(error.message);
+  } finally {
+    byId("hint-button").disabled = false;
+  }
+}
+
+// Takes back the person's last decision and the agents' answers since; the move list is rebuilt.
+async function undo() {
+  const view = await post("undo");
+  if (!view) return;
+  clearMessage();
+  clearMoves();
+  liveGame.moves = [];
+  liveGame.picked = -1;
+  liveGame.newsFrom = view.decisions_made;
+  byId("after-game").hidden = true;
+  update(view);
+}
+
+// The board shows the position now, and what the decisions since the person's last did (in watch,
+// the last decision); or, when one was clicked in the move list, that decision.
+function showMoves() {
+  const view = liveGame.view;
+  const picked = liveGame.moves[liveGame.picked];
+  let moves = picked ? [picked] : liveGame.moves.slice(liveGame.mode === "play" ? liveGame.newsFrom + 1 : -1);
+  if (!picked && moves.length === 0) moves = liveGame.moves.slice(-1);
+  drawPosition(picked ? { ...view, last: picked } : view, view.human ? decide : null);
+  drawOutcomes(moves);
+  drawBattles(moves, view.seats, liveGame.board.player_colours);
+  markMove(liveGame.picked);
+  byId("picked").hidden = !picked;
+  if (picked) byId("picked-words").textContent = `showing decision ${picked.n}: ${picked.text}`;
+}
+
+/** Shows decision `n` of the move list on the board (its hexes, battles, outcomes). */
+function pick(n) {
+  liveGame.picked = n === liveGame.picked ? -1 : n;
+  showMoves();
 }
 
 function schedule() {
@@ -75,7 +152,7 @@ async function post(action, body) {
   liveGame.busy = true;
   const id = liveGame.id;
   try {
-    const view = await callServer("POST", `/api/games/${id}/${action}?since=${liveGame.eventsSeen}`, body);
+    const view = await callServer("POST", `/api/games/${id}/${action}?since=${liveGame.moves.length}`, body);
     return id === liveGame.id ? view : null;
   } catch (error) {
     showError(error.message);
@@ -93,7 +170,8 @@ async function advance() {
 async function decide(action) {
   closeHexMenu();
   if (liveGame.busy || !liveGame.view || !liveGame.view.human) return;
-  liveGame.newsFrom = liveGame.eventsSeen;
+  liveGame.newsFrom = liveGame.view.decisions_made;
+  liveGame.picked = -1;
   const view = await post("decide", { action });
   if (view) { clearMessage(); update(view); }
 }
@@ -121,4 +199,7 @@ export function wireLive() {
     location.hash = `replay/${replay.id}/${replay.games[0].game}/0`;
   }));
   byId("new-game").addEventListener("click", () => { location.hash = liveGame.mode; });
+  byId("back-to-now").addEventListener("click", () => { if (liveGame.id) pick(-1); });
+  byId("hint-button").addEventListener("click", askHint);
+  byId("undo-button").addEventListener("click", undo);
 }

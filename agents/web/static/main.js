@@ -7,6 +7,7 @@
 import { callServer, clearMessage, showError, showingErrors } from "./api.js";
 import { closeHexMenu, wireBoard } from "./board.js";
 import { byId } from "./dom.js";
+import { fillLegend } from "./glyphs.js";
 import { leaveLiveGame, liveView, openLiveGame, wireLive } from "./live.js";
 import { openReplayGame, showReplayOpen, stepFrames, wireReplay } from "./replay.js";
 import { offerChoices, showSetup, wireSetup } from "./setup.js";
@@ -52,6 +53,7 @@ function onKey(event) {
 
 async function start() {
   wireBoard();
+  fillLegend(byId("legend"));
   wireSetup();
   wireLive();
   wireReplay();

@@ -1,16 +1,29 @@
 // Replays (#replay, #replay/FILE, #replay/FILE/GAME/FRAME): opening a results file (uploaded, or
-// from the server's folders), its table of games, and a game stepped through frame by frame (the
-// board after each decision). Its state object, replayState, is its own: the game shown.
+// from the server's folders), its table of games (sorted by a click on a column's head), and a game
+// stepped through frame by frame (the board after each decision, its battles and their outcomes),
+// with the move list beside it: a click on a decision jumps there. Its state object, replayState,
+// is its own: the file's games and the game shown.
 
 import { callServer, clearMessage, sendFile, showingErrors, showProgress } from "./api.js";
-import { drawPosition, showBoard } from "./board.js";
+import { drawOutcomes, drawPosition, showBoard } from "./board.js";
 import { byId, element } from "./dom.js";
-import { clearEvents, drawPanel, listFrameEvents } from "./panel.js";
+import { appendMoves, clearMoves, drawBattles, drawPanel, markMove } from "./panel.js";
 
 const replayState = {
-  // the game shown: {id (the file's), game, frames, turns, seats, board, frame}; a new object per game,
-  // so that an answer for a game no longer shown is recognised and dropped
+  // the game shown: {id (the file's), game, frames, turns, seats, seed, board, moves, frame}; a new
+  // object per game, so that an answer for a game no longer shown is recognised and dropped
   shown: null,
+  opened: null,                           // the results file whose games the table lists
+  sort: { key: "game", descending: false },  // the table's order
+};
+
+// what a column sorts by: a number or a string per game (the winner: the first winner's seat, cut off last)
+const SORT_KEYS = {
+  game: (game) => game.game,
+  tokens: (game) => Math.max(...game.tokens),
+  winners: (game) => (game.truncated || !game.winners.length ? 99 : game.winners[0]),
+  decisions: (game) => game.decisions,
+  seed: (game) => game.seed,
 };
 
 /** The open-a-file section, with the games of file `fileId` when given. */
@@ -26,18 +39,32 @@ export async function showReplayOpen(fileId) {
 }
 
 function showGames(opened) {
+  replayState.opened = opened;
   const count = opened.games.length;
   byId("games").hidden = false;
-  byId("games-title").textContent = `${opened.name}: ${count} game${count === 1 ? "" : "s"} (click one)`;
-  byId("games-table").tBodies[0].replaceChildren(...opened.games.map((game) => {
+  byId("games-title").textContent = `${opened.name}: ${count} game${count === 1 ? "" : "s"} (click one; click a column's head to sort)`;
+  const { key, descending } = replayState.sort;
+  const value = SORT_KEYS[key];
+  const games = [...opened.games].sort((a, b) => (value(a) - value(b) || a.game - b.game) * (descending ? -1 : 1));
+  for (const head of byId("games-table").tHead.querySelectorAll("th[data-sort]")) {
+    head.dataset.order = head.dataset.sort === key ? (descending ? "descending" : "ascending") : "";
+  }
+  byId("games-table").tBodies[0].replaceChildren(...games.map((game) => {
     const row = element("tr", { "data-game": game.game });
     const winners = game.truncated ? "cut off" : game.winners.map((seat) => `P${seat}`).join(", ");
-    for (const cell of [game.game, game.seats.join(", "), game.tokens.join(" : "), winners, game.decisions]) {
+    const seats = game.seats.map((spec, seat) => `P${seat} ${spec}`).join(", ");
+    for (const cell of [game.game, seats, game.tokens.join(" : "), winners, game.decisions, game.seed]) {
       row.append(element("td", {}, String(cell)));
     }
     row.addEventListener("click", () => { location.hash = `replay/${opened.id}/${game.game}/0`; });
     return row;
   }));
+}
+
+function sortGames(key) {
+  const sort = replayState.sort;
+  replayState.sort = { key, descending: sort.key === key && !sort.descending };
+  if (replayState.opened) showGames(replayState.opened);
 }
 
 function showOpened(opened) {
@@ -61,11 +88,13 @@ export async function openReplayGame(fileId, game, frame) {
     const summary = await callServer("GET", `/api/replays/${fileId}/games/${game}`);
     clearMessage();
     replayState.shown = { id: fileId, game, ...summary };
-    clearEvents();
+    clearMoves();
+    appendMoves(summary.moves, Infinity, (n) => goToFrame(() => n));
     byId("frame").max = summary.frames;
     byId("turn").replaceChildren(...summary.turns.map((turn) => element("option", { value: turn.frame }, `${turn.turn}: ${turn.label}`)));
   }
   showBoard(replayState.shown.board, "replay");
+  byId("picked").hidden = true;
   byId("after-game").hidden = true;
   await showFrame(frame);
 }
@@ -78,14 +107,18 @@ async function showFrame(frame) {
   const view = await callServer("GET", `/api/replays/${shown.id}/games/${shown.game}/frames/${frame}`);
   if (replayState.shown !== shown || shown.frame !== frame) return;
   view.seats = shown.seats;
+  view.seed = shown.seed;
   history.replaceState(null, "", `#replay/${shown.id}/${shown.game}/${frame}`);
   drawPosition(view, null);
   drawPanel(view, null);
+  const moves = frame ? [shown.moves[frame]] : [];
+  drawOutcomes(moves);
+  drawBattles(moves, shown.seats, shown.board.player_colours);
+  markMove(frame);
   byId("frame").value = frame;
   byId("frame-label").textContent = `decision ${frame} / ${shown.frames}`;
   const turn = [...shown.turns].reverse().find((t) => t.frame <= frame);
   if (turn) byId("turn").value = turn.frame;
-  listFrameEvents(view, frame);
 }
 
 function goToFrame(frameOf) {
@@ -100,6 +133,9 @@ export function stepFrames(delta) {
 
 export function wireReplay() {
   byId("upload").addEventListener("change", upload);
+  for (const head of byId("games-table").tHead.querySelectorAll("th[data-sort]")) {
+    head.addEventListener("click", () => sortGames(head.dataset.sort));
+  }
   byId("open-file").addEventListener("click", () => showingErrors(async () => {
     const file = JSON.parse(byId("files").dataset.list)[+byId("files").value];
     showOpened(await callServer("POST", "/api/replays", file));

@@ -19,10 +19,12 @@ export function offerChoices(meta) {
 }
 
 export function showSetup(mode) {
+  if (mode !== setupForm.mode) byId("seed").value = "";  // a seed typed for playing is not one for watching
   setupForm.mode = mode;
   byId("setup").hidden = false;
   byId("setup-title").textContent = mode === "play" ? "Play against the agents" : "Watch agents play";
   byId("seat-label").hidden = mode !== "play";
+  byId("tools-choice").hidden = mode !== "play";
   fillSeats();
 }
 
@@ -66,7 +68,9 @@ async function startGame(event) {
   byId("start").disabled = true;
   showProgress("starting the game (a network agent takes a few seconds to load) ...");
   try {
-    const game = await callServer("POST", "/api/games", { seats, seed, map: byId("map").value || null });
+    const play = setupForm.mode === "play";
+    const game = await callServer("POST", "/api/games", { seats, seed, map: byId("map").value || null,
+                                                          hints: play && byId("with-hints").checked, undo: play && byId("with-undo").checked });
     clearMessage();
     location.hash = `${setupForm.mode}/${game.id}`;
   } catch (error) { showError(error.message); }
