@@ -7,9 +7,11 @@ exception and with someone to act at every step. Across the soak, every kind of 
 can make happen must happen at least once: uniform random play alone already fights battles,
 captures, sinks, seizes, retaliates, breaches and builds walls (asserted on its games alone); the
 rarer results (rescues, surrenders, artillery fire, every award) are asserted over the whole soak.
-The players' decisions of rules v1 must be taken too (``NEW_DECISIONS``: the freighter loads,
-once per player and game; "choose <unit>", "attack from", "shoot", "no defence"), already under
-uniform random play, and every kind of pending question must be answered somewhere in the soak.
+The players' decisions of rules v1 and v2 must be taken too (``NEW_DECISIONS``: the freighter
+loads, once per player and game; "choose <unit>", "attack from", "shoot", "no defence"; v2's
+"choose variant", "hold prisoner", "place rescued"), already under uniform random play, and every
+kind of pending question must be answered somewhere in the soak. The heuristic bots take v2's
+decisions too (``test_bots_take_the_v2_decisions``).
 Overwhelm (6 attack dice) needs several attacks on one hex in a turn and does not happen under
 either policy, so it is left to the scenario tests.
 
@@ -50,17 +52,19 @@ RARE = {
 
 
 # The decisions of rules v1 that the engine used to take itself; each must be taken in the soak.
-NEW_DECISIONS = {"load", "choose", "attack from", "shoot", "no defence"}
-# The questions a "choose <unit>" (or "attack from", or "no defence") answers, by pending kind.
-CHOICE_KINDS = ("side", "defender", "guard", "breacher", "seizer")
+NEW_DECISIONS = {"load", "choose", "attack from", "shoot", "no defence", "choose variant", "hold prisoner",
+                 "place rescued"}
+# The questions the decisions above answer, by pending kind (state.CHOOSE_*).
+CHOICE_KINDS = ("side", "defender", "guard", "breacher", "seizer", "variant", "prison", "rescue")
+V2_KINDS = CHOICE_KINDS[5:]
 
 
 def decision_kind(state: GameState, code: int) -> str:
     """What kind of decision ``code`` is, in the words of NEW_DECISIONS (else the verb's name)."""
     verb, _, g = A.decode(code, state.gmap.board.n_cells)
     if g >= 0:
-        return "load" if g >= A.LOAD else A.GLOBAL_NAMES[g]
-    return "choose" if verb >= A.CHOOSE else A.VERB_NAMES[verb]
+        return "choose variant" if g >= A.VARIANT else "load" if g >= A.LOAD else A.GLOBAL_NAMES[g]
+    return "choose" if A.CHOOSE <= verb < A.CHOOSE + 6 else A.VERB_NAMES[verb]
 
 
 def play(n_players: int, seed: int, bot, decisions: Counter | None = None) -> GameState:
@@ -184,3 +188,23 @@ def test_soak_counts_are_seeded():
     tally(play(3, 5, eager_bot), a)
     tally(play(3, 5, eager_bot), b)
     assert a == b
+
+
+def test_bots_take_the_v2_decisions():
+    """The heuristic bots meet and answer every question rules v2 added (which of unalike units,
+    the prison hex, a rescued unit's hex) in seeded games on the preset maps."""
+    from agents.registry import make_agent
+    from vigtavl_env.engine.maps import load_map
+
+    asked = Counter()
+    for seed in range(8):
+        for name, styles in (("duel", ("greedy", "aggressor")), ("triad", ("builder", "greedy", "aggressor"))):
+            state = new_game(load_map(name), seed=seed)
+            bots = [make_agent(style, seed=seed + i) for i, style in enumerate(styles)]
+            while state.phase != OVER:
+                legal = legal_actions(state)
+                if state.pending is not None:
+                    asked[CHOICE_KINDS[state.pending.kind]] += 1
+                apply_action(state, bots[state.current_player].decide(state, legal), legal)
+    never = [k for k in V2_KINDS if not asked[k]]
+    assert not never, f"v2 questions never asked of the bots: {never} ({dict(asked)})"
