@@ -36,8 +36,9 @@ Decision = tuple  # ("verb name", (q, r)) or ("global verb name",)
 PRELUDE: list[Decision] = [
     ("load soldier+soldier+cavalry | soldier+archer+archer",),  # red's two freighters
     ("load soldier+soldier+cavalry | soldier+archer+archer",),  # blue's
-    # placement: one ship at a time, red first
-    ("place freighter", (-2, 5)), ("place freighter", (1, 4)),
+    # placement: one ship at a time, red first; the two freighters carry different loads, so
+    # each player says which goes first (variant 0: soldier+soldier+cavalry)
+    ("place freighter", (-2, 5)), ("choose variant 0",), ("place freighter", (1, 4)), ("choose variant 0",),
     ("place freighter", (-1, 2)), ("place freighter", (2, 3)),
     ("place galleon", (-3, 5)), ("place galleon", (3, 2)),
     ("place caravel", (-4, 5)), ("place caravel", (1, 0)),
