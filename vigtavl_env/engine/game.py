@@ -876,7 +876,7 @@ def describe(state: GameState, code: int) -> str:
         return f"{who}: {A.GLOBAL_NAMES[g]}"
     where = board.coords[cell]
     top = state.active
-    if verb >= CHOOSE and state.pending is not None:
+    if CHOOSE <= verb < CHOOSE + 6 and state.pending is not None and state.pending.kind in _CHOICE_WORDS:
         what = _CHOICE_WORDS[state.pending.kind]
         return f"{who}: {what} {UNIT_NAMES[verb - CHOOSE]} at {where}"
     if verb == ATTACK_FROM and state.pending is not None:
