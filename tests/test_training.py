@@ -368,31 +368,63 @@ def test_demo_trains_evaluates_and_draws(tmp_path: Path, capsys: pytest.CaptureF
     assert "random" in out and "greedy" in out and "95% CI" in out
 
 
-def test_the_v0_record_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    """``agents/pretrained/v0`` keeps the first network, trained on vigtavl_v0 (47 * HW + 2
-    actions): every way of loading it against the v1 environment stops with one line naming v0
-    and saying to retrain."""
+@pytest.mark.parametrize("version, actions", [("v0", 47 * 121 + 2), ("v1", 55 * 121 + 6)])
+def test_the_older_records_are_refused_in_one_line(version: str, actions: int,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """``agents/pretrained/v0`` and ``v1`` keep the networks of earlier rules (47 * HW + 2 and 55 *
+    HW + 6 actions): every way of loading one against the v2 environment stops with one line
+    naming both versions and saying to retrain."""
     from agents.match import make_agent as match_agent
     from agents.registry import make_agent
     from agents.ppo import PRETRAINED_PATH, ModelMismatchError, saved_spaces
-    v0 = PRETRAINED_PATH.parent / "v0" / "vigtavl_ppo.zip"
-    assert saved_spaces(v0)[1].n == 47 * 121 + 2
-    assert "vigtavl_v0" in (v0.parent / "README.md").read_text()
-    words = r"was trained on vigtavl_v0 \(rules v0.*retrain for vigtavl_v1"
-    for load in (lambda: make_agent(f"ppo:{v0}"), lambda: make_agent(f"ppo-search:{v0}:4"),
-                 lambda: match_agent(f"ppo:{v0}"), lambda: load_ppo_agent(v0),
-                 lambda: evaluate_model(v0, ["random"], games=1, progress=False)):
+    old = PRETRAINED_PATH.parent / version / "vigtavl_ppo.zip"
+    assert saved_spaces(old)[1].n == actions
+    assert f"vigtavl_{version}" in (old.parent / "README.md").read_text()
+    words = rf"was trained on vigtavl_{version} \({actions} actions.*cannot play vigtavl_v2.*retrain for vigtavl_v2"
+    for load in (lambda: make_agent(f"ppo:{old}"), lambda: make_agent(f"ppo-search:{old}:4"),
+                 lambda: match_agent(f"ppo:{old}"), lambda: load_ppo_agent(old),
+                 lambda: evaluate_model(old, ["random"], games=1, progress=False)):
         with pytest.raises(ModelMismatchError, match=words) as info:
             load()
         assert isinstance(info.value, ValueError) and "\n" not in str(info.value)
     capsys.readouterr()
-    assert cli_main(["match", "--agents", f"ppo:{v0},random", "--games", "1", "--no-progress"]) == 2
+    assert cli_main(["match", "--agents", f"ppo:{old},random", "--games", "1", "--no-progress"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "was trained on vigtavl_v0" in err[0] and "Traceback" not in err[0]
+    assert len(err) == 1 and f"was trained on vigtavl_{version}" in err[0] and "Traceback" not in err[0]
 
 
-def test_the_shipped_agent_plays_v1_by_name() -> None:
-    """``ppo:pretrained`` is a vigtavl_v1 network for 2 players: it loads by name and its
+def test_a_v1_network_widened_to_v2_keeps_its_weights() -> None:
+    """``init_from`` (training/transfer.py): the v1 network's weights land on v2's channels and
+    actions of the same names, and what v2 added starts at zero."""
+    from stable_baselines3.common.save_util import load_from_zip_file
+
+    from agents.ppo import RECORDS, saved_module_names
+    from training.transfer import V1_GLOBAL_VERBS, V1_HEX_VERBS, load_weights_from, v1_channel_names
+    from vigtavl_env.observation import ChannelLayout
+    with saved_module_names():
+        _, params, _ = load_from_zip_file(str(RECORDS["v1/pretrained"]), device="cpu")
+    old = params["policy"]
+    env = raw_env(num_players=2)
+    cls, kwargs = policy_spec("cnn", 32, 3, [128])
+    new = cls(env.observation_space("player_0")["observation"], env.action_space("player_0"), lambda _: 1e-4, **kwargs)
+    assert load_weights_from(new, RECORDS["v1/pretrained"]) == "vigtavl_v1 widened to this environment"
+    wide = new.state_dict()
+    names = ChannelLayout(2).names
+    kept = [names.index(n) for n in v1_channel_names(2)]
+    added = sorted(set(range(len(names))) - set(kept))
+    stem = "features_extractor.stem.weight"
+    assert len(kept) == old[stem].shape[1] == 112 and len(added) == 34
+    assert th.equal(wide[stem][:, kept], old[stem]) and th.count_nonzero(wide[stem][:, added]) == 0
+    for key in ("action_net.verbs.weight", "action_net.verbs.bias"):
+        assert th.equal(wide[key][:V1_HEX_VERBS], old[key]) and th.count_nonzero(wide[key][V1_HEX_VERBS:]) == 0
+    for key in ("action_net.globals.weight", "action_net.globals.bias"):
+        assert th.equal(wide[key][:V1_GLOBAL_VERBS], old[key]) and th.count_nonzero(wide[key][V1_GLOBAL_VERBS:]) == 0
+    same = [k for k in wide if k in old and wide[k].shape == old[k].shape]
+    assert len(same) > 10 and all(th.equal(wide[k], old[k]) for k in same)
+
+
+def test_the_shipped_agent_plays_v2_by_name() -> None:
+    """``ppo:pretrained`` is a vigtavl_v2 network for 2 players: it loads by name and its
     decisions are legal, whole games through the match runner included."""
     from agents.match import run_match
     from agents.registry import make_agent
@@ -673,7 +705,7 @@ def test_a_log_is_never_overwritten(tmp_path: Path) -> None:
 
 
 def test_the_shipped_three_player_agent_plays_by_name() -> None:
-    """``ppo:pretrained-3p`` (agents/pretrained/3p/) is a 3-player vigtavl_v1 network that plays."""
+    """``ppo:pretrained-3p`` (agents/pretrained/3p/) is a 3-player vigtavl_v2 network that plays."""
     from agents.match import run_match
     from agents.ppo import PRETRAINED_3P_PATH, load_model, model_players
     assert model_players(load_model("pretrained-3p")) == 3

@@ -132,13 +132,19 @@ def preview_attack_dice(state: GameState, base: int, target: int, from_dir: int,
     attack and the front (flank 1, rear flank 2, rear 3); the third attack from one direction
     adds the attrition bonus.
     """
+    flank, attrition = tactics_dice(state, target, from_dir, ranged)
+    return base + flank + attrition
+
+
+def tactics_dice(state: GameState, target: int, from_dir: int, ranged: bool) -> tuple[int, int]:
+    """The extra attack dice an attack would get now: (flanking, attrition), as
+    :func:`preview_attack_dice` adds them (the battle event records both)."""
     cfg = state.config
     if ranged and not cfg.ranged_tactics:
-        return base
-    bonus = angular_gap(from_dir, state.front.get(target, from_dir))
-    if state.attacks.get(target * 6 + from_dir, 0) + 1 >= cfg.attrition_attacks:
-        bonus += cfg.attrition_bonus
-    return base + bonus
+        return 0, 0
+    flank = angular_gap(from_dir, state.front.get(target, from_dir))
+    attrition = cfg.attrition_bonus if state.attacks.get(target * 6 + from_dir, 0) + 1 >= cfg.attrition_attacks else 0
+    return flank, attrition
 
 
 def attack_dice(state: GameState, base: int, target: int, from_dir: int, ranged: bool) -> int:

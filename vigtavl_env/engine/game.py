@@ -32,7 +32,7 @@ from .actions import (
 from .building import ARTILLERY_SLOT
 from .combat import (
     attack_dice, can_occupy, can_stand, check_surrender, close_combat, defeat, defender_options,
-    direction_from, prison_options, ranged_hit, ranged_targets,
+    direction_from, prison_options, ranged_hit, ranged_targets, tactics_dice,
 )
 from .config import RulesConfig
 from .free_actions import breach, breachers, guard_options, rescue_spots, seize, seizers
@@ -488,9 +488,11 @@ def _battle(state: GameState, u: int, cell: int, from_dir: int, ranged_range: in
     me = state.u_owner[u]
     loser = state.u_owner[victim]
     base = ARTILLERY_COST if artillery else UNIT_COST[state.u_type[u]]
+    flank, attrition = tactics_dice(state, cell, from_dir, bool(ranged_range))
     dice = attack_dice(state, base, cell, from_dir, ranged=bool(ranged_range))
     info: dict[str, Any] = dict(unit=u, cell=cell, defender=victim, owner=loser, dice=dice,
-                                ranged=ranged_range, artillery=artillery, at=state.u_cell[victim])
+                                ranged=ranged_range, artillery=artillery, at=state.u_cell[victim],
+                                flank=flank, attrition=attrition)
     ranged_overwhelm = state.config.ranged_tactics or not ranged_range
     if dice >= state.config.overwhelm_dice and ranged_overwhelm:
         won, info["overwhelm"] = True, True
