@@ -15,9 +15,10 @@ from agents.records import RESULTS_SCHEMA
 from agents.replay import initial_state
 from agents.web.server import create_app
 from agents.web.guards import ModelGuard, WebError
-from agents.web.sessions import SNAPSHOT_EVERY, LiveGame, ReplayGame
+from agents.web.replays import SNAPSHOT_EVERY, ReplayGame
+from agents.web.sessions import LiveGame
 from vigtavl.cli import main
-from vigtavl_env.engine import apply_action
+from vigtavl_env.engine import apply_action, describe
 
 LOCAL = "http://127.0.0.1:8000"  # the Host header must name this machine
 
@@ -113,7 +114,10 @@ def test_unknown_things_are_404_and_malformed_requests_422(client):
     assert r.status_code == 422
 
 
-def test_the_model_guard_loads_only_named_files(tmp_path):
+def test_the_model_guard_loads_only_named_files(tmp_path, monkeypatch):
+    import agents.ppo
+    monkeypatch.setattr(agents.ppo, "PRETRAINED_PATH", tmp_path / "vigtavl_ppo.zip")  # installed; never opened here
+    agents.ppo.PRETRAINED_PATH.write_bytes(b"x")
     named = tmp_path / "m.zip"
     named.write_bytes(b"x")
     guard = ModelGuard([named])
@@ -125,12 +129,16 @@ def test_the_model_guard_loads_only_named_files(tmp_path):
         guard.check(f"ppo:{tmp_path / 'other.zip'}:sample")
 
 
+# the seeds against the aggressor in which the person meets each moment (under rules v2)
+MOMENT_SEEDS = {"retaliation": 0, "defend": 1, "prison": 0}
+
+
 def game_at(interrupt: str) -> LiveGame:
-    """Seed 0 against the aggressor, played up to the person's first ``interrupt``."""
-    seats = ["human", "aggressor"]
-    path = path_to(seats, 0, lambda g: g.interrupt == interrupt)
+    """A seeded game against the aggressor, played up to the person's first ``interrupt``."""
+    seats, seed = ["human", "aggressor"], MOMENT_SEEDS[interrupt]
+    path = path_to(seats, seed, lambda g: g.interrupt == interrupt)
     assert path is not None
-    game = LiveGame(seats, seed=0)
+    game = LiveGame(seats, seed=seed)
     for action in path + [None]:
         while not game.human_to_act():
             game.advance()
@@ -209,11 +217,15 @@ def test_the_file_list_holds_results_files_only_newest_first_and_skips_hidden_fo
     (b"\x00\xff", "not a JSON file"),
     (b"[1, 2]", "not a vigtavl results file"),
     (json.dumps({"schema": "vigtavl-results", "version": 1, "games": []}).encode(), "of version vigtavl_v0"),
-    (json.dumps({"schema": "vigtavl-results", "version": 2, "games": [{"game": 0}]}).encode(), "missing"),
+    (json.dumps({"schema": "vigtavl-results", "version": 2, "games": []}).encode(), "of version vigtavl_v1"),
+    (json.dumps({"schema": "vigtavl-results", "version": "vigtavl_v1", "games": []}).encode(), "of version vigtavl_v1"),
+    (json.dumps({"schema": "vigtavl-results", "version": "vigtavl_v2", "games": [{"game": 0}]}).encode(), "missing"),
 ])
 def test_a_malformed_upload_is_400(client, body, words):
     r = client.post("/api/replays/upload?name=x.json", content=body)
     assert r.status_code == 400 and words in r.json()["error"]
+    if "of version" in words:  # another version's file: both versions named, in one line
+        assert "vigtavl_v2" in r.json()["error"] and "\n" not in r.json()["error"]
 
 
 def test_a_200_game_results_file_replays_decision_by_decision(client, results_dir):
@@ -285,7 +297,7 @@ def test_serve_refuses_a_bad_port_in_one_line(capsys, port):
 @pytest.fixture(scope="module")
 def fought():
     """A whole game between aggressors: battles of every kind (close, ranged, overwhelming)."""
-    game = LiveGame(["aggressor", "aggressor"], seed=0)
+    game = LiveGame(["aggressor", "aggressor"], seed=1)
     while game.advance():
         pass
     return game
@@ -320,8 +332,42 @@ def test_every_battle_shows_its_dice_and_a_why_that_agrees_with_them(fought):
             best_a, best_d = max(last["attack"]), max(last["defend"])
             assert (best_a > best_d) == b["won"] and len(last["attack"]) == a["dice"]
             assert b["why"].endswith(f"{best_a} {'beats' if b['won'] else 'loses to'} {best_d}")
-        if a["tactics"]:
-            assert f"({a['tactics']} from flanking or attrition)" in b["why"]
+        assert_extra_dice_said_apart(b, e)
+
+
+def assert_extra_dice_said_apart(b, e):
+    """The battle's extra dice are the engine event's, flanking's and attrition's said apart."""
+    a = b["attacker"]
+    assert (a["flank"], a["attrition"], a["tactics"]) == (e["flank"], e["attrition"], e["flank"] + e["attrition"])
+    said = [f"{e['flank']} flank" if e["flank"] else "", f"{e['attrition']} attrition" if e["attrition"] else ""]
+    extra = f" ({', '.join(w for w in said if w)})" if a["tactics"] else ""
+    assert b["why"].startswith(f"{a['dice']} di{'e' if a['dice'] == 1 else 'ce'}{extra} ")
+    assert "flanking or attrition" not in b["why"]
+
+
+def test_flanking_and_attrition_dice_are_told_apart_as_the_engine_counted_them():
+    from agents.web.moves import battle_view
+    from vigtavl_env.engine.stats import UNIT_COST
+    seen = set()
+    for seed in (1, 4):  # seed 4: a third attack from one side, attrition's dice
+        game = LiveGame(["aggressor", "aggressor"], seed=seed)
+        while game.advance():
+            pass
+        state = game.env.game_state
+        for e in (e for e in state.events if e["event"] == "battle"):
+            b = battle_view(e, state)
+            assert_extra_dice_said_apart(b, e)
+            if not e["artillery"]:
+                assert e["dice"] == UNIT_COST[state.u_type[e["unit"]]] + e["flank"] + e["attrition"]
+            seen |= {k for k in ("flank", "attrition") if e[k]}
+    assert seen == {"flank", "attrition"}
+
+
+def test_a_battle_event_without_the_split_says_the_sum():
+    from agents.web.moves import extra_dice
+    assert extra_dice(None, None, 2) == " (2 from flanking or attrition)" and extra_dice(None, None, 0) == ""
+    assert extra_dice(1, 0, 1) == " (1 flank)" and extra_dice(1, 2, 3) == " (1 flank, 2 attrition)"
+    assert extra_dice(0, 2, 2) == " (2 attrition)" and extra_dice(0, 0, 0) == ""
 
 
 def test_outcomes_are_marked_on_their_hexes_with_whose_gain_and_whose_loss(fought):
@@ -372,8 +418,9 @@ def test_a_hint_is_the_strongest_agents_choice_among_the_legal_decisions(client)
         agent = make_agent("ppo:pretrained")
         assert h["choices"][0]["action"] == agent.act(obs["observation"], obs["action_mask"], {})
         assert client.get(f"/api/games/{g['id']}/hint").json() == h  # asked again: the same, from memory
-        client.post(f"/api/games/{g['id']}/decide", json={"action": h["choices"][0]["action"]})
-        g = client.post(f"/api/games/{g['id']}/advance").json()
+        g = client.post(f"/api/games/{g['id']}/decide", json={"action": h["choices"][0]["action"]}).json()
+        while not g["human"]:  # the agent's answers (under v2, a placement may bring a choice of variant)
+            g = client.post(f"/api/games/{g['id']}/advance").json()
 
 
 @pytest.mark.parametrize("body,status,words", [
@@ -444,3 +491,108 @@ def test_the_score_sheet_is_the_engines_and_sums_to_each_players_tokens(fought):
     v = fought.view()
     assert v["sheet"] == view.token_sheet(fought.env.game_state)
     assert [sum(s.values()) for s in v["sheet"]] == [p["tokens"] for p in v["players"]]
+
+
+# ------------------------------------------------------------------ rules v2's questions
+def api_game_at(client, asked_kind: str, seed: int) -> tuple[str, dict]:
+    """Game ``seed`` against the aggressor, played through the API as a person clicks (the
+    decisions :func:`webgame.path_to` found) up to the person's first choice of ``asked_kind``."""
+    seats = ["human", "aggressor"]
+    path = path_to(seats, seed, lambda g: g.view()["status"]["asked_kind"] == asked_kind)
+    assert path is not None
+    g = new_game(client, seats=seats, seed=seed)
+    key, view = g["id"], g
+    for action in path + [None]:
+        while not view["human"]:
+            view = client.post(f"/api/games/{key}/advance").json()
+        if action is not None:
+            view = client.post(f"/api/games/{key}/decide", json={"action": action}).json()
+            assert "error" not in view, view
+    return key, view
+
+
+def test_choose_variant_entries_read_as_the_unit_they_pick_and_are_answered(client):
+    g = new_game(client, seats=("human", "greedy"), seed=3)
+    key, view = g["id"], g
+    while not any(d["kind"] == "choose variant" for d in view["decisions"]):
+        view = (client.post(f"/api/games/{key}/decide", json={"action": view["decisions"][0]["action"]})
+                if view["human"] else client.post(f"/api/games/{key}/advance")).json()
+    status, options = view["status"], view["decisions"]
+    assert status["choice_words"] == "WHICH UNIT" and "unalike units" in status["asked"] and status["asked_how"]
+    assert len(options) >= 2 and all(d["kind"] == "choose variant" and d["cell"] == -1 for d in options)
+    assert [d["command"] for d in options] == [f"choose variant {k}" for k in range(len(options))]
+    env = client.app.state.store.game(key).env
+    for d in options:  # the engine's own words for the unit it picks, said once
+        words = describe(env.game_state, env.codec.to_engine(d["action"]))
+        assert d["label"] == d["text"] == words.removeprefix("P0: ") and d["label"].startswith("the ")
+        assert "variant" not in d["label"] and "load" not in d["label"]
+    picked = options[-1]
+    after = client.post(f"/api/games/{key}/decide", json={"action": picked["action"]}).json()
+    move = next(m for m in after["moves"] if m["n"] == view["decisions_made"] + 1)
+    assert move["text"] == f"P0: chooses {picked['label']}" and after["status"]["choice_words"] != "WHICH UNIT"
+
+
+@pytest.mark.parametrize("asked_kind,seed,kind", [("prison", 0, "hold prisoner"), ("rescued unit", 2, "place rescued")])
+def test_the_prison_and_the_rescued_units_hex_are_chosen_on_the_board(client, asked_kind, seed, kind):
+    key, view = api_game_at(client, asked_kind, seed)
+    status, options = view["status"], view["decisions"]
+    assert status["choice_words"] in ("PRISON", "RESCUED UNIT") and "click" in status["asked_how"]
+    assert status["asked"].startswith("P0 chooses") and view["human"]
+    assert len(options) >= 2 and all(d["kind"] == kind and d["cell"] >= 0 for d in options)
+    assert len({d["cell"] for d in options}) == len(options)  # one decision per hex: a click makes it
+    picked = options[-1]
+    after = client.post(f"/api/games/{key}/decide", json={"action": picked["action"]}).json()
+    assert after["decisions_made"] == view["decisions_made"] + 1
+    cell = picked["cell"]
+    here = [p for p in after["pieces"] if p["cell"] == cell]
+    if kind == "hold prisoner":  # the captive is held on the development chosen
+        assert any(p["kind"] == "prisoner" and p["owner"] == 1 for p in here)
+    else:  # the rescued unit stands on the hex chosen
+        assert any(p["kind"] == "unit" and p["owner"] == 0 for p in here)
+    move = next(m for m in after["moves"] if m["n"] == after["decisions_made"])
+    assert move["text"].startswith(f"P0: {kind} at ") and move["cells"] == [cell]
+
+
+# ------------------------------------------------------------------ analysis in replays
+def test_any_replay_frame_is_analysed_as_a_live_hint_was_there(client):
+    g = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 3, "hints": True}).json()
+    key, hints = g["id"], {}
+    while g["decisions_made"] < 12:
+        if g["human"]:
+            hints[g["decisions_made"]] = h = client.get(f"/api/games/{key}/hint").json()
+            g = client.post(f"/api/games/{key}/decide", json={"action": h["choices"][-1]["action"]}).json()
+        else:
+            g = client.post(f"/api/games/{key}/advance").json()
+    replay = client.post(f"/api/games/{key}/replay").json()
+    base = f"/api/replays/{replay['id']}/games/0/frames"
+    for frame, h in hints.items():  # the person's frames: the very hint he was given
+        a = client.get(f"{base}/{frame}/analysis").json()
+        assert a["frame"] == frame and {k: a[k] for k in ("agent", "seat", "choices", "win")} == \
+            {k: h[k] for k in ("agent", "seat", "choices", "win")}
+        assert client.get(f"{base}/{frame}/analysis").json() == a  # asked again: the same, from memory
+    agents_frames = [m["n"] - 1 for m in g["moves"] if m["seat"] == 1]
+    a = client.get(f"{base}/{agents_frames[-1]}/analysis").json()  # the agent's decision: for his seat
+    assert a["seat"] == 1 and 1 <= len(a["choices"]) <= 3 and 0 <= a["win"] <= 1
+    view = client.get(f"{base}/{agents_frames[-1]}").json()
+    assert view["status"]["to_act"] == 1
+
+
+def test_a_replay_analysis_that_cannot_be_given_is_a_4xx_in_one_line(client, tmp_path):
+    opened = client.post("/api/replays", json={"folder": 0, "file": "small.json"}).json()
+    game = opened["games"][0]
+    base = f"/api/replays/{opened['id']}/games/{game['game']}"
+    last = game["decisions"]
+    for url, status, words in [
+        (f"{base}/frames/{last + 1}/analysis", 404, f"frames 0 to {last}"),
+        (f"{base}/frames/-1/analysis", 404, f"frames 0 to {last}"),
+        (f"{base}/frames/{last}/analysis", 409, "the game is over"),
+        (f"{base}/frames/x/analysis", 422, "frame"),
+        (f"/api/replays/{opened['id']}/games/999/frames/1/analysis", 404, "no game 999"),
+        ("/api/replays/nope/games/0/frames/1/analysis", 404, "open it again"),
+    ]:
+        r = client.get(url)
+        assert r.status_code == status and words in r.json()["error"] and "\n" not in r.json()["error"], (url, r.text)
+    four = run_match(["random"] * 4, games=1, seed=1, num_players=4, max_steps=20, progress=False)
+    up = client.post("/api/replays/upload?name=four.json", content=json.dumps(four.to_dict())).json()
+    r = client.get(f"/api/replays/{up['id']}/games/0/frames/1/analysis")
+    assert r.status_code == 400 and "2 or 3 players" in r.json()["error"]

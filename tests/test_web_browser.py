@@ -165,7 +165,8 @@ def test_place_and_build_by_clicking_and_the_bot_answers(page, base_url, tmp_pat
     page.wait_for_function("document.getElementById('moves').textContent.includes('P1 places')")  # the answer
     assert page.locator("#layer-pieces .unit").count() >= 2
     while page.evaluate("vigtavl.liveView().status.phase") == "placement":
-        click_decision(page, next(d for d in decisions(page) if d["cell"] >= 0)["action"])
+        options = decisions(page)  # a hex, or under v2 a button: which of two unalike freighters
+        click_decision(page, next((d for d in options if d["cell"] >= 0), options[0])["action"])
         wait_for_person(page)
     build = next(d for d in decisions(page) if d["kind"].startswith("build") and d["cell"] >= 0)
     click_decision(page, build["action"])
@@ -174,12 +175,16 @@ def test_place_and_build_by_clicking_and_the_bot_answers(page, base_url, tmp_pat
     shot(page, "web_play", tmp_path)
 
 
+# the seeds against the aggressor in which the person meets each moment (under rules v2)
+MOMENT_SEEDS = {"retaliation": 0, "defend": 1, "prison": 0}
+
+
 def click_up_to(page, base_url: str, interrupt: str) -> None:
-    """Seed 0 against the aggressor, clicked up to the person's first ``interrupt``."""
-    seats = ["human", "aggressor"]
-    path = path_to(seats, 0, lambda g: g.interrupt == interrupt)
+    """A seeded game against the aggressor, clicked up to the person's first ``interrupt``."""
+    seats, seed = ["human", "aggressor"], MOMENT_SEEDS[interrupt]
+    path = path_to(seats, seed, lambda g: g.interrupt == interrupt)
     assert path is not None
-    start(page, base_url, seats, seed=0)
+    start(page, base_url, seats, seed=seed)
     for action in path:
         click_decision(page, action)
     wait_for_person(page)
@@ -280,7 +285,7 @@ def test_watch_pauses_steps_and_goes_on(page, base_url, tmp_path):
     page.click("#pause")  # resume
     page.wait_for_function(f"+document.body.dataset.decisions > {paused_at + 3}")
     page.select_option("#speed", "0")
-    page.wait_for_function("+document.body.dataset.decisions >= 160")
+    page.wait_for_function("+document.body.dataset.decisions >= 120")  # the game (v2) lasts 154 decisions
     page.click("#pause")
     shot(page, "web_watch", tmp_path)
 
@@ -510,3 +515,50 @@ def test_undo_takes_back_the_persons_decision_and_the_agents_answer(page, base_u
     assert [d["action"] for d in decisions(page)].count(place["action"]) == 1  # the placement is offered again
     click_decision(page, place["action"])
     page.wait_for_function(f"+document.body.dataset.decisions >= {count}")
+
+
+# ------------------------------------------------------------------ rules v2's questions, analysis in replays
+def test_v2s_choices_read_as_what_they_pick_and_the_prison_is_a_hex_clicked_under_its_banner(page, base_url):
+    seats = ["human", "aggressor"]
+    path = path_to(seats, 0, lambda g: g.view()["status"]["asked_kind"] == "prison")
+    assert path is not None
+    start(page, base_url, seats, seed=0)
+    variants = 0
+    for action in path:
+        wait_for_person(page)
+        d = next(d for d in decisions(page) if d["action"] == action)
+        if d["kind"] == "choose variant":  # which of two unalike units: a button naming the unit
+            variants += 1
+            assert "WHICH UNIT" in page.text_content("#banner")
+            button = page.locator(f"#global-decisions button[data-action='{action}']")
+            assert button.text_content() == d["label"] and d["label"].startswith("the ") and "variant" not in d["label"]
+        click_decision(page, action)
+    wait_for_person(page)
+    assert variants >= 1
+    banner = page.text_content("#banner")
+    assert banner.startswith("PRISON: P0 chooses which of his developments holds") and "click" in banner
+    options = decisions(page)
+    assert options and all(d["kind"] == "hold prisoner" and d["cell"] >= 0 for d in options)
+    assert page.locator("#layer-legal polygon").count() == len(options)
+    click_decision(page, options[0]["action"])  # a click on the hex: no menu, one decision there
+    wait_for_person(page)
+    assert f"hold prisoner at ({options[0]['command'].split()[-1].replace(',', ', ')})" in events(page)
+
+
+def test_a_replay_frame_is_analysed_on_asking_and_the_analysis_goes_with_the_frame(page, base_url, tmp_path):
+    open_replay(page, base_url)
+    page.click("#forward")
+    page.wait_for_function("document.getElementById('frame-label').textContent.startsWith('decision 1 /')")
+    assert page.is_visible("#analyse-button") and page.is_hidden("#hint")
+    page.click("#analyse-button")
+    page.wait_for_selector("#hint:not([hidden]) .hint-choice")
+    text = page.text_content("#hint")
+    assert text.startswith("ppo:pretrained would choose for P") and "% of a win" in text
+    assert page.locator("#hint .eval-bar span").count() == 1 and page.locator("#hint button").count() == 0
+    shot(page, "web_analysis", tmp_path)
+    page.click("#forward")  # another frame: the analysis was for the one before
+    page.wait_for_function("document.getElementById('frame-label').textContent.startsWith('decision 2 /')")
+    assert page.is_hidden("#hint") and page.locator("#layer-hints .hint-mark").count() == 0
+    page.click("#last")  # the game is over there: nothing to analyse
+    page.wait_for_function("document.getElementById('banner').textContent.includes('Game over')")
+    assert page.is_hidden("#analyse-button")

@@ -98,7 +98,11 @@ def test_a_model_path_through_a_pretrained_folder_is_refused_and_never_opened(tm
     assert "only the model files named" in one_line_error(r, 400)
 
 
-def test_the_model_guard_resolves_real_paths(tmp_path):
+def test_the_model_guard_resolves_real_paths(tmp_path, monkeypatch):
+    import agents.ppo
+    monkeypatch.setattr(agents.ppo, "PRETRAINED_PATH", tmp_path / "shipped" / "vigtavl_ppo.zip")  # never opened here
+    agents.ppo.PRETRAINED_PATH.parent.mkdir()
+    agents.ppo.PRETRAINED_PATH.write_bytes(b"x")
     named = tmp_path / "runs" / "m.zip"
     named.parent.mkdir()
     named.write_bytes(b"x")
@@ -111,6 +115,23 @@ def test_the_model_guard_resolves_real_paths(tmp_path):
     for spec in (f"ppo:{tmp_path}/pretrained/../other.zip", "ppo:pretrained/x.zip", "ppo:/etc/passwd"):
         with pytest.raises(Exception, match="only the model files named"):
             guard.check(spec)
+
+
+def test_a_shipped_model_not_installed_is_refused_and_never_looked_for_elsewhere(tmp_path, monkeypatch):
+    import agents.ppo
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(agents.ppo, "PRETRAINED_PATH", tmp_path / "gone" / "vigtavl_ppo.zip")
+    monkeypatch.setattr(agents.ppo, "PRETRAINED_3P_PATH", tmp_path / "gone" / "vigtavl_ppo_3p.zip")
+    marker = tmp_path / "marker"
+    evil_model(tmp_path / "pretrained-3p", marker)  # where a fallback to a relative path would look
+    evil_model(tmp_path / "pretrained", marker)
+    for spec in ("ppo:pretrained", "ppo:pretrained-3p", "ppo-search:pretrained-3p:5"):
+        with pytest.raises(Exception, match="does not exist yet"):
+            ModelGuard().check(spec)
+        seats = ["human", "greedy", spec] if "3p" in spec else ["human", spec]
+        r = local(create_app()).post("/api/games", json={"seats": seats})
+        assert "does not exist yet" in one_line_error(r, 400)
+    assert not marker.exists(), "the pickle ran"
 
 
 # -------------------------------------------------------------------- 2. maps: presets and named folders
@@ -372,7 +393,8 @@ def test_the_size_estimates_are_within_a_factor_of_two_of_what_is_held(results_d
     import tracemalloc
 
     from agents.records import GameRecord
-    from agents.web.sessions import LiveGame, ReplayFile, ReplayGame, parse_results, read_results
+    from agents.web.replays import ReplayFile, ReplayGame, parse_results, read_results
+    from agents.web.sessions import LiveGame
     body = (results_dir / "r12.json").read_bytes()
     record = GameRecord.from_dict(json.loads(body)["games"][0])
     ReplayGame(record), LiveGame(["greedy", "greedy"], seed=0)  # the one-time tables
@@ -400,7 +422,7 @@ def test_the_size_estimates_are_within_a_factor_of_two_of_what_is_held(results_d
 
 
 # -------------------------------------------------------------------- 5. odd input is a 4xx
-DEEP = b'{"schema": "vigtavl-results", "version": 2, "games": [' + b"[" * 100_000 + b"]" * 100_000 + b"]}"
+DEEP = b'{"schema": "vigtavl-results", "version": "vigtavl_v2", "games": [' + b"[" * 100_000 + b"]" * 100_000 + b"]}"
 
 
 @pytest.mark.parametrize("method,url,kwargs", [
@@ -412,7 +434,7 @@ DEEP = b'{"schema": "vigtavl-results", "version": 2, "games": [' + b"[" * 100_00
     ("post", UPLOAD_PATH, {"content": DEEP}),
     ("post", UPLOAD_PATH, {"content": b"[" * 100_000}),
     ("post", UPLOAD_PATH, {"content": b'{"a": ' + b"{" * 50_000}),
-    ("post", UPLOAD_PATH, {"content": b'{"schema": "vigtavl-results", "version": 2, "games": [{"game": {}}]}'}),
+    ("post", UPLOAD_PATH, {"content": b'{"schema": "vigtavl-results", "version": "vigtavl_v2", "games": [{"game": {}}]}'}),
     ("post", "/api/games", {"json": {"seats": ["human", "greedy"], "map": "a\x00b"}}),
     ("post", "/api/games", {"json": {"seats": ["human", "gre\x00edy"]}}),
     ("post", "/api/games", {"json": {"seats": ["human", "ppo:a\x00b"]}}),
@@ -437,7 +459,7 @@ def test_a_broken_uploaded_record_of_any_shape_is_a_4xx(client, results_dir):
     for field, value in [("decisions", "abc"), ("decisions", [10 ** 12]), ("decisions", [None]), ("rules", {"x": 1}),
                          ("rules", []), ("map_text", "~ ~\n"), ("seats", 7), ("num_players", 9), ("game_seed", -1),
                          ("game", [1]), ("decisions", list(range(6000)))]:
-        data = {"schema": "vigtavl-results", "version": 2, "games": [{**good, field: value}]}
+        data = {"schema": "vigtavl-results", "version": "vigtavl_v2", "games": [{**good, field: value}]}
         opened = client.post(f"{UPLOAD_PATH}?name=x.json", content=json.dumps(data))
         if opened.status_code == 200:
             r = client.get(f"/api/replays/{opened.json()['id']}/games/{good['game']}")

@@ -2,9 +2,11 @@
 
 ``vigtavl serve [--port 8000] [--results DIR] [--model PATH] [--maps DIR] [--think-ms MS]
 [--allow-host NAME]`` starts it (:func:`serve`). The parts: :mod:`.view` (an engine state as
-JSON for the page), :mod:`.sessions` (live games and replays), :mod:`.store` (what the server
-keeps, bounded, and where agents think), :mod:`.guards` (what it lets in: hosts, origins,
-sizes, model files, map files, agents' time), :mod:`.server` (the FastAPI routes),
+JSON for the page), :mod:`.sessions` (live games), :mod:`.replays` (results files read, their
+games replayed and analysed), :mod:`.moves` (move list, battles, outcomes), :mod:`.hints` (the
+strongest agent's advice), :mod:`.store` (what the server keeps, bounded, and where agents
+think), :mod:`.guards` (what it lets in: hosts, origins, sizes, model files, map files, agents'
+time), :mod:`.server` (the FastAPI routes),
 ``static/`` (the page: plain HTML, JavaScript and CSS, no build step).
 """
 

@@ -24,7 +24,6 @@ import json
 import os
 import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -222,40 +221,42 @@ def _size(n: int) -> str:
 class ModelGuard:
     """Model files are pickles, and loading one runs the code in it: a spec's model is resolved
     to its real path (links and ``..`` followed) and loaded only if that path is a shipped model
-    or a file named with ``--model`` (resolved when the server starts)."""
+    or a file named with ``--model`` (resolved when the server starts). A shipped name
+    (``pretrained``, ``pretrained-3p``) is let through only while its file is installed: it is
+    looked up on each check (a model may be put in place while the server runs), and a missing
+    one is refused in one line, never looked for elsewhere."""
 
     def __init__(self, models: Iterable[str | Path] = ()) -> None:
         self.named = frozenset(os.path.realpath(m) for m in models)
 
-    @cached_property
-    def shipped(self) -> dict[str, str]:
-        """``pretrained`` names -> the real path of the shipped file, for those installed (found
-        on first use: it imports torch; without torch, every name, as none can load)."""
+    @staticmethod
+    def shipped() -> dict[str, Path] | None:
+        """``pretrained`` names -> the shipped files, installed or not; None without torch (no
+        model can load, and make_agent says so before any file is opened)."""
         try:
-            from agents.ppo import resolve_model_path
-        except ImportError:  # no torch: make_agent says so before any file is opened
-            return dict.fromkeys(SHIPPED_MODELS, "")
-        out = {}
-        for name in SHIPPED_MODELS:
-            try:
-                path = resolve_model_path(name)
-            except FileNotFoundError:
-                continue
-            if path.is_absolute():  # a missing shipped file falls back to a path relative to here
-                out[name] = os.path.realpath(path)
-        return out
+            from agents import ppo
+        except ImportError:
+            return None
+        return {ppo.PRETRAINED: ppo.PRETRAINED_PATH, ppo.PRETRAINED_3P: ppo.PRETRAINED_3P_PATH}
 
     def check(self, spec: str) -> str:
         """``spec`` with its model as the real path checked (a shipped name kept as it is), or a
         WebError; the file is not opened here."""
         model = spec_model(spec)
-        if not model or model in self.shipped:
+        if not model:
+            return spec
+        shipped = self.shipped()
+        if model in SHIPPED_MODELS:
+            if shipped is not None and not shipped[model].is_file():
+                raise WebError(f"agent {spec!r}: the shipped model {shipped[model]} does not exist yet on this "
+                               "server (it is put there by the project); choose another agent")
             return spec
         try:
             real = os.path.realpath(model)
         except (ValueError, OSError):
             real = None
-        if real is None or (real not in self.named and real not in filter(None, self.shipped.values())):
+        installed = {os.path.realpath(f) for f in (shipped or {}).values() if f.is_file()}
+        if real is None or (real not in self.named and real not in installed):
             named = ", ".join(sorted(self.named)) or "none"
             raise WebError(f"agent {spec!r}: this server loads only the model files named with "
                            f"'vigtavl serve --model PATH' (named: {named}) and the pretrained ones")

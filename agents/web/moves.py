@@ -8,9 +8,10 @@ an event kind this module does not know is still narrated, only not drawn.
 - :func:`move_entry`: one decision (number ``n``, counted from 1; 0 is the game's setup): who
   made it, its words, its hexes, its events narrated, its battles and its outcomes. Decisions
   are the move list's one numbering; events are lines under their decision.
-- :func:`battle_view`: a ``battle`` event as dice: the attacker's (those that flanking or
-  attrition added marked) and the defender's, every round of a close combat, what a ranged shot
-  needed, and the why ("3 dice (1 from tactics) against 1: 6 beats 4").
+- :func:`battle_view`: a ``battle`` event as dice: the attacker's (those that flanking and those
+  that attrition added marked apart, from the event's ``flank`` and ``attrition``) and the
+  defender's, every round of a close combat, what a ranged shot needed, and the why
+  ("3 dice (1 flank) against 1: 6 beats 4"; "5 dice (1 flank, 2 attrition) ...").
 - :func:`outcomes`: captured, sunk, retreated, occupied, breached (or held), seized, surrendered,
   rescued: a word on a hex (or a wall) of the board, and whose gain or loss it was.
 - :func:`last_decisions`: each player's last meaningful decision (not an "end turn" or "end
@@ -46,6 +47,8 @@ def move_entry(n: int, seat: int, text: str, cells: list[int], code: int, events
     """Decision ``n`` (0: the setup, before any decision) and the ``events`` it caused, read in
     ``state`` (any state after them: unit numbers never change)."""
     verb, _, g = A.decode(code, state.gmap.board.n_cells) if code >= 0 else (-1, -1, -1)
+    if g >= A.VARIANT:  # "P0: the soldier spent": the unit he chose, said as a choice
+        text = re.sub(r"^(P\d+): (?!chooses )", r"\1: chooses ", text)
     return {"n": n, "seat": seat, "text": text, "cells": cells, "plain": g in PLAIN_VERBS,
             "events": [{"event": e.get("event", ""), "player": e.get("player", -1),
                         "text": ENGINE_SEED.sub("", narrate(e, state))} for e in events],
@@ -66,17 +69,20 @@ def battle_view(e: dict, state: Any) -> dict[str, Any]:
     u = e.get("unit")
     base = ARTILLERY_COST if e.get("artillery") else (
         UNIT_COST[state.u_type[u]] if isinstance(u, int) and 0 <= u < len(state.u_type) else dice)
-    tactics = max(0, dice - base)
+    flank, attrition = e.get("flank"), e.get("attrition")
+    if not (isinstance(flank, int) and isinstance(attrition, int)):  # an engine before the event told them apart
+        flank, attrition = None, None
+    tactics = flank + attrition if flank is not None else max(0, dice - base)
     defender = _unit_name(state, e.get("defender"))
     reach = int(e.get("ranged") or 0)
     rolls = e.get("rolls") or []
     out: dict[str, Any] = {
         "cell": e.get("cell", -1), "attacker": {"seat": e.get("player", -1), "unit": attacker, "dice": dice,
-                                                "tactics": tactics},
+                                                "tactics": tactics, "flank": flank, "attrition": attrition},
         "defender": {"seat": e.get("owner", -1), "unit": defender}, "won": bool(e.get("won")),
         "overwhelm": bool(e.get("overwhelm")), "ranged": reach, "seize": bool(e.get("seize")), "rounds": [],
     }
-    extra = f" ({tactics} from flanking or attrition)" if tactics else ""
+    extra = extra_dice(flank, attrition, tactics)
     if out["overwhelm"]:
         out["why"] = (f"{n_dice(dice)}{extra} against the {defender}: overwhelming odds "
                       f"({state.config.overwhelm_dice} dice or more), it surrenders without a roll")
@@ -99,6 +105,15 @@ def battle_view(e: dict, state: Any) -> dict[str, Any]:
         out["defender"]["dice"] = defend
         out["why"] = f"{n_dice(dice)}{extra} against {defend}: " + "; then ".join(steps)
     return out
+
+
+def extra_dice(flank: int | None, attrition: int | None, tactics: int) -> str:
+    """The attack's extra dice said apart: " (1 flank, 2 attrition)"; "" when none. An event
+    without the split (an older engine's) says the sum: " (2 from flanking or attrition)"."""
+    if flank is None:
+        return f" ({tactics} from flanking or attrition)" if tactics else ""
+    parts = [f"{flank} flank" if flank else "", f"{attrition} attrition" if attrition else ""]
+    return f" ({', '.join(p for p in parts if p)})" if tactics else ""
 
 
 def outcomes(events: list[dict], state: Any) -> list[dict[str, Any]]:

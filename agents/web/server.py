@@ -1,4 +1,4 @@
-"""``vigtavl serve``: the web app's HTTP side (FastAPI), over :mod:`agents.web.sessions`.
+"""``vigtavl serve``: the web app's HTTP side (FastAPI), over :mod:`agents.web.sessions` and :mod:`agents.web.replays`.
 
 The page (``static/``: one HTML file, ES modules by what each part does, one style sheet, no
 build step) calls this JSON API, the module-level :data:`router`:
@@ -17,7 +17,7 @@ build step) calls this JSON API, the module-level :data:`router`:
   ``{"folder": 0, "file": "results.json"}`` opens one, ``POST /api/replays/upload?name=F`` opens an
   uploaded one (the request body is the file); ``GET /api/replays/{id}``: its games;
   ``GET /api/replays/{id}/games/{g}``: a game's frames and turns; ``.../frames/{k}``: the board after
-  decision k.
+  decision k; ``.../frames/{k}/analysis``: the strongest agent's choices there and its estimate.
 
 Every refusal is a 4xx answer ``{"error": "one line"}``: 400 bad input (an illegal decision, a
 malformed file, an unknown agent or map), 403 another host or another site's page, 404 unknown
@@ -48,7 +48,8 @@ from agents.web.guards import (
     LOOPBACK_NAMES, Gate, MapGuard, ModelGuard, WebError, clean_name, folders, host_names, inside,
     is_loopback, results_files, seat_specs,
 )
-from agents.web.sessions import LiveGame, ReplayFile, ReplayGame, parse_results, read_results
+from agents.web.replays import ReplayFile, ReplayGame, parse_results, read_results
+from agents.web.sessions import LiveGame
 from agents.web.store import Limits, Store, ThinkPool
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -288,6 +289,18 @@ def replay_game(game: Rebuilt) -> dict[str, Any]:
 @router.get("/api/replays/{key}/games/{number}/frames/{frame}")
 def replay_frame(game: Rebuilt, frame: int) -> dict[str, Any]:
     return game.view(frame)
+
+
+@router.get("/api/replays/{key}/games/{number}/frames/{frame}/analysis")
+async def replay_analysis(game: Rebuilt, frame: int, request: Request) -> dict[str, Any]:
+    """What the strongest agent would decide at a replay's frame, and its estimate of the game
+    for the player to move: the frame rebuilt and one network pass on the think pool, like a
+    hint; the same frame again costs nothing."""
+    answer = game.analysis_question(frame)
+    if answer is not None:
+        return answer
+    future = request.app.state.pool.submit(lambda: game.analyse(frame))
+    return await asyncio.shield(asyncio.wrap_future(future))
 
 
 # -------------------------------------------------------------------- the app

@@ -1,4 +1,5 @@
-"""The games a web server holds: live games (play, watch) and replays of results files.
+"""The live games a web server holds (play, watch); replays of results files are
+:mod:`agents.web.replays`.
 
 A :class:`LiveGame` is a ``raw_env`` with one agent per seat, or a person (``"human"``): a
 person's decision comes from a click (:meth:`LiveGame.decide`), an agent's from an advance, one
@@ -7,12 +8,6 @@ thinks without the game's lock, on its own copy of the state (:meth:`LiveGame.ne
 :meth:`LiveGame.start_advance`), so the game can be shown meanwhile and nothing waits on it.
 Seeds follow ``agents.match`` (agent seed ``seed * 16 + seat``), so a live game's record
 (:meth:`LiveGame.record`) replays like a match's.
-
-A :class:`ReplayGame` rebuilds a recorded game once, checks it against the record, and keeps a
-snapshot every :data:`SNAPSHOT_EVERY` decisions: any decision of it is then at most that many
-engine steps away, forward or back. A results file is read by :func:`parse_results` and
-:func:`read_results`: a record may name a preset map or carry its map's text, nothing else, so a
-record never makes the server read a file.
 
 Every request error is a :class:`WebError` with its HTTP status (400 bad input, 404 unknown,
 409 not now); the server answers it with the message, never with a traceback. Where the games
@@ -23,9 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import random
-import re
 import threading
 import time
 from collections.abc import AsyncIterator
@@ -35,20 +28,16 @@ from typing import Any
 
 from vigtavl_env.agent import agent_info
 from agents.match import DEFAULT_MAX_STEPS, GameJob, agent_seed, check_agents, make_agent, record_game
-from agents.records import RESULTS_SCHEMA, GameRecord, check_results_version, results_file
-from agents.replay import ReplayError, check_engine, initial_state, replay_steps, verify
+from agents.records import GameRecord, results_file
 from agents.web.guards import HUMAN, WebError
-from agents.web.store import RECORD_BYTES_PER_JSON_BYTE
 from agents.web.hints import hint, hint_agent_spec, load_hinter
 from agents.web.moves import last_decisions, move_entry
 from agents.web.view import board_view, decision_cells, decision_list, state_view
-from vigtavl_env.engine import IllegalActionError, apply_action, describe
+from vigtavl_env.engine import IllegalActionError, describe
 
 SEED_RANGE = 2 ** 31
-SNAPSHOT_EVERY = 32
 LOCK_WAIT_S = 5.0  # the game's lock is held for one step or one view: milliseconds
 LOCK_POLL_S = 0.002
-MAX_REPLAY_DECISIONS = DEFAULT_MAX_STEPS  # a longer record would take seconds of a worker to rebuild
 
 
 @dataclass
@@ -309,168 +298,3 @@ class LiveGame:
     def results(self) -> dict[str, Any]:
         """The game as a results file (``vigtavl replay`` and the replay page read it)."""
         return results_file("game", [self.record()])
-
-
-# -------------------------------------------------------------------- replays
-_JSON = json.JSONDecoder()
-_SPACE = re.compile(r"\s*")
-
-
-def parse_results(body: bytes, name: str) -> Any:
-    """A results file's JSON. Its top-level arrays (the games) are decoded one element at a time,
-    so a large file lets other threads run between games, where one ``json.loads`` would hold
-    the GIL throughout; a file that is not a JSON object is None (not a results file)."""
-    try:
-        text = body.decode("utf-8")
-        i = _SPACE.match(text).end()
-        if not text.startswith("{", i):
-            return None  # not parsed: whatever it is, it is not a results file
-        out, i = {}, _SPACE.match(text, i + 1).end()
-        while not text.startswith("}", i):
-            key, i = _JSON.raw_decode(text, i)
-            i = _SPACE.match(text, i).end()
-            if not isinstance(key, str) or not text.startswith(":", i):
-                raise ValueError(f"a key and ':' expected at character {i}")
-            i = _SPACE.match(text, i + 1).end()
-            out[key], i = _decode_value(text, i)
-            i = _SPACE.match(text, i).end()
-            if text.startswith(",", i):
-                i = _SPACE.match(text, i + 1).end()
-            elif not text.startswith("}", i):
-                raise ValueError(f"',' or '}}' expected at character {i}")
-        if _SPACE.match(text, i + 1).end() != len(text):
-            raise ValueError(f"extra data at character {i + 1}")
-        return out
-    except (UnicodeDecodeError, ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
-        raise WebError(f"{name} is not a JSON file ({str(e)[:120]})") from None
-
-
-def _decode_value(text: str, i: int) -> tuple[Any, int]:
-    if not text.startswith("[", i):
-        return _JSON.raw_decode(text, i)
-    out, i = [], _SPACE.match(text, i + 1).end()
-    while not text.startswith("]", i):
-        item, i = _JSON.raw_decode(text, i)
-        out.append(item)
-        i = _SPACE.match(text, i).end()
-        if text.startswith(",", i):
-            i = _SPACE.match(text, i + 1).end()
-        elif not text.startswith("]", i):
-            raise ValueError(f"',' or ']' expected at character {i}")
-    return out, i + 1
-
-
-def read_results(data: Any, name: str) -> list[GameRecord]:
-    """The game records of a results file's contents (a dict), or a WebError saying what is wrong."""
-    if not isinstance(data, dict) or data.get("schema") != RESULTS_SCHEMA or not isinstance(data.get("games"), list):
-        raise WebError(f"{name} is not a vigtavl results file (written by vigtavl match, tournament or play --out)")
-    try:
-        check_results_version(data, name)
-    except ValueError as e:
-        raise WebError(str(e)) from None
-    try:
-        records = [GameRecord.from_dict(g) for g in data["games"]]
-    except (TypeError, ValueError) as e:
-        raise WebError(f"{name}: {str(e)[:200]}") from None
-    if not records:
-        raise WebError(f"{name} holds no games")
-    for r in records:
-        check_record(r, name)
-    return records
-
-
-def check_record(r: GameRecord, name: str) -> None:
-    """A record the server may rebuild (its fields' types were checked as it was read,
-    ``GameRecord.from_dict``): a preset map or the map's own text (a map name is never read as a
-    file), and no more decisions than a game may have."""
-    from vigtavl_env.engine.maps import list_presets
-    if r.map_text is None and r.map not in list_presets():
-        raise WebError(f"{name}: game {r.game} names map {r.map[:40]!r}, which is not a preset, and has no map text")
-    if len(r.decisions) > MAX_REPLAY_DECISIONS:
-        raise WebError(f"{name}: game {r.game} has {len(r.decisions)} decisions; this server replays at most "
-                       f"{MAX_REPLAY_DECISIONS}")
-
-
-class ReplayFile:
-    """A results file opened for replay: its records (the store keeps the games rebuilt from them).
-    ``nbytes``: the size of its JSON, from which the store estimates its memory."""
-
-    def __init__(self, records: list[GameRecord], name: str, nbytes: int) -> None:
-        self.name = name
-        self.records = {r.game: r for r in records}
-        self.nbytes = RECORD_BYTES_PER_JSON_BYTE * nbytes
-
-    def summary(self) -> dict[str, Any]:
-        return {"name": self.name, "games": [
-            {"game": r.game, "seats": r.seats, "tokens": r.tokens, "winners": r.winners, "map": r.map, "seed": r.seed,
-             "decisions": r.n_decisions, "truncated": r.truncated} for r in self.records.values()]}
-
-    def build(self, number: int) -> "ReplayGame":
-        if number not in self.records:
-            raise WebError(f"{self.name} has no game {number}", 404)
-        return ReplayGame(self.records[number])
-
-
-class ReplayGame:
-    """One recorded game, rebuilt and checked, for stepping through in both directions."""
-
-    def __init__(self, record: GameRecord) -> None:
-        try:
-            self._rebuild(record)
-        except WebError:
-            raise
-        except ReplayError as e:
-            raise WebError(str(e)) from None
-        except Exception as e:  # an uploaded record can be wrong in any way: its fault, a 400
-            raise WebError(f"game {record.game} cannot be replayed: {str(e)[:200] or type(e).__name__}") from None
-
-    def _rebuild(self, record: GameRecord) -> None:
-        check_engine(record)
-        state = initial_state(record)
-        self.record = record
-        self.board = board_view(state.gmap.board, state.gmap.terrain)
-        self.snapshots = [state.clone(keep_events=False)]
-        # the setup, then per decision: its words, hexes, events, battles, outcomes (agents.web.moves)
-        self.moves = [move_entry(0, -1, "the setup", [], -1, state.events, state)]
-        self.turns = [{"turn": 0, "frame": 0, "label": "placement"}]
-        before, seat = len(state.events), state.current_player
-        for i, text, state in replay_steps(record, state):
-            code = record.decisions[i - 1]
-            move = move_entry(i, seat, text, decision_cells(state, code), code, state.events[before:], state)
-            for e in move["events"]:
-                if e["event"] == "turn":
-                    self.turns.append({"turn": len(self.turns), "frame": i, "label": e["text"]})
-            self.moves.append(move)
-            if i % SNAPSHOT_EVERY == 0:
-                self.snapshots.append(state.clone(keep_events=False))
-            before, seat = len(state.events), state.current_player
-        verify(record, state)
-
-    @property
-    def frames(self) -> int:
-        """Frames 0..n: the state before any decision, then after each."""
-        return len(self.moves) - 1
-
-    def state_at(self, frame: int) -> Any:
-        state = self.snapshots[frame // SNAPSHOT_EVERY].clone(keep_events=False)
-        for code in self.record.decisions[frame - frame % SNAPSHOT_EVERY:frame]:
-            apply_action(state, code)
-        return state
-
-    def summary(self) -> dict[str, Any]:
-        r = self.record
-        return {"game": r.game, "seats": r.seats, "tokens": r.tokens, "winners": r.winners, "seed": r.seed,
-                "map": r.map, "frames": self.frames, "turns": self.turns, "board": self.board,
-                "truncated": r.truncated, "moves": self.moves}
-
-    def view(self, frame: int) -> dict[str, Any]:
-        if not 0 <= frame <= self.frames:
-            raise WebError(f"game {self.record.game} has frames 0 to {self.frames}, not {frame}", 404)
-        state = self.state_at(frame)
-        truncated = frame == self.frames and self.record.truncated
-        out = state_view(state, self.record.seats, truncated=truncated)
-        turn = max((t for t in self.turns if t["frame"] <= frame), key=lambda t: t["frame"])
-        out.update(kind="replay", frame=frame, frames=self.frames, turn=turn["turn"],
-                   last=self.moves[frame] if frame else None, decisions=[],
-                   last_decisions=last_decisions(self.moves[:frame + 1], len(self.record.seats)))
-        return out

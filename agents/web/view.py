@@ -15,7 +15,9 @@ the places of the pieces in a hex and the colours all come from here and from
   with an engine that has none).
 
 The legal decisions (:func:`decision_list`) are the terminal's :class:`agents.human.Menu`
-choices: the same words, the same hexes.
+choices: the same words, the same hexes; a rules-v2 "choose variant k" is said as the unit it
+picks ("the soldier spent"), and its banner word, like the prison's and the rescued unit's, is
+``status["choice_words"]`` with how to answer (``asked_how``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from typing import Any
 from agents.human import Menu
 from vigtavl_env.engine import actions as A
 from vigtavl_env.engine.building import unit_capacity
-from vigtavl_env.engine.state import BUILD, LOADED, ON_BOARD, PHASE_NAMES, PRISONER, SPENT
+from vigtavl_env.engine.state import (
+    BUILD, CHOOSE_PRISON, CHOOSE_RESCUE_SPOT, CHOOSE_VARIANT, LOADED, ON_BOARD, PHASE_NAMES, PRISONER, SPENT,
+)
 from vigtavl_env.engine.stats import DEV_NAMES, FREIGHTER, UNIT_NAMES
 from vigtavl_env.render import (
     DEV_LETTERS, HEX_SIZE, PENDING_WORDS, PLAYER_COLOURS, TERRAIN_COLOURS, UNIT_LETTERS, UNIT_SLOTS,
@@ -39,7 +43,11 @@ try:  # the engine's own score sheet (tokens by source), where this engine has o
     from vigtavl_env.engine.tokens import token_sheet
 except ImportError:
     token_sheet = None
-INTERRUPT_WORDS = {"retaliation": "RETALIATION", "defend": "DEFEND (out of turn)"}
+INTERRUPT_WORDS = {"retaliation": "RETALIATION", "defend": "DEFEND (out of turn)", "prison": "PRISON (out of turn)"}
+# the choices that rules v2 asks (a pending choice's kind): the banner's word and how to answer
+CHOICE_WORDS = {CHOOSE_VARIANT: ("WHICH UNIT", "choose one of the units under Your decision"),
+                CHOOSE_PRISON: ("PRISON", "click one of the highlighted developments"),
+                CHOOSE_RESCUE_SPOT: ("RESCUED UNIT", "click one of the highlighted hexes")}
 
 
 def one_name(text: str) -> str:
@@ -129,8 +137,10 @@ def status_view(state: Any, interrupt: str = "", truncated: bool = False) -> dic
         "truncated": bool(truncated and not s.is_over), "winners": [], "to_act": -1, "turn_player": s.turn_player,
         "retaliator": s.retaliator, "interrupt": interrupt, "interrupt_words": INTERRUPT_WORDS.get(interrupt, ""),
         "asked": one_name(pending_text(s)), "asked_kind": PENDING_WORDS.get(s.pending.kind, "") if s.pending else "",
-        "active": "", "builds_left": None,
+        "active": "", "builds_left": None, "choice_words": "", "asked_how": "",
     }
+    if s.pending is not None and s.pending.kind in CHOICE_WORDS and not truncated:
+        status["choice_words"], status["asked_how"] = CHOICE_WORDS[s.pending.kind]
     if s.is_over:
         best = max(s.tokens)
         status["winners"] = [p for p, t in enumerate(s.tokens) if t == best]
@@ -185,6 +195,11 @@ def decision_list(state: Any, codec: Any, mask: Any, interrupt: str = "") -> lis
             q, r = map(int, c.hex.split(","))
             cell = index[(q, r)]
         label = c.command if "wall" in c.kind else c.text
+        g = A.decode(codec.to_engine(c.action), state.gmap.board.n_cells)[2]
+        if g >= A.VARIANT:  # a "choose variant k" global: said as the unit it picks
+            out.append({"action": c.action, "kind": "choose variant", "command": A.GLOBAL_NAMES[g], "cell": -1,
+                        "text": c.text, "label": c.text})
+            continue
         if interrupt == "retaliation" and c.command == "end turn":
             label = f"end the retaliation (back to P{state.turn_player}'s turn)"
         out.append({"action": c.action, "kind": c.kind, "command": c.command, "cell": cell, "text": c.text,

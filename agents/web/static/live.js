@@ -6,8 +6,8 @@
 
 import { callServer, clearMessage, showError, showingErrors } from "./api.js";
 import { closeHexMenu, drawHint, drawOutcomes, drawPosition, showBoard } from "./board.js";
-import { byId, decisionButton, element } from "./dom.js";
-import { appendMoves, clearMoves, drawBattles, drawPanel, markMove } from "./panel.js";
+import { byId } from "./dom.js";
+import { appendMoves, clearMoves, drawAdvice, drawBattles, drawPanel, markMove } from "./panel.js";
 
 const SPEED_KEY = "vigtavl-speed";
 
@@ -82,20 +82,7 @@ async function askHint() {
     const hint = await callServer("GET", `/api/games/${id}/hint`);
     if (id !== liveGame.id || hint.decision !== liveGame.view.decisions_made) return;  // the game moved on
     drawHint(hint);
-    const box = byId("hint");
-    const bar = element("div", { class: "eval-bar", title: `the network's estimate for you: ${Math.round(100 * hint.win)}% of a win` });
-    const filled = element("span");
-    filled.style.width = `${Math.round(100 * hint.win)}%`;
-    filled.style.background = liveGame.board.player_colours[hint.seat];
-    bar.append(filled);
-    box.replaceChildren(element("b", {}, `${hint.agent} would choose:`),
-                        ...hint.choices.map((choice) => {
-                          const button = decisionButton(choice, decide, "hint-choice");
-                          button.textContent = `${Math.round(100 * choice.prob)}%: ${button.textContent}`;
-                          return button;
-                        }),
-                        element("div", {}, `Its estimate of the game for you: ${Math.round(100 * hint.win)}% of a win`), bar);
-    box.hidden = false;
+    drawAdvice(hint, liveGame.board.player_colours[hint.seat], decide, "you");
   } catch (error) {
     showError(error.message);
   } finally {

@@ -61,10 +61,14 @@ function drawBanner(status, name) {
   } else if (status.truncated) {
     banner.textContent = "The game was cut off (the decision limit), no winner.";
     banner.className = "over";
-  } else if (status.interrupt) {
-    const asked = status.interrupt === "retaliation" ? " may activate one unit with retaliation silver, or end the retaliation"
-      : " chooses who defends";
-    banner.textContent = `${status.interrupt_words}: ${name(status.to_act)}` + asked;
+  } else if (status.interrupt === "retaliation") {
+    banner.textContent = `${status.interrupt_words}: ${name(status.to_act)} may activate one unit with retaliation ` +
+      "silver, or end the retaliation";
+    banner.className = "interrupt";
+  } else if (status.interrupt || status.choice_words) {  // out of turn, or a choice rules v2 asks: what is asked
+    const asked = status.asked || `${name(status.to_act)} chooses who defends`;
+    banner.textContent = `${status.interrupt_words || status.choice_words}: ${asked}` +
+      (status.asked_how ? ` (${status.asked_how})` : "");
     banner.className = "interrupt";
   }
 }
@@ -115,6 +119,29 @@ function drawYourDecisions(view, onDecide) {
   byId("decision-list").replaceChildren(...view.decisions.map((decision) => decisionButton(decision, onDecide)));
 }
 
+// ------------------------------------------------------------------ the strongest agent's advice
+/** A hint (live) or a replay frame's analysis in #hint: the agent's choices with their
+ * probabilities (buttons that decide when `onDecide` is given, else lines) and its estimate of the
+ * game for `who` (the player to move) as words and a bar in `colour`. */
+export function drawAdvice(hint, colour, onDecide, who) {
+  const share = Math.round(100 * hint.win);
+  const bar = element("div", { class: "eval-bar", title: `the network's estimate for ${who}: ${share}% of a win` });
+  const filled = element("span");
+  filled.style.width = `${share}%`;
+  filled.style.background = colour;
+  bar.append(filled);
+  const choices = hint.choices.map((choice) => {
+    const words = `${Math.round(100 * choice.prob)}%: ${choice.label || choice.text}`;
+    if (!onDecide) return element("div", { class: "hint-choice", "data-action": choice.action }, words);
+    const button = decisionButton(choice, onDecide, "hint-choice");
+    button.textContent = words;
+    return button;
+  });
+  byId("hint").replaceChildren(element("b", {}, `${hint.agent} would choose${onDecide ? "" : ` for ${who}`}:`), ...choices,
+                               element("div", {}, `Its estimate of the game for ${who}: ${share}% of a win`), bar);
+  byId("hint").hidden = false;
+}
+
 // ------------------------------------------------------------------ battles
 function die(value, cls, colour) {
   const face = element("span", { class: `die ${cls}` }, String(value));
@@ -122,12 +149,25 @@ function die(value, cls, colour) {
   return face;
 }
 
-function diceRow(who, values, best, colour, tactics, need) {
+// The attacker's extra dice are the last of his row: flanking's, then attrition's, each marked apart
+// (an engine that does not tell them apart: all marked "+").
+function extraMark(i, n, extra) {
+  if (!extra) return "";
+  const fromEnd = n - i;
+  if (extra.flank === null || extra.flank === undefined) return fromEnd <= extra.tactics ? "tactics" : "";
+  if (fromEnd <= extra.attrition) return "tactics attrition";
+  return fromEnd <= extra.attrition + extra.flank ? "tactics flank" : "";
+}
+
+function diceRow(who, values, best, colour, extra, need) {
   const row = element("div", { class: "dice-row" }, who);
   values.forEach((value, i) => {
-    const marks = [i >= values.length - tactics ? "tactics" : "", value === best ? "best" : "",
-                   need && value <= need ? "hit" : ""].filter(Boolean).join(" ");
-    row.append(die(value, marks, colour));
+    const mark = extraMark(i, values.length, extra);
+    const marks = [mark, value === best ? "best" : "", need && value <= need ? "hit" : ""].filter(Boolean).join(" ");
+    const face = die(value, marks, colour);
+    if (mark) face.title = mark.includes("flank") ? "a die from flanking" : mark.includes("attrition") ? "a die from attrition"
+      : "a die from flanking or attrition";
+    row.append(face);
   });
   return row;
 }
@@ -143,8 +183,8 @@ function battleBox(battle, move, seats, colours) {
     const tag = battle.rounds.length > 1 ? ` (roll ${k + 1})` : "";
     const bestA = round.attack.length ? Math.max(...round.attack) : null;
     const bestD = round.defend.length ? Math.max(...round.defend) : null;
-    box.append(diceRow(`attacker${tag}`, round.attack, battle.ranged ? null : bestA, colours[a.seat], a.tactics, battle.need));
-    if (!battle.ranged) box.append(diceRow(`defender${tag}`, round.defend, bestD, colours[d.seat], 0, 0));
+    box.append(diceRow(`attacker${tag}`, round.attack, battle.ranged ? null : bestA, colours[a.seat], a, battle.need));
+    if (!battle.ranged) box.append(diceRow(`defender${tag}`, round.defend, bestD, colours[d.seat], null, 0));
   }
   box.append(element("div", { class: "why" }, `Why: ${battle.why}`));
   return box;

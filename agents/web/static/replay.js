@@ -1,13 +1,15 @@
 // Replays (#replay, #replay/FILE, #replay/FILE/GAME/FRAME): opening a results file (uploaded, or
 // from the server's folders), its table of games (sorted by a click on a column's head), and a game
 // stepped through frame by frame (the board after each decision, its battles and their outcomes),
-// with the move list beside it: a click on a decision jumps there. Its state object, replayState,
+// with the move list beside it: a click on a decision jumps there; Analyse shows, for the frame
+// shown, what the strongest agent would decide and its estimate of the game for the player to
+// move, as a live game's hint. Its state object, replayState,
 // is its own: the file's games and the game shown.
 
-import { callServer, clearMessage, sendFile, showingErrors, showProgress } from "./api.js";
-import { drawOutcomes, drawPosition, showBoard } from "./board.js";
+import { callServer, clearMessage, sendFile, showError, showingErrors, showProgress } from "./api.js";
+import { drawHint, drawOutcomes, drawPosition, showBoard } from "./board.js";
 import { byId, element } from "./dom.js";
-import { appendMoves, clearMoves, drawBattles, drawPanel, markMove } from "./panel.js";
+import { appendMoves, clearMoves, drawAdvice, drawBattles, drawPanel, markMove } from "./panel.js";
 
 const replayState = {
   // the game shown: {id (the file's), game, frames, turns, seats, seed, board, moves, frame}; a new
@@ -109,8 +111,10 @@ async function showFrame(frame) {
   view.seats = shown.seats;
   view.seed = shown.seed;
   history.replaceState(null, "", `#replay/${shown.id}/${shown.game}/${frame}`);
-  drawPosition(view, null);
+  drawPosition(view, null);  // a frame's analysis is for that frame: the board's is cleared, the box hidden
   drawPanel(view, null);
+  byId("hint").hidden = true;
+  byId("analyse-button").hidden = view.status.over || shown.seats.length > 3;  // no decision, or no network
   const moves = frame ? [shown.moves[frame]] : [];
   drawOutcomes(moves);
   drawBattles(moves, shown.seats, shown.board.player_colours);
@@ -119,6 +123,25 @@ async function showFrame(frame) {
   byId("frame-label").textContent = `decision ${frame} / ${shown.frames}`;
   const turn = [...shown.turns].reverse().find((t) => t.frame <= frame);
   if (turn) byId("turn").value = turn.frame;
+}
+
+// The strongest agent's choices at the frame shown and its estimate for the player to move; an
+// answer for a frame no longer shown is dropped.
+async function analyse() {
+  const shown = replayState.shown;
+  if (!shown) return;
+  const frame = shown.frame;
+  byId("analyse-button").disabled = true;
+  try {
+    const hint = await callServer("GET", `/api/replays/${shown.id}/games/${shown.game}/frames/${frame}/analysis`);
+    if (replayState.shown !== shown || shown.frame !== frame) return;
+    drawHint(hint);
+    drawAdvice(hint, shown.board.player_colours[hint.seat], null, `P${hint.seat} (${shown.seats[hint.seat]})`);
+  } catch (error) {
+    showError(error.message);
+  } finally {
+    byId("analyse-button").disabled = false;
+  }
 }
 
 function goToFrame(frameOf) {
@@ -147,4 +170,5 @@ export function wireReplay() {
   byId("frame").addEventListener("change", () => goToFrame(() => +byId("frame").value));
   byId("turn").addEventListener("change", () => goToFrame(() => +byId("turn").value));
   byId("to-games").addEventListener("click", () => { location.hash = `replay/${replayState.shown.id}`; });
+  byId("analyse-button").addEventListener("click", analyse);
 }

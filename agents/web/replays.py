@@ -1,0 +1,235 @@
+"""Replays: results files read and their games rebuilt, for stepping through and analysing.
+
+This module owns what the server does with a recorded game. A results file is read by
+:func:`parse_results` (its games decoded one at a time, so other threads run between them) and
+:func:`read_results` (the schema, the version, each record's shape): a record may name a preset
+map or carry its map's text, nothing else, so a record never makes the server read a file.
+A :class:`ReplayFile` holds an opened file's records; a :class:`ReplayGame` rebuilds one of them
+once, checks it against the record, and keeps a snapshot every :data:`SNAPSHOT_EVERY` decisions:
+any frame is then at most that many engine steps away, forward or back. For any frame it gives
+the page's view (:meth:`ReplayGame.view`) and, on asking, the same analysis as a live game's hint
+(:meth:`ReplayGame.analysis_question`, :meth:`ReplayGame.analyse`): the strongest agent's top
+choices for the player to move and the network's estimate of the game for him, one network pass.
+Where the files and the rebuilt games are kept, and how many, is :mod:`agents.web.store`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from typing import Any
+
+from agents.match import DEFAULT_MAX_STEPS
+from agents.records import RESULTS_SCHEMA, GameRecord, check_results_version
+from agents.replay import ReplayError, check_engine, initial_state, replay_steps, verify
+from agents.web.guards import WebError
+from agents.web.hints import hint, hint_agent_spec, load_hinter
+from agents.web.moves import last_decisions, move_entry
+from agents.web.store import RECORD_BYTES_PER_JSON_BYTE
+from agents.web.view import board_view, decision_cells, decision_list, state_view
+from vigtavl_env.engine import apply_action
+
+SNAPSHOT_EVERY = 32
+MAX_REPLAY_DECISIONS = DEFAULT_MAX_STEPS  # a longer record would take seconds of a worker to rebuild
+ANALYSES_KEPT = 64  # analyses kept per rebuilt game (about 1 KB each): stepping back costs nothing
+
+_JSON = json.JSONDecoder()
+_SPACE = re.compile(r"\s*")
+
+
+def parse_results(body: bytes, name: str) -> Any:
+    """A results file's JSON. Its top-level arrays (the games) are decoded one element at a time,
+    so a large file lets other threads run between games, where one ``json.loads`` would hold
+    the GIL throughout; a file that is not a JSON object is None (not a results file)."""
+    try:
+        text = body.decode("utf-8")
+        i = _SPACE.match(text).end()
+        if not text.startswith("{", i):
+            return None  # not parsed: whatever it is, it is not a results file
+        out, i = {}, _SPACE.match(text, i + 1).end()
+        while not text.startswith("}", i):
+            key, i = _JSON.raw_decode(text, i)
+            i = _SPACE.match(text, i).end()
+            if not isinstance(key, str) or not text.startswith(":", i):
+                raise ValueError(f"a key and ':' expected at character {i}")
+            i = _SPACE.match(text, i + 1).end()
+            out[key], i = _decode_value(text, i)
+            i = _SPACE.match(text, i).end()
+            if text.startswith(",", i):
+                i = _SPACE.match(text, i + 1).end()
+            elif not text.startswith("}", i):
+                raise ValueError(f"',' or '}}' expected at character {i}")
+        if _SPACE.match(text, i + 1).end() != len(text):
+            raise ValueError(f"extra data at character {i + 1}")
+        return out
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
+        raise WebError(f"{name} is not a JSON file ({str(e)[:120]})") from None
+
+
+def _decode_value(text: str, i: int) -> tuple[Any, int]:
+    if not text.startswith("[", i):
+        return _JSON.raw_decode(text, i)
+    out, i = [], _SPACE.match(text, i + 1).end()
+    while not text.startswith("]", i):
+        item, i = _JSON.raw_decode(text, i)
+        out.append(item)
+        i = _SPACE.match(text, i).end()
+        if text.startswith(",", i):
+            i = _SPACE.match(text, i + 1).end()
+        elif not text.startswith("]", i):
+            raise ValueError(f"',' or ']' expected at character {i}")
+    return out, i + 1
+
+
+def read_results(data: Any, name: str) -> list[GameRecord]:
+    """The game records of a results file's contents (a dict), or a WebError saying what is wrong."""
+    if not isinstance(data, dict) or data.get("schema") != RESULTS_SCHEMA or not isinstance(data.get("games"), list):
+        raise WebError(f"{name} is not a vigtavl results file (written by vigtavl match, tournament or play --out)")
+    try:
+        check_results_version(data, name)
+    except ValueError as e:
+        raise WebError(str(e)) from None
+    try:
+        records = [GameRecord.from_dict(g) for g in data["games"]]
+    except (TypeError, ValueError) as e:
+        raise WebError(f"{name}: {str(e)[:200]}") from None
+    if not records:
+        raise WebError(f"{name} holds no games")
+    for r in records:
+        check_record(r, name)
+    return records
+
+
+def check_record(r: GameRecord, name: str) -> None:
+    """A record the server may rebuild (its fields' types were checked as it was read,
+    ``GameRecord.from_dict``): a preset map or the map's own text (a map name is never read as a
+    file), and no more decisions than a game may have."""
+    from vigtavl_env.engine.maps import list_presets
+    if r.map_text is None and r.map not in list_presets():
+        raise WebError(f"{name}: game {r.game} names map {r.map[:40]!r}, which is not a preset, and has no map text")
+    if len(r.decisions) > MAX_REPLAY_DECISIONS:
+        raise WebError(f"{name}: game {r.game} has {len(r.decisions)} decisions; this server replays at most "
+                       f"{MAX_REPLAY_DECISIONS}")
+
+
+class ReplayFile:
+    """A results file opened for replay: its records (the store keeps the games rebuilt from them).
+    ``nbytes``: the size of its JSON, from which the store estimates its memory."""
+
+    def __init__(self, records: list[GameRecord], name: str, nbytes: int) -> None:
+        self.name = name
+        self.records = {r.game: r for r in records}
+        self.nbytes = RECORD_BYTES_PER_JSON_BYTE * nbytes
+
+    def summary(self) -> dict[str, Any]:
+        return {"name": self.name, "games": [
+            {"game": r.game, "seats": r.seats, "tokens": r.tokens, "winners": r.winners, "map": r.map, "seed": r.seed,
+             "decisions": r.n_decisions, "truncated": r.truncated} for r in self.records.values()]}
+
+    def build(self, number: int) -> "ReplayGame":
+        if number not in self.records:
+            raise WebError(f"{self.name} has no game {number}", 404)
+        return ReplayGame(self.records[number])
+
+
+class ReplayGame:
+    """One recorded game, rebuilt and checked, for stepping through in both directions."""
+
+    def __init__(self, record: GameRecord) -> None:
+        self.hinter: Any = None  # the analysing agent, loaded by the first analysis (agents.web.hints)
+        self.hinter_lock = threading.Lock()
+        self.analyses: dict[int, dict[str, Any]] = {}  # frame -> its analysis, the last ANALYSES_KEPT
+        try:
+            self._rebuild(record)
+        except WebError:
+            raise
+        except ReplayError as e:
+            raise WebError(str(e)) from None
+        except Exception as e:  # an uploaded record can be wrong in any way: its fault, a 400
+            raise WebError(f"game {record.game} cannot be replayed: {str(e)[:200] or type(e).__name__}") from None
+
+    def _rebuild(self, record: GameRecord) -> None:
+        check_engine(record)
+        state = initial_state(record)
+        self.record = record
+        self.board = board_view(state.gmap.board, state.gmap.terrain)
+        self.snapshots = [state.clone(keep_events=False)]
+        # the setup, then per decision: its words, hexes, events, battles, outcomes (agents.web.moves)
+        self.moves = [move_entry(0, -1, "the setup", [], -1, state.events, state)]
+        self.turns = [{"turn": 0, "frame": 0, "label": "placement"}]
+        before, seat = len(state.events), state.current_player
+        for i, text, state in replay_steps(record, state):
+            code = record.decisions[i - 1]
+            move = move_entry(i, seat, text, decision_cells(state, code), code, state.events[before:], state)
+            for e in move["events"]:
+                if e["event"] == "turn":
+                    self.turns.append({"turn": len(self.turns), "frame": i, "label": e["text"]})
+            self.moves.append(move)
+            if i % SNAPSHOT_EVERY == 0:
+                self.snapshots.append(state.clone(keep_events=False))
+            before, seat = len(state.events), state.current_player
+        verify(record, state)
+
+    @property
+    def frames(self) -> int:
+        """Frames 0..n: the state before any decision, then after each."""
+        return len(self.moves) - 1
+
+    def state_at(self, frame: int) -> Any:
+        state = self.snapshots[frame // SNAPSHOT_EVERY].clone(keep_events=False)
+        for code in self.record.decisions[frame - frame % SNAPSHOT_EVERY:frame]:
+            apply_action(state, code)
+        return state
+
+    def summary(self) -> dict[str, Any]:
+        r = self.record
+        return {"game": r.game, "seats": r.seats, "tokens": r.tokens, "winners": r.winners, "seed": r.seed,
+                "map": r.map, "frames": self.frames, "turns": self.turns, "board": self.board,
+                "truncated": r.truncated, "moves": self.moves}
+
+    def view(self, frame: int) -> dict[str, Any]:
+        if not 0 <= frame <= self.frames:
+            raise WebError(f"game {self.record.game} has frames 0 to {self.frames}, not {frame}", 404)
+        state = self.state_at(frame)
+        truncated = frame == self.frames and self.record.truncated
+        out = state_view(state, self.record.seats, truncated=truncated)
+        turn = max((t for t in self.turns if t["frame"] <= frame), key=lambda t: t["frame"])
+        out.update(kind="replay", frame=frame, frames=self.frames, turn=turn["turn"],
+                   last=self.moves[frame] if frame else None, decisions=[],
+                   last_decisions=last_decisions(self.moves[:frame + 1], len(self.record.seats)))
+        return out
+
+    # ---------------------------------------------------------------- analysis
+    def analysis_question(self, frame: int) -> dict[str, Any] | None:
+        """Frame ``frame``'s analysis if it was given already, else None; a WebError (one line)
+        where there is none to give: no such frame (404), the game over there (409), a player
+        count the shipped networks do not play (400). Cheap: call it on the event loop."""
+        if not 0 <= frame <= self.frames:
+            raise WebError(f"game {self.record.game} has frames 0 to {self.frames}, not {frame}", 404)
+        if frame == self.frames and not self.record.truncated:
+            raise WebError(f"the game is over at frame {frame}: there is no decision to analyse", 409)
+        hint_agent_spec(len(self.record.seats))
+        return self.analyses.get(frame)
+
+    def analyse(self, frame: int) -> dict[str, Any]:
+        """The strongest agent's top choices for the player to move at ``frame`` and the
+        network's estimate of the game for him, as a live game's hint: the frame rebuilt (at most
+        :data:`SNAPSHOT_EVERY` engine steps) and one network pass. The slow part: call it on the
+        think pool, after :meth:`analysis_question`."""
+        from vigtavl_env import raw_env
+        state = self.state_at(frame)
+        env = raw_env.from_state(state)
+        name = env.agent_selection
+        obs = env.observe(name)
+        interrupt = env.infos.get(name, {}).get("interrupt", "")
+        decisions = decision_list(env.game_state, env.codec, obs["action_mask"], interrupt)
+        with self.hinter_lock:  # two analyses at once load it once
+            if self.hinter is None:
+                self.hinter = load_hinter(len(self.record.seats))
+        answer = {"frame": frame, "decision": frame, "agent": hint_agent_spec(len(self.record.seats)),
+                  **hint(self.hinter, obs["observation"], obs["action_mask"], decisions, env.possible_agents.index(name))}
+        self.analyses[frame] = answer
+        while len(self.analyses) > ANALYSES_KEPT:
+            self.analyses.pop(next(iter(self.analyses)))
+        return answer
