@@ -1,4 +1,4 @@
-"""The bots under rules v1: the decisions the engine now asks of the players (who defends, from
+"""The bots under rules v1 (and v2 where it differs): the decisions the engine now asks of the players (who defends, from
 which side a battle move attacks, close combat or a shot, a defended seizure, which unit seizes
 or breaches, the freighter loads), the search bot asked out of turn, and full games of every bot.
 
@@ -187,14 +187,22 @@ def seizure(seizer: str, guard: str, last: bool = False):
 
 
 @pytest.mark.parametrize("style", STYLES, ids=lambda s: s.name)
-def test_a_hopeless_defence_lets_the_camp_go(style):
-    # A soldier against a cavalry holds 1 time in 5: risking it (1 token) for a camp worth 1
-    # loses more than it saves.
+def test_even_a_weak_guard_defends_the_camp_and_stops_the_seizure(style):
+    """Rules v2 (F6): a defender named against a seizure rolls no dice; it stops the seizure
+    until attacks defeat it, so no defence is hopeless and the bots defend whenever they can,
+    even with a soldier against a cavalry (under v1 it held 1 time in 5 and they let the camp go)."""
     state = seizure("cavalry", "soldier")
+    camp = state.gmap.board.index[(0, 0)]
+    guard = next(u for u in range(state.n_units) if state.u_owner[u] == 1)
+    assert H._guard_holds(state, state.pending.unit, guard) == 1.0
     bot = HeuristicAgent(style, seed=5)
-    assert decision(bot, state) == ("no defence", None)
+    assert decision(bot, state) == ("choose soldier", (1, -1))
+    state.forced_dice[:] = [6, 6, 6, 1]
     apply_action(state, bot.decide(state, legal_actions(state)))
-    assert state.dev_owner[state.gmap.board.index[(0, 0)]] == 0
+    assert state.forced_dice == [6, 6, 6, 1]  # no dice rolled
+    assert state.dev_owner[camp] == 1 and state.defended == {camp: guard}
+    assert state.pending is None and state.current_player == 0
+    assert code_for(state, "seize", (0, 0)) not in legal_actions(state)  # stopped while the guard stands
 
 
 @pytest.mark.parametrize("style", STYLES, ids=lambda s: s.name)

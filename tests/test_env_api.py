@@ -25,8 +25,8 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
 ]
 PLAYERS = (2, 3, 4)
-ACTIONS = {2: 6661, 3: 9301, 4: 12381}  # 55 * HW + 6
-CHANNELS = {2: 112, 3: 142, 4: 172}  # 52 + 30 P
+ACTIONS = {2: 6909, 3: 9645, 4: 12837}  # 57 * HW + 12
+CHANNELS = {2: 146, 3: 176, 4: 206}  # 86 + 30 P
 WIDTH = {2: 11, 3: 13, 4: 15}
 
 
@@ -118,7 +118,7 @@ def test_pettingzoo_render_test(n):
 # ---------------------------------------------------------------------- spaces and arguments
 def test_metadata():
     md = raw_env.metadata
-    assert md["name"] == "vigtavl_v1" and md["is_parallelizable"] is False
+    assert md["name"] == "vigtavl_v2" and md["is_parallelizable"] is False
     assert md["render_modes"] == ["human", "ansi", "rgb_array"] and md["render_fps"] > 0
 
 
@@ -128,8 +128,8 @@ def test_spaces(n):
     assert e.possible_agents == [f"player_{i}" for i in range(n)]
     a = e.possible_agents[0]
     assert e.action_space(a) is e.action_space(a) and e.observation_space(a) is e.observation_space(a)
-    assert e.action_space(a).n == ACTIONS[n]
     w = WIDTH[n]
+    assert e.action_space(a).n == ACTIONS[n] == A.n_actions(w * w) == A.N_HEX_VERBS * w * w + A.N_GLOBAL_VERBS
     box = e.observation_space(a)["observation"]
     assert box.shape == (CHANNELS[n], w, w) and box.dtype == np.float32
     assert e.observation_space(a)["action_mask"].dtype == np.int8
@@ -304,7 +304,7 @@ def test_worked_decode_example():
     e.step(e.encode_action("activate cavalry", (2, -1)))
     assert e.encode_action("move", (3, -1)) == 4529 == 37 * 121 + 52
     assert e.decode_action(4529) == "player_0: move cavalry (2, -1) -> (3, -1)"
-    assert e.decode_action(6656) == "player_0: end turn" and e.encode_action("end turn") == 6656 == 55 * 121 + 1
+    assert e.decode_action(6898) == "player_0: end turn" and e.encode_action("end turn") == 6898 == 57 * 121 + 1
     assert e.encode_action(37 * 91 + 37) == 4529  # from the engine code
     assert "off the hexagon" in e.decode_action(0)  # tensor cell (0, 0) is a corner
 
@@ -390,7 +390,7 @@ def test_from_state_and_reset_option_clone_the_position():
     e3.reset(seed=0, options={"state": state})
     assert e3.game_state.gmap.name == "ring"
     e3.reset(seed=0)  # a plain reset plays on the env's own map again
-    assert e3.game_state.gmap.name == "duel" and e3.observe("player_0")["observation"].shape == (112, 11, 11)
+    assert e3.game_state.gmap.name == "duel" and e3.observe("player_0")["observation"].shape == (CHANNELS[2], 11, 11)
     with pytest.raises(ValueError, match="2-player game; this env has 3 players"):
         raw_env(num_players=3).reset(options={"state": state})
 
@@ -437,7 +437,7 @@ def hex_verbs(e, mask: np.ndarray) -> set[int]:
 
 
 CHOOSE_VERBS = set(range(A.CHOOSE, A.CHOOSE + 6))
-PENDING_KINDS = ("side", "defend", "guard", "breacher", "seizer", "load")
+PENDING_KINDS = ("side", "defend", "guard", "breacher", "seizer", "variant", "prison", "rescue", "load")
 
 
 def test_defend_selects_the_defending_players_agent_out_of_turn():
@@ -480,10 +480,10 @@ def test_defending_a_seizure_may_also_be_declined():
         "player_1: defend with soldier at (1, -1)", "player_1: no defence"}
     assert hex_verbs(e, mask) == {A.CHOOSE, -1 - A.NO_DEFENCE}
     obs = e.observe("player_1")["observation"]
-    assert [scalar(e, obs, f"pending_{k}") for k in PENDING_KINDS] == [0, 0, 1, 0, 0, 0]
+    assert [scalar(e, obs, f"pending_{k}") for k in PENDING_KINDS] == [0, 0, 1, 0, 0, 0, 0, 0, 0]
     assert plane_hexes(e, obs, "pending_cell") == {(0, 0)}
     assert plane_hexes(e, obs, "pending_origin") == plane_hexes(e, obs, "pending_attacker") == {(1, 0)}
-    assert scalar(e, obs, "pending_dice") == pytest.approx(1 / 6)  # the seizing soldier's own die
+    assert scalar(e, obs, "pending_dice") == 0  # v2 (F6): naming a defender of a seizure rolls no dice
     e.step(e.encode_action("no defence"))
     assert e.game_state.dev_owner[e.gmap.board.index[(0, 0)]] == 0
     # Losing the camp, player 1 retaliates at once (no unit of player 0 is active), then the
@@ -497,7 +497,7 @@ def test_observation_shows_the_defender_what_he_is_deciding_about():
     e = defend_env()
     views = [e.observe(a)["observation"] for a in e.possible_agents]
     for obs in views:  # every seat sees the same question; the asked one has the mask
-        assert [scalar(e, obs, f"pending_{k}") for k in PENDING_KINDS] == [0, 1, 0, 0, 0, 0]
+        assert [scalar(e, obs, f"pending_{k}") for k in PENDING_KINDS] == [0, 1, 0, 0, 0, 0, 0, 0, 0]
         assert plane_hexes(e, obs, "pending_cell") == {(1, 0)}  # the attacked hex
         assert plane_hexes(e, obs, "pending_origin") == {(0, 0)}  # where the attack comes from
         assert plane_hexes(e, obs, "pending_attacker") == {(0, 0)}  # the cavalry's hex
@@ -506,7 +506,7 @@ def test_observation_shows_the_defender_what_he_is_deciding_about():
     e.step(e.encode_action("choose archer", (1, 0)))
     obs = e.observe(e.agent_selection)["observation"]
     pending = [i for i, n in enumerate(e.channel_names) if n.startswith("pending_")]
-    assert len(pending) == 11 and not obs[pending].any()  # answered: nothing pending
+    assert len(pending) == 3 + len(PENDING_KINDS) + 2 == 14 and not obs[pending].any()  # answered: nothing pending
 
 
 def test_observation_of_a_shot_shows_its_range_and_origin():
@@ -561,7 +561,7 @@ def test_battle_move_side_is_an_in_turn_choice():
     assert e.agent_selection == "player_0" and e.infos["player_0"]["interrupt"] == ""
     assert hex_verbs(e, e.action_mask()) == {A.ATTACK_FROM}
     obs = e.observe("player_0")["observation"]
-    assert [scalar(e, obs, f"pending_{k}") for k in PENDING_KINDS] == [1, 0, 0, 0, 0, 0]
+    assert [scalar(e, obs, f"pending_{k}") for k in PENDING_KINDS] == [1, 0, 0, 0, 0, 0, 0, 0, 0]
     assert plane_hexes(e, obs, "pending_cell") == {(2, 0)} and plane_hexes(e, obs, "pending_attacker") == {(0, 0)}
     assert not plane_hexes(e, obs, "pending_origin")  # the side is what is being chosen
     e.step(e.encode_action("attack from", (1, 0)))

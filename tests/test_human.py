@@ -12,6 +12,7 @@ from agents.replay import rebuild
 from vigtavl_env import raw_env
 from vigtavl.cli import main
 from vigtavl_env.engine import apply_action, legal_actions, load_map, new_game
+from vigtavl_env.engine.state import BUILD
 
 
 def scripted(lines: Iterable[str], then: str | None = None):
@@ -138,7 +139,10 @@ def test_a_whole_game_by_number_and_command_replays():
 
 
 def test_human_agent_shows_retaliation_and_purse():
-    menu, env = _menu_at(decisions=LOADS + 12)  # the build phase begins
+    # The build phase begins after the 12 placements and, v2, each player's "which freighter"
+    # (his two freighters' loads differ, so placing the first asks which: "choose variant k").
+    menu, env = _menu_at(decisions=LOADS + 12 + 2)
+    assert env.game_state.phase == BUILD and env.game_state.current_player == 0
     out: list[str] = []
     human = HumanAgent(scripted(["end turn"]), out.append, show_map=False)
     human.reset(0, 0)

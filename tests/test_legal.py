@@ -104,9 +104,9 @@ def fresh() -> GameState:
     return state
 
 
-@pytest.mark.parametrize("code", [-1, -5011, 5011, 10**9, None, [0], "end turn", object()])
+@pytest.mark.parametrize("code", [-1, -5199, 5199, 10**9, None, [0], "end turn", object()])
 def test_out_of_range_and_junk_codes_raise(fresh, code):
-    assert n_actions(fresh.gmap.board.n_cells) == 55 * 91 + 6 == 5011
+    assert n_actions(fresh.gmap.board.n_cells) == 57 * 91 + 12 == 5199
     before = to_json(fresh)
     with pytest.raises(IllegalActionError):
         apply_action(fresh, code)

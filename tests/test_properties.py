@@ -31,8 +31,8 @@ from vigtavl_env.engine import apply_action, from_json, legal_actions, new_game,
 from vigtavl_env.engine.maps import generate_map
 from vigtavl_env.engine import actions as A
 from vigtavl_env.engine.state import (
-    CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_SEIZER, CHOOSE_SIDE, LOADED, ON_BOARD,
-    OVER, PLACEMENT, PRISONER, RESERVE, GameState,
+    CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_PRISON, CHOOSE_RESCUE_SPOT, CHOOSE_SEIZER,
+    CHOOSE_SIDE, CHOOSE_VARIANT, LOADED, ON_BOARD, OVER, PLACEMENT, PRISONER, RESERVE, GameState,
 )
 from vigtavl_env.engine.stats import (
     ARTILLERY_OCCUPANCY, DEV_OCCUPANCY, FREIGHTER, FREIGHTER_CAPACITY, FREIGHTER_SPLITS, IS_SHIP,
@@ -83,7 +83,7 @@ def _check_fixtures(s: GameState, occ: list[int], holders: list[set[int]]) -> No
 
 def _check_units(s: GameState, occ: list[int], holders: list[set[int]]) -> None:
     """Ships at sea, knights ashore or aboard their own freighter (at most 3 aboard), prisoners on
-    their holder's development."""
+    their holder's development (a rescued unit waits for its rescuer's "place rescued", v2)."""
     gmap, n = s.gmap, s.gmap.board.n_cells
     cargo: Counter[int] = Counter()
     for u, w in enumerate(s.u_where):
@@ -107,6 +107,11 @@ def _check_units(s: GameState, occ: list[int], holders: list[set[int]]) -> None:
             cargo[f] += 1
         elif w == PRISONER:
             holder = s.u_holder[u]
+            if holder == -1:  # v2 (F9): freed, standing nowhere until its rescuer says where
+                asked = s.pending is not None and s.pending.kind == CHOOSE_RESCUE_SPOT and s.pending.unit == u
+                assert asked or any(a[0] == CHOOSE_RESCUE_SPOT and a[2] == u for a in s.asks), \
+                    f"freed unit {u} stands nowhere and nobody is asked where"
+                continue
             assert holder >= 0 and holder != owner, f"prisoner {u} held by {holder}"
             assert 0 <= c < n and s.dev_owner[c] == holder, f"prisoner {u} not on its holder's development"
     assert all(k <= FREIGHTER_CAPACITY for k in cargo.values()), f"overloaded freighter: {cargo}"
@@ -115,27 +120,40 @@ def _check_units(s: GameState, occ: list[int], holders: list[set[int]]) -> None:
 def check_decisions(s: GameState, legal: list[int]) -> None:
     """The decisions offered fit the moment: while the players load their freighters only the
     loads (asked in seat order); while a choice is pending only its answers, asked of the
-    player the question belongs to; otherwise no answer to a question nobody asked."""
+    player the question belongs to (and a question with a single answer is never asked);
+    otherwise no answer to a question nobody asked."""
     n = s.gmap.board.n_cells
     decoded = [A.decode(code, n) for code in legal]
     hex_verbs = {v for v, _, g in decoded if g < 0}
     glob = {g for v, _, g in decoded if g >= 0}
+    loads = {A.LOAD + i for i in range(len(FREIGHTER_SPLITS))}
+    variants = set(range(A.VARIANT, A.VARIANT + A.MAX_VARIANTS))
+    choose = set(range(A.CHOOSE, A.CHOOSE + 6))
     if s.to_load:
         assert s.phase == PLACEMENT and s.current_player == s.to_load[0]
-        assert not hex_verbs and glob == {A.LOAD + i for i in range(len(FREIGHTER_SPLITS))}
+        assert not hex_verbs and glob == loads
         return
-    assert not any(g >= A.LOAD for g in glob), "a load decision after the setup"
+    assert not glob & loads, "a load decision after the setup"
     if s.pending is None:
         assert not any(v >= A.ATTACK_FROM for v in hex_verbs) and A.NO_DEFENCE not in glob, \
             "an answer with no question pending"
+        assert not glob & variants, "a variant chosen with no question pending"
         return
     assert s.current_player == s.pending.player
-    assert s.pending.kind in (CHOOSE_SIDE, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_BREACHER, CHOOSE_SEIZER)
-    if s.pending.kind == CHOOSE_SIDE:
+    kind = s.pending.kind
+    assert kind in (CHOOSE_SIDE, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_BREACHER, CHOOSE_SEIZER, CHOOSE_VARIANT,
+                    CHOOSE_PRISON, CHOOSE_RESCUE_SPOT)
+    if kind == CHOOSE_SIDE:
         assert hex_verbs == {A.ATTACK_FROM} and not glob
+    elif kind == CHOOSE_VARIANT:  # v2: which of the unalike units; the first k classes, at least two
+        assert not hex_verbs and glob == set(range(A.VARIANT, A.VARIANT + len(glob))) and len(glob) >= 2
+    elif kind == CHOOSE_PRISON:  # v2: which of several equally near developments
+        assert hex_verbs == {A.HOLD_PRISONER} and not glob and len(legal) >= 2
+    elif kind == CHOOSE_RESCUE_SPOT:  # v2: which of several equally near hexes with room
+        assert hex_verbs == {A.PLACE_RESCUED} and not glob and len(legal) >= 2
     else:
-        assert hex_verbs and all(v >= A.CHOOSE for v in hex_verbs)
-        assert glob <= ({A.NO_DEFENCE} if s.pending.kind == CHOOSE_GUARD else set())
+        assert hex_verbs and hex_verbs <= choose
+        assert glob <= ({A.NO_DEFENCE} if kind == CHOOSE_GUARD else set())
 
 
 def play_checked(n_players: int, map_seed: int, game_seed: int, policy_seed: int, eager: bool) -> GameState:

@@ -1,5 +1,5 @@
 """Replays: a recorded game rebuilds exactly, is checked, prints turn by turn, draws pictures;
-games of the rules-v0 engine are refused."""
+games of the rules-v0 and rules-v1 engines are refused."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def test_results_of_the_v0_engine_are_refused_in_one_line(match, tmp_path, capsy
         del g["state_version"]
     path = tmp_path / "v0.json"
     path.write_text(json.dumps(old))
-    with pytest.raises(ReplayError, match=r"is of version vigtavl_v0; this engine reads version vigtavl_v1 only"):
+    with pytest.raises(ReplayError, match=r"is of version vigtavl_v0; this engine reads version vigtavl_v2 only"):
         load_record(path, 0)
     assert main(["replay", str(path), "--game", "0", "--no-maps"]) == 2
     err = capsys.readouterr().err
@@ -117,16 +117,37 @@ def test_results_of_the_v0_engine_are_refused_in_one_line(match, tmp_path, capsy
 def test_records_name_their_engine(match):
     result, path = match
     saved = json.loads(path.read_text())
-    assert saved["version"] == "vigtavl_v1" and all(g["state_version"] == "vigtavl_v1" for g in saved["games"])
-    assert all(r.state_version == "vigtavl_v1" for r in result.records)
+    assert saved["version"] == "vigtavl_v2" and all(g["state_version"] == "vigtavl_v2" for g in saved["games"])
+    assert all(r.state_version == "vigtavl_v2" for r in result.records)
 
 
-def test_results_files_of_version_2_replay_as_vigtavl_v1(match, tmp_path):
-    """Files written before the version was spelled ``vigtavl_v1`` carry the integer 2."""
+@pytest.mark.parametrize("version", [2, "vigtavl_v1"])
+def test_results_of_the_v1_engine_are_refused_in_one_line(match, tmp_path, capsys, version):
+    """A results file of the rules-v1 engine (the integer 2 before the version was spelled, then
+    ``"vigtavl_v1"``) is refused before any decision is applied, in one line naming both
+    versions; a v1 record met on its own does not replay either."""
     old = json.loads(match[1].read_text())
-    old["version"] = 2
+    old["version"] = version
     for g in old["games"]:
-        g["state_version"] = 2
-    path = tmp_path / "v1-integers.json"
+        g["state_version"] = version
+    path = tmp_path / "v1.json"
     path.write_text(json.dumps(old))
+    with pytest.raises(ReplayError, match=r"is of version vigtavl_v1; this engine reads version vigtavl_v2 only"):
+        load_record(path, 0)
+    assert main(["replay", str(path), "--game", "0", "--no-maps"]) == 2
+    err = capsys.readouterr().err
+    assert "vigtavl_v1" in err and "vigtavl_v2" in err and len(err.strip().splitlines()) == 1
+    record = GameRecord.from_dict(old["games"][0])
+    assert record.state_version == "vigtavl_v1"
+    with pytest.raises(ReplayError, match=r"played under vigtavl_v1.*\(vigtavl_v2\) cannot replay it"):
+        rebuild(record)
+
+
+def test_results_files_of_this_version_replay(match, tmp_path):
+    """A ``vigtavl_v2`` results file, read back from disk, gives the very records."""
+    saved = json.loads(match[1].read_text())
+    assert saved["version"] == "vigtavl_v2"
+    path = tmp_path / "v2.json"
+    path.write_text(json.dumps(saved))
     assert load_record(path, 0) == match[0].records[0]
+    assert rebuild(load_record(path, 0)).tokens == match[0].records[0].tokens

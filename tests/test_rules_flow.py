@@ -7,17 +7,18 @@ from conftest import make_map
 
 from vigtavl_env.engine import IllegalActionError, RulesConfig, new_game, returns, to_json, winners
 from vigtavl_env.engine.scenario import Scenario, act, legal
-from vigtavl_env.engine.state import BATTLE, BUILD, OVER, PLACEMENT
+from vigtavl_env.engine.state import BATTLE, BUILD, CHOOSE_VARIANT, OVER, PLACEMENT
 
 PHASE = {PLACEMENT: "placement", BUILD: "build", BATTLE: "battle", OVER: "over"}
 
 
 def _play(state, on_turn=None):
     """Play to the end: the load decisions (S4) and the placement take the first legal
-    decision; every turn then just ends, after ``on_turn(state)`` had its say. Returns who
-    loaded and who placed, in order, the (phase, round, player) of each turn and the gold and
-    silver of every player at the start of each turn."""
-    loads, placement = [], []
+    decision (and answer "which freighter" with the first variant, V2); every turn then just
+    ends, after ``on_turn(state)`` had its say. Returns who loaded, who placed and who chose
+    which freighter, in order, the (phase, round, player) of each turn and the gold and silver
+    of every player at the start of each turn."""
+    loads, placement, variants = [], [], []
     while state.to_load:
         assert state.phase == PLACEMENT
         assert state.gold == [0] * state.n_players and state.silver == [0] * state.n_players
@@ -25,8 +26,17 @@ def _play(state, on_turn=None):
         act(state, *legal(state)[0])
     while state.phase == PLACEMENT:
         assert state.gold == [0] * state.n_players and state.silver == [0] * state.n_players
-        placement.append(state.current_player)
-        act(state, *legal(state)[0])
+        verb, where = legal(state)[0]
+        if verb.startswith("choose variant"):
+            # V2: which of his two unalike freighters goes first, asked next of the player
+            # who is placing it; not a placement of its own.
+            assert state.pending is not None and state.pending.kind == CHOOSE_VARIANT
+            assert state.current_player == placement[-1]
+            variants.append(state.current_player)
+        else:
+            assert verb.startswith("place ")
+            placement.append(state.current_player)
+        act(state, verb, where)
     turns, purses = [], []
     while state.phase != OVER:
         turns.append((PHASE[state.phase], state.round, state.turn_player))
@@ -35,7 +45,7 @@ def _play(state, on_turn=None):
             on_turn(state)
         assert ("end turn", None) in legal(state)
         act(state, "end turn")
-    return loads, placement, turns, purses
+    return loads, placement, variants, turns, purses
 
 
 def test_phase_sequence_and_round_count():
@@ -50,9 +60,12 @@ def test_phase_sequence_and_round_count():
             act(s, "build camp", site)
             built.append(site)
 
-    loads, placement, turns, purses = _play(state, build_a_camp)
+    loads, placement, variants, turns, purses = _play(state, build_a_camp)
     assert loads == [0, 1]  # each player loads his freighters, in seat order (S4)
     assert placement == [0, 1] * 6  # 12 ships, one at a time, seats alternating
+    # V2: each player's loads differ, so placing his first freighter asks him which; the second
+    # is then the only one left.
+    assert variants == [0, 1]
     assert turns == [
         ("build", 0, 0), ("build", 0, 1), ("build", 1, 0), ("build", 1, 1),
         ("battle", 0, 0), ("battle", 0, 1), ("battle", 1, 0), ("battle", 1, 1),
@@ -76,7 +89,7 @@ def test_phase_sequence_and_round_count():
 
     # The number of build and battle rounds is the option rounds_per_phase.
     state = new_game(make_map(2), RulesConfig(rounds_per_phase=3), seed=11)
-    _, _, turns, _ = _play(state)
+    _, _, _, turns, _ = _play(state)
     assert [t[:2] for t in turns] == [("build", r) for r in (0, 0, 1, 1, 2, 2)] + [
         ("battle", r) for r in (0, 0, 1, 1, 2, 2)]
     assert state.phase == OVER and state.tokens == [0, 0]

@@ -6,11 +6,11 @@ Rows O2, O4 and F1, F5-F11 of docs/rules.md.
 from __future__ import annotations
 
 import pytest
-from conftest import at, hexes, hx, make_map, refused, verbs
+from conftest import at, battles, hexes, hx, make_map, refused, verbs
 
 from vigtavl_env.engine.hexgrid import distance
 from vigtavl_env.engine.scenario import Scenario, act
-from vigtavl_env.engine.state import GONE, ON_BOARD, PRISONER
+from vigtavl_env.engine.state import CHOOSE_RESCUE_SPOT, GONE, ON_BOARD, PRISONER
 from vigtavl_env.engine.stats import CAMP, CAVALRY, FORT
 
 
@@ -71,8 +71,11 @@ def test_rescue_frees_prisoners_and_pays_tokens():
     assert state.active.unit == cav
 
 
-def test_rescued_prisoners_overflow_to_nearest_free_hex():
-    """F9: freed units that do not fit on the seized hex stand on the nearest hex with room."""
+@pytest.mark.parametrize("spot", [(-1, 1), (1, -1)])
+def test_rescued_prisoners_overflow_to_nearest_free_hex(spot):
+    """F9: freed units that do not fit on the seized hex stand on the nearest hex with room;
+    among the equally near hexes with room, where is the rescuer's choice (v2), asked once the
+    seizure is over ("place rescued"); the freed unit stands nowhere until then."""
     sc = Scenario(make_map(), phase="battle")
     sc.development(1, "camp", (0, 0))
     sc.development(1, "camp", (-4, 0))
@@ -81,11 +84,19 @@ def test_rescued_prisoners_overflow_to_nearest_free_hex():
     state = sc.build()
     act(state, "seize", (0, 0))
     assert state.tokens == [1 + 3, 0]
-    where = [at(state, u) for u in freed]
-    assert all(state.u_where[u] == ON_BOARD for u in freed)
-    assert where.count((0, 0)) == 2                # camp 1 + 2 knights = 3
-    spill = next(w for w in where if w != (0, 0))
-    assert distance(spill, (0, 0)) == 1
+    first, second, third = freed
+    assert [at(state, u) for u in (first, second)] == [(0, 0), (0, 0)]   # camp 1 + 2 knights = 3
+    assert state.u_where[first] == ON_BOARD and state.u_where[second] == ON_BOARD
+    # The third: every hex next to the seized one has room (the seizer's own too).
+    assert state.pending is not None and state.pending.kind == CHOOSE_RESCUE_SPOT
+    assert state.current_player == 0 and state.pending.unit == third
+    assert state.u_where[third] == PRISONER and state.u_holder[third] == -1
+    assert verbs(state) == {"place rescued"}
+    assert hexes(state, "place rescued") == {(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)}
+    act(state, "place rescued", spot)
+    assert state.pending is None
+    assert state.u_where[third] == ON_BOARD and at(state, third) == spot and state.u_holder[third] == -1
+    assert distance(at(state, third), (0, 0)) == 1
 
 
 # ----------------------------------------------------------------------------- F1, F5, F6
@@ -191,45 +202,59 @@ def test_seize_undefended_artillery():
 def test_defended_development_cannot_be_seized():
     """F6: "If the development is defended, the attacking player must first defeat all
     defenders": units on its hex must be beaten first (it cannot be seized while they stand);
-    a defender the owner sends from next to both fights the seizing unit (close combat, each its
-    cost in dice): beaten, the seizure goes on; victorious, it stops the seizure and that unit
-    seizes nothing more this turn."""
-    def position():
-        sc = Scenario(make_map(), phase="battle")
-        sc.development(0, "camp", (4, 0))
-        sc.development(1, "camp", (0, 0))
-        sc.development(1, "camp", (-4, 0))
-        on = sc.unit(1, "soldier", (0, 0))
-        beside = sc.unit(1, "soldier", (0, 1))   # next to the camp and to (1,0)
-        cav = sc.unit(0, "cavalry", (1, 0))
-        state = sc.build()
-        assert "seize" not in verbs(state)       # the soldier on the camp holds it
-        refused(state, "seize", (0, 0))
-        act(state, "activate cavalry", (1, 0))
-        state.forced_dice[:] = [6, 6, 6, 1]
-        act(state, "attack", (0, 0))             # (0,1) is no weaker: the soldier on it fights
-        assert state.u_where[on] == PRISONER
-        assert (0, 0) in hexes(state, "seize")
-        act(state, "seize", (0, 0))
-        assert state.current_player == 1 and hexes(state, "choose soldier") == {(0, 1)}
-        return state, beside, cav
-
-    state, beside, cav = position()
-    state.forced_dice[:] = [6, 1, 1, 1]          # cavalry 3 dice, soldier 1
-    act(state, "choose soldier", (0, 1))
-    b = [e for e in state.events if e["event"] == "battle"][-1]
-    assert b["seize"] and b["defender"] == beside and b["won"] and b["rolls"] == [[[6, 1, 1], [1]]]
-    assert state.u_where[beside] == PRISONER
-    assert state.dev_owner[hx(state, (0, 0))] == 0
-    assert state.tokens == [1 + 1 + 1, 0]        # two soldiers and the camp
-
-    state, beside, cav = position()
-    state.forced_dice[:] = [1, 1, 1, 6]          # the defender wins
-    act(state, "choose soldier", (0, 1))
-    assert state.u_where[beside] == ON_BOARD and state.dev_owner[hx(state, (0, 0))] == 1
-    assert state.current_player == 0
-    assert (0, 0) not in hexes(state, "seize")   # the cavalry was repelled: no second try
+    a defender the owner names from next to both (v2) rolls no dice and stops the seizure: the
+    piece cannot be seized (nor taken by occupying) while that defender stands next to it; once
+    an ordinary attack beats the defender, seizing is legal again."""
+    sc = Scenario(make_map(), phase="battle")
+    sc.development(0, "camp", (4, 0))
+    sc.development(1, "camp", (0, 0))
+    sc.development(1, "camp", (-4, 0))
+    on = sc.unit(1, "soldier", (0, 0))
+    beside = sc.unit(1, "soldier", (0, 1))   # next to the camp and to (1,0)
+    cav = sc.unit(0, "cavalry", (1, 0))
+    sc.unit(0, "soldier", (1, 1))            # next to (0,1), not to the camp
+    state = sc.build()
+    camp = hx(state, (0, 0))
+    assert "seize" not in verbs(state)       # the soldier on the camp holds it
     refused(state, "seize", (0, 0))
+    act(state, "activate cavalry", (1, 0))
+    state.forced_dice[:] = [6, 6, 6, 1]
+    act(state, "attack", (0, 0))             # (0,1) is no weaker: the soldier on it fights
+    assert state.u_where[on] == PRISONER and state.tokens == [1, 0]
+    assert (0, 0) in hexes(state, "seize")
+    act(state, "seize", (0, 0))
+    assert state.current_player == 1 and verbs(state) == {"choose soldier", "no defence"}
+    assert hexes(state, "choose soldier") == {(0, 1)}
+
+    # The owner names the defender: no dice are rolled, the seizure stops.
+    fought = len(battles(state))
+    state.forced_dice[:] = [6, 1]
+    act(state, "choose soldier", (0, 1))
+    assert state.forced_dice == [6, 1] and len(battles(state)) == fought
+    assert state.u_where[beside] == ON_BOARD and at(state, beside) == (0, 1)
+    assert state.defended == {camp: beside}
+    assert state.dev_owner[camp] == 1 and state.tokens == [1, 0]
+    assert state.pending is None and state.current_player == 0 and state.active.unit == cav
+    # While the defender stands next to it, the camp can't be seized, nor taken by occupying.
+    assert (0, 0) not in hexes(state, "seize") and (0, 0) not in hexes(state, "occupy")
+    refused(state, "seize", (0, 0))
+    state.forced_dice[:] = []
+    act(state, "end activation")
+    decline_retaliation(state)               # player 1 lost his soldier to the cavalry
+    assert (0, 0) not in hexes(state, "seize")
+
+    # Defeat the defender by a normal attack (soldier against soldier, one die each).
+    act(state, "activate soldier", (1, 1))
+    state.forced_dice[:] = [6, 1]
+    act(state, "attack", (0, 1))
+    b = battles(state)[-1]
+    assert b["defender"] == beside and b["won"] and not b.get("seize") and state.forced_dice == []
+    assert state.u_where[beside] == PRISONER and state.tokens == [2, 0]
+    # Seizing is legal again (by the cavalry, spent but still next to the camp).
+    assert (0, 0) in hexes(state, "seize")
+    act(state, "seize", (0, 0))
+    assert state.pending is None and state.dev_owner[camp] == 0
+    assert state.tokens == [1 + 1 + 1, 0]    # two soldiers and the camp
 
 
 def test_player_chooses_which_unit_seizes():

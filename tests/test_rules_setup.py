@@ -11,7 +11,7 @@ from vigtavl_env.engine import IllegalActionError, RulesConfig, legal_actions, n
 from vigtavl_env.engine import actions as A
 from vigtavl_env.engine import stats
 from vigtavl_env.engine.scenario import Scenario, act, legal
-from vigtavl_env.engine.state import LOADED, ON_BOARD, PLACEMENT, RESERVE, BUILD
+from vigtavl_env.engine.state import CHOOSE_VARIANT, LOADED, ON_BOARD, PLACEMENT, RESERVE, BUILD
 from vigtavl_env.engine.stats import (
     ARCHER, CAVALRY, CARAVEL, FREIGHTER, GALLEON, SOLDIER, UNIT_ALIASES, UNIT_NAMES,
 )
@@ -76,13 +76,20 @@ def test_freighters_start_loaded():
     with pytest.raises(ValueError):
         RulesConfig(freighter_loads=((SOLDIER, SOLDIER, SOLDIER), (SOLDIER, ARCHER, CAVALRY)))
 
-    # The cargo sails with its freighter when the freighter is placed.
+    # The cargo sails with its freighter when the freighter is placed. The two loads differ, so
+    # which freighter goes first is asked next (V2, "choose variant k": the classes in canonical
+    # order, soldier+soldier+archer before soldier+archer+cavalry); nothing is placed until then.
     state = new_game(make_map(2), seed=0)
     load_freighters(state)
     sea = next(c for v, c in legal(state) if v == "place freighter")
     act(state, "place freighter", sea)
+    assert state.pending is not None and state.pending.kind == CHOOSE_VARIANT and state.current_player == 0
+    assert legal(state) == [(A.GLOBAL_NAMES[A.VARIANT + k], None) for k in range(2)]
+    assert not any(state.u_type[u] == FREIGHTER and state.u_where[u] == ON_BOARD for u in range(len(state.u_owner)))
+    act(state, A.GLOBAL_NAMES[A.VARIANT + 1])
     placed = next(u for u in range(len(state.u_owner))
                   if state.u_type[u] == FREIGHTER and state.u_where[u] == ON_BOARD)
+    assert sorted(state.u_type[x] for x in state.cargo(placed)) == [SOLDIER, ARCHER, CAVALRY]  # the one chosen
     cell = state.gmap.board.index[sea]
     assert state.u_cell[placed] == cell
     assert len(state.cargo(placed)) == 3
@@ -237,10 +244,16 @@ def test_stats_table():
 
 
 def _players_in_placement(state):
+    """Who places each ship, in order, taking the first legal decision; "which freighter"
+    (V2, asked next of the placing player when his freighters differ) is not a placement."""
     seq = []
     while state.phase == PLACEMENT:
-        seq.append(state.current_player)
         verb, at = legal(state)[0]
+        if verb.startswith("choose variant"):
+            assert state.pending.kind == CHOOSE_VARIANT and state.current_player == seq[-1]
+        else:
+            assert verb.startswith("place ")
+            seq.append(state.current_player)
         act(state, verb, at)
     return seq
 
@@ -295,6 +308,8 @@ def test_placement_restrictions():
     # Player 0 places a freighter: its knights stay loaded; player 1 may not share the hex.
     spot = (0, -5)
     act(state, "place freighter", spot)
+    assert state.pending.kind == CHOOSE_VARIANT and state.current_player == 0  # V2: which freighter
+    act(state, A.GLOBAL_NAMES[A.VARIANT + 0])
     assert _types(state, 0, LOADED) == Counter(soldier=3, archer=2, cavalry=1)
     assert _types(state, 0, ON_BOARD) == Counter(freighter=1)
     assert state.current_player == 1
@@ -307,6 +322,7 @@ def test_placement_restrictions():
     # Occupancy: player 0 fills the hex to 3 ships (cargo does not count), then it is closed.
     act(state, "place caravel", (1, -5))
     act(state, "place freighter", spot)
+    assert state.pending is None  # his last freighter: no choice left
     act(state, "place caravel", (2, -5))
     assert spot in {at for _, at in legal(state)}
     act(state, "place caravel", spot)

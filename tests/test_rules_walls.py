@@ -394,10 +394,13 @@ def test_player_chooses_which_unit_breaches():
 
 
 def test_wall_closing_the_ring_forces_surrender():
-    """T4: surrender is checked at once after the player builds a wall: enemy units next to it
-    that have no way out are captured. (A wall stands on an edge of a hex the builder holds,
-    where no enemy unit may go anyway: the ring here was closed by the victim's own move, which
-    is his, not the surrounding player's; the wall is the surrounding player's next act there.)
+    """T4/T6 in the position where v1 needed a wall to close the ring: a wall stands on an edge of
+    a hex the builder holds, where no enemy unit may go anyway, so it blocks no escape; in v1 the
+    ring here, closed by the victim's own move, waited for the surrounding player's next act (the
+    wall). Rules v2 (T6): the ring a player closes around his own units surrenders at once, after
+    that decision, to the opponent holding the most hexes around them; and (T4) surrender is
+    checked over the whole board after every decision, the wall included, so a wall built next to
+    the hex afterwards finds nobody ringed.
 
     Player 1's two soldiers stand at (0,0), ringed by player 0's soldiers on five sides; the
     sixth side, (1,0), is a pocket between mountains. One of them steps into the pocket,
@@ -407,7 +410,7 @@ def test_wall_closing_the_ring_forces_surrender():
     sc.development(0, "camp", (-3, 0))  # somewhere to hold prisoners
     for h in ((1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)):
         sc.unit(0, "soldier", h)
-    mover = sc.unit(1, "soldier", (0, 0))  # the lowest-numbered is activated
+    mover = sc.unit(1, "soldier", (0, 0))  # the two are alike: the lowest-numbered is activated
     trapped = sc.unit(1, "soldier", (0, 0))
     sc.unit(1, "soldier", (1, 0))
     sc.unit(1, "soldier", (1, 0))
@@ -417,30 +420,32 @@ def test_wall_closing_the_ring_forces_surrender():
     assert state.active.unit == mover
     act(state, "move", (1, 0))
     assert state.occ[idx[(1, 0)]] == 3
-    # Sealed in by its own player's move: nothing surrenders to a move of its own side.
-    assert state.u_where[trapped] == ON_BOARD
-    act(state, "end turn")
-    assert state.current_player == 0 and state.u_where[trapped] == ON_BOARD
-
-    # A wall far away changes nothing there.
-    act(state, "build wall 3", (-3, 0))
-    assert state.u_where[trapped] == ON_BOARD and state.tokens == [0, 0]
-    # A wall on the edge of a hex beside it: the soldier surrenders at once.
-    act(state, "build wall 3", (-1, 0))
+    # Sealed in by its own player's move: it surrenders at once to player 0, who holds five of
+    # the six hexes around it (T6), held at his camp; he takes the Battle tokens (a soldier).
     assert state.u_where[trapped] == PRISONER and state.u_holder[trapped] == 0
     assert state.u_cell[trapped] == idx[(-3, 0)]
-    assert state.tokens[0] == 1  # Battle tokens: a soldier
+    assert state.tokens == [1, 0]
     ev = [e for e in state.events if e["event"] == "surrender"]
     assert len(ev) == 1 and ev[0]["cell"] == idx[(0, 0)] and ev[0]["units"] == [trapped]
-    # The three in the pocket can step back to (0,0): they do not surrender.
-    assert all(state.u_where[u] == ON_BOARD for u in state.units_at(idx[(1, 0)], 1))
-    assert len(state.units_at(idx[(1, 0)], 1)) == 3
+    assert ev[0]["owner"] == 1 and ev[0]["player"] == 0
+    # The three in the pocket can step back to (0,0), now empty: they do not surrender.
+    pocket = state.units_at(idx[(1, 0)], 1)
+    assert len(pocket) == 3 and all(state.u_where[u] == ON_BOARD for u in pocket)
+    act(state, "end turn")
+    assert state.current_player == 0
+
+    # Walls far away and on the edge of a hex beside it: checked, nobody more surrenders.
+    act(state, "build wall 3", (-3, 0))
+    act(state, "build wall 3", (-1, 0))
+    assert len([e for e in state.events if e["event"] == "surrender"]) == 1 and state.tokens == [1, 0]
+    assert all(state.u_where[u] == ON_BOARD for u in pocket)
 
     # With the option off, nobody surrenders.
     sc.state.config = RulesConfig(surrender=False)
     state = sc.build()
     act(state, "activate soldier", (0, 0))
     act(state, "move", (1, 0))
+    assert state.u_where[trapped] == ON_BOARD
     act(state, "end turn")
     act(state, "build wall 3", (-1, 0))
-    assert state.u_where[trapped] == ON_BOARD
+    assert state.u_where[trapped] == ON_BOARD and state.tokens == [0, 0]

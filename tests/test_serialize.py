@@ -1,5 +1,5 @@
-"""The JSON state file (schema ``vigtavl-state`` v2, rules v1): round trips, corrupt files, save
-and resume, files of the rules-v0 engine refused.
+"""The JSON state file (schema ``vigtavl-state``, version ``vigtavl_v2``): round trips, corrupt
+files, save and resume, files of the rules-v0 and rules-v1 engines refused.
 
 - Round trip: ``from_json(to_json(s))`` reproduces ``to_json(s)`` exactly, and the loaded state
   offers the same decisions, at many points of random games.
@@ -8,8 +8,9 @@ and resume, files of the rules-v0 engine refused.
   either fail the same way or load a state that keeps every invariant (never a half-loaded one).
 - Save and resume: loading and playing on gives the very game of not saving (the dice state is
   saved).
-- Version 1 (the rules-v0 engine's files) is refused with a message naming both versions; a
-  state waiting on a pending choice (state.pending) round-trips exactly.
+- Files of older rules (integer version 1: rules v0; integer 2 or ``vigtavl_v1``: rules v1) are
+  refused with a message naming both versions; a state waiting on a pending choice
+  (state.pending) round-trips exactly.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def test_round_trip_throughout_random_games(n_players, seed):
 def test_json_is_plain_and_versioned():
     state = new_game(load_map("duel"), seed=3)
     d = json.loads(to_json(state, indent=2))
-    assert d["schema"] == "vigtavl-state" and d["version"] == "vigtavl_v1"  # the game's one spelling
+    assert d["schema"] == "vigtavl-state" and d["version"] == "vigtavl_v2"  # the game's one spelling
     assert d["dice"]["rng"] == format(state.rng, "x")
 
 
@@ -330,7 +331,7 @@ def test_loader_refuses_a_player_holding_his_own_prisoner(placement):
         from_dict(d)
 
 
-# ----------------------------------------------------------------------------- rules v1 files
+# ----------------------------------------------------------------------------- files of older rules
 def test_version_1_file_is_refused_naming_both_versions(good):
     """A file of the rules-v0 engine (schema version 1) is not migrated: the game was played
     under other rules. The message names its version and rules and the version read."""
@@ -347,18 +348,39 @@ def test_version_1_file_is_refused_naming_both_versions(good):
     with pytest.raises(ValueError) as err:
         from_dict(d)
     msg = str(err.value)
-    assert "of version vigtavl_v0" in msg and "reads version vigtavl_v1 only" in msg and "\n" not in msg, msg
+    assert "of version vigtavl_v0" in msg and "reads version vigtavl_v2 only" in msg and "\n" not in msg, msg
     assert d == before
     # The same words through the JSON reader.
-    with pytest.raises(ValueError, match=r"version vigtavl_v0.*reads version vigtavl_v1 only"):
+    with pytest.raises(ValueError, match=r"version vigtavl_v0.*reads version vigtavl_v2 only"):
         from_json(json.dumps(d))
 
 
-def test_files_of_version_2_read_as_vigtavl_v1(good):
-    """States saved before the version was spelled ``vigtavl_v1`` carry the integer 2."""
+@pytest.mark.parametrize("version", [2, "vigtavl_v1"])
+def test_rules_v1_files_are_refused_naming_both_versions(good, version):
+    """A file of the rules-v1 engine (the integer 2 before the version was spelled, then
+    ``"vigtavl_v1"``) is not migrated either: other rules, other action codes. The message,
+    one line, names its version and the version read."""
     d = copy.deepcopy(good)
-    d["version"] = 2
-    assert to_dict(from_dict(d)) == good
+    # What a rules-v1 file looked like: none of the v2 fields.
+    d["version"] = version
+    del d["token_src"]
+    del d["turn"]["defended"]
+    del d["interrupts"]["asks"]
+    before = copy.deepcopy(d)
+    with pytest.raises(ValueError) as err:
+        from_dict(d)
+    msg = str(err.value)
+    assert "of version vigtavl_v1" in msg and "reads version vigtavl_v2 only" in msg and "\n" not in msg, msg
+    assert d == before
+    with pytest.raises(ValueError, match=r"version vigtavl_v1.*reads version vigtavl_v2 only"):
+        from_json(json.dumps(d))
+
+
+def test_files_of_this_version_read(good):
+    """A ``vigtavl_v2`` file loads and saves back exactly."""
+    assert good["version"] == "vigtavl_v2"
+    assert to_dict(from_dict(copy.deepcopy(good))) == good
+    assert to_json(from_json(json.dumps(good))) == to_json(from_dict(good))
 
 
 def _defend_position() -> GameState:

@@ -13,7 +13,7 @@ breaches or seizes (verbs 49-54); which of several unalike units of the named ty
 (the "choose variant" globals); where a prisoner is held or a rescued unit stands (verbs 55,
 56). A choice with only one option is made without asking.
 
-Verb layout (55 hex verbs)::
+Verb layout (57 hex verbs)::
 
      0- 2  place caravel / freighter / galleon          (placement phase)
      3- 8  build soldier archer cavalry caravel freighter galleon
