@@ -18,10 +18,13 @@ import torch as th
 from agents.az import AZNet, AZModelError, save_az_model
 from agents.gumbel import BatchedSearch, Node, SearchConfig, considered_visits, from_seats, to_seats
 from agents.heuristic import GREEDY, HeuristicAgent
+from vigtavl_env.observation import ChannelLayout
 from agents.registry import make_agent
 from vigtavl_env.engine import apply_action, legal_actions, load_map, new_game
 
 ROOT = Path(__file__).resolve().parent.parent
+
+CHANNELS_2P = ChannelLayout(2).n_channels  # this environment's, 2 players
 
 
 def toy_node(logits, visits, q0, value=0.0, player=0, n=2) -> Node:
@@ -152,7 +155,7 @@ def test_batched_search_evaluates_many_games_per_call():
 @pytest.fixture(scope="module")
 def az_model(tmp_path_factory) -> Path:
     th.manual_seed(0)
-    net = AZNet((112, 11, 11), 2, channels=4, blocks=1, hidden=[8])
+    net = AZNet((CHANNELS_2P, 11, 11), 2, channels=4, blocks=1, hidden=[8])
     path = tmp_path_factory.mktemp("az") / "gen_0.pt"
     save_az_model(net, path)
     return path
@@ -182,9 +185,9 @@ def test_az_agents_play_a_match(az_model):
 def test_checkpoint_round_trip(tmp_path):
     from training.az import Progress, ReplayBuffer, load_checkpoint, save_checkpoint
     th.manual_seed(0)
-    net = AZNet((112, 11, 11), 2, channels=4, blocks=1, hidden=[8])
+    net = AZNet((CHANNELS_2P, 11, 11), 2, channels=4, blocks=1, hidden=[8])
     opt = th.optim.Adam(net.parameters(), lr=1e-3)
-    net(th.zeros(1, 112, 11, 11))[0].sum().backward()
+    net(th.zeros(1, CHANNELS_2P, 11, 11))[0].sum().backward()
     opt.step()
     buf = ReplayBuffer(8, net.obs_shape, 2, max_legal=4)
     rng = np.random.default_rng(0)
