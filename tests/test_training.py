@@ -731,3 +731,20 @@ def test_a_sampling_ppo_agent_by_spec_is_seeded() -> None:
     assert len(set(draws)) == 1 and obs["action_mask"][draws[0]]  # seeded: the same legal draw
     many = {sampler.act(obs["observation"], obs["action_mask"], {}) for _ in range(40)}
     assert all(obs["action_mask"][a] for a in many)
+
+
+def test_a_lineup_fills_the_other_seats_in_turn() -> None:
+    """``greedy+aggressor`` against a 3-player model: one of each in every game (the 3-player
+    bar's lineup), checked before any game; an empty spec or one seat too many is one line."""
+    from training.evaluate import opponent_seats
+    assert opponent_seats("greedy+aggressor", 3) == ["greedy", "aggressor"]
+    assert opponent_seats("greedy+aggressor", 4) == ["greedy", "aggressor", "greedy"]
+    assert opponent_seats("greedy", 3) == ["greedy", "greedy"]
+    for bad, players in (("greedy+", 3), ("+", 3), ("greedy+aggressor", 2), ("a+b+c", 3)):
+        with pytest.raises(ValueError, match="lineup|seats"):
+            opponent_seats(bad, players)
+    (r,) = evaluate_model("pretrained-3p", ["greedy+aggressor"], games=1, seed=3, progress=False)
+    names = {s.name for s in r.match.stats()}
+    assert {"greedy", "aggressor"} <= names and r.opponent == "greedy+aggressor"
+    with pytest.raises(ConfigError, match="lineup"):
+        load_config(None, ["num_players=3", "eval_opponents=[greedy+aggressor+builder]"])

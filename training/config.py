@@ -155,7 +155,8 @@ class TrainConfig:
     eval_games: int = 40
     """Games per eval opponent (seats rotated; the same seeds every evaluation)."""
     eval_opponents: list[str] = field(default_factory=lambda: ["random", "greedy"])
-    """Agent specs evaluated against; the best model is the best mean win rate over them."""
+    """Agent specs evaluated against, each in every other seat, or a lineup such as greedy+aggressor
+    (its specs fill the other seats in turn); the best model is the best mean win rate over them."""
     eval_workers: int = 1
     """Worker processes for evaluation games."""
     eval_sample: bool = False
@@ -224,6 +225,11 @@ def _check_values(cfg: TrainConfig) -> None:
         raise ConfigError("eval_opponents must list at least one agent when eval_every > 0")
     if any(not s.strip() for s in cfg.eval_opponents) or any(not o.name.strip() for o in cfg.opponents):
         raise ConfigError("agent specs in opponents and eval_opponents must be non-empty")
+    for spec in cfg.eval_opponents:  # a lineup (greedy+aggressor) fills the other seats in turn
+        seats = spec.split("+")
+        if not all(p.strip() for p in seats) or len(seats) > cfg.num_players - 1:
+            raise ConfigError(f"eval_opponents: {spec!r} is not a spec or a lineup of at most "
+                              f"{cfg.num_players - 1} specs joined by '+' (e.g. greedy+aggressor)")
 
 
 # ------------------------------------------------------------------ dict -> dataclass, typed

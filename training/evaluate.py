@@ -5,7 +5,8 @@
     vigtavl evaluate --model runs/<run>/best_model.zip --opponents random,greedy,search:200 --games 200
 
 For each opponent, :func:`agents.match.run_match` plays ``games`` games between ``ppo:<model>``
-and the opponent in every other seat (seats rotated fairly; game ``g`` has seed ``seed + g``,
+and the opponent in every other seat, or a lineup in them (``greedy+aggressor``: one of each in a
+3-player game) (seats rotated fairly; game ``g`` has seed ``seed + g``,
 the same for every opponent), and the model's win rate comes with its 95% Wilson interval. The
 model plays greedily (the most likely legal action), so equal seeds give equal numbers. With
 ``--search N`` the agent is ``ppo-search:<model>:N``: the search bot's simulations judge the
@@ -69,13 +70,25 @@ def evaluate_model(model_path: str | Path, opponents: Sequence[str], games: int,
     players = players or trained_for
     if not opponents:
         raise ValueError("give at least one opponent (e.g. random,greedy)")
+    lineups = [opponent_seats(opp, players) for opp in opponents]  # every spec checked before any game
     results = []
-    for opp in opponents:
-        match = run_match([spec] + [opp] * (players - 1), games, seed, workers=workers, num_players=players,
+    for opp, seats in zip(opponents, lineups):
+        match = run_match([spec] + seats, games, seed, workers=workers, num_players=players,
                           map=map, progress=progress, max_steps=max_steps, shielded=shielded)
         stats = {s.name: s for s in match.stats()}
-        results.append(OpponentResult(opp, stats[spec], stats[opp], match))
+        results.append(OpponentResult(opp, stats[spec], stats[seats[0]], match))
     return results
+
+
+def opponent_seats(opponent: str, players: int) -> list[str]:
+    """The other seats of a game against ``opponent``: one spec in every seat, or a lineup such as
+    ``greedy+aggressor`` (3 players: one of each), its specs filling the seats in turn."""
+    seats = [s.strip() for s in opponent.split("+")]
+    if not all(seats):
+        raise ValueError(f"opponent {opponent!r}: an empty spec in the lineup (write e.g. greedy+aggressor)")
+    if len(seats) > players - 1:
+        raise ValueError(f"opponent {opponent!r} names {len(seats)} seats; a {players}-player game has {players - 1}")
+    return [seats[i % len(seats)] for i in range(players - 1)]
 
 
 def evaluation_table(model_path: str | Path, results: Sequence[OpponentResult]) -> str:

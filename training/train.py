@@ -74,7 +74,7 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
     checkpoint on Ctrl-C or SIGTERM. ``backend: rllib`` trains with Ray RLlib (``ray_address``:
     a cluster's)."""
     # --- the checks that need no folder: the agents, where the run starts, the model's spaces
-    check_agents([o.name for o in cfg.opponents] + list(cfg.eval_opponents)
+    check_agents([o.name for o in cfg.opponents] + [s for lineup in cfg.eval_opponents for s in lineup.split("+")]
                  + ([cfg.pretrain.teacher] if cfg.pretrain.teacher else []))
     if cfg.backend == "rllib":
         return train_on_rllib(cfg, resume, progress, config_name, ray_address)

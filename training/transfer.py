@@ -77,7 +77,7 @@ def load_weights_from(policy: Any, path: str | Path) -> str:
     for key, target in new.items():
         if key not in old:
             raise TransferError(f"init_from {path}: the network differs (no {key!r}); use the same net settings")
-        src = old[key]
+        src = old[key].to(target.device)  # read on the CPU; the learner may sit on a GPU
         if src.shape == target.shape:
             out[key] = src.clone()
         elif channel_map is not None:

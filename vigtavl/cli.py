@@ -365,7 +365,8 @@ def add_evaluate(sub: Any) -> None:
                    help="a model .zip trained on vigtavl_v2 (runs/<run>/best_model.zip), or 'pretrained' "
                         "for the shipped agent")
     p.add_argument("--opponents", default="random,greedy,aggressor,builder",
-                   help="comma-separated agent specs (default random,greedy,aggressor,builder)")
+                   help="comma-separated agent specs, each in every other seat, or a lineup such as "
+                        "greedy+aggressor filling them in turn (default random,greedy,aggressor,builder)")
     p.add_argument("--games", type=positive_int, default=100, help="games per opponent (default 100)")
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
                    help="players per game (default: the count the model was trained for)")
