@@ -65,6 +65,8 @@ HELP = """commands:
     no defence            let a development or artillery be seized undefended
     attack from 0,0       the side a battle move attacks from
     load 2                setup: the second split of the knights over your two freighters
+    choose 2              which unit, where yours differ (upright or spent, the cargo): the
+                            second of those listed
     build wall            a kind or any start of a command: lists the decisions that fit
     list [text]           every decision (or those fitting text)
     map                   the map and the purses again (rows are labelled r=..., with their q range)
@@ -127,6 +129,8 @@ def describe_choice(state: Any, code: int, action: int, number: int) -> Choice:
     board = state.gmap.board
     verb, cell, g = A.decode(code, board.n_cells)
     text = re.sub(r"^P\d+:\s*", "", describe(state, code))
+    if g >= A.VARIANT:  # "choose 1".."choose 6": which of the unalike units; the description says how it differs
+        return Choice(number, action, "choose", f"choose {g - A.VARIANT + 1}", None, text)
     if g >= A.LOAD:  # "load 1".."load 3": the split itself is in the description
         return Choice(number, action, "load", f"load {g - A.LOAD + 1}", None, text)
     if g >= 0:

@@ -138,6 +138,22 @@ def test_a_whole_game_by_number_and_command_replays():
     assert rebuild(record).tokens == record.tokens
 
 
+def test_which_unit_reads_choose_k_with_how_the_units_differ():
+    """v2's "which of the unalike units" (here: which loaded freighter is placed first) is
+    ``choose 1``, ``choose 2``, each described by what differs, not a "load" split."""
+    env = raw_env(num_players=2)
+    env.reset(seed=1)
+    for _ in range(40):
+        menu = Menu(env.game_state, env.codec, env.action_mask())
+        chosen = [c for c in menu.choices if c.kind == "choose" and c.hex is None]
+        if chosen:
+            break
+        env.step(int(np.flatnonzero(env.action_mask())[0]))
+    assert [c.command for c in chosen] == [f"choose {k + 1}" for k in range(len(chosen))] and len(chosen) >= 2
+    assert all("carrying" in c.text for c in chosen)  # the freighters differ by their cargo
+    assert menu.find("choose 2")[0] is chosen[1]
+
+
 def test_human_agent_shows_retaliation_and_purse():
     # The build phase begins after the 12 placements and, v2, each player's "which freighter"
     # (his two freighters' loads differ, so placing the first asks which: "choose variant k").
