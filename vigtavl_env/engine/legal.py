@@ -215,29 +215,39 @@ def decision_units(state: GameState, player: int, verb: int, cell: int, parent: 
     """The units a decision names by hex and type, among which it acts on one: the units to
     activate, discharge or place, the freighters a knight may board there (a move, a build, a
     recruit onto a sea hex), or the units of a choice (``parent``) on the hex."""
+    out = []  # explicit loops over a typed unit number: the compiled build runs them in C
     if ACTIVATE <= verb < MOVE:
         top, t = state.active, verb - ACTIVATE
-        return [u for u in range(state.n_units)
-                if state.u_cell[u] == cell and state.u_type[u] == t and state.u_owner[u] == player
-                and state.u_where[u] in (ON_BOARD, LOADED) and not state.u_flags[u] & SPENT
-                and (top is None or nested_ok(state, top.unit, u))]
+        for u in range(state.n_units):
+            if (state.u_cell[u] == cell and state.u_type[u] == t and state.u_owner[u] == player
+                    and (state.u_where[u] == ON_BOARD or state.u_where[u] == LOADED)
+                    and not state.u_flags[u] & SPENT and (top is None or nested_ok(state, top.unit, u))):
+                out.append(u)
+        return out
     if DISCHARGE <= verb < DISCHARGE + 3:
         return dischargeable(state, player, cell, LAND_TYPES[verb - DISCHARGE])
     if PLACE <= verb < PLACE + 3:
         t = SHIP_TYPES[verb - PLACE]
-        return [u for u in range(state.n_units)
-                if state.u_where[u] == RESERVE and state.u_owner[u] == player and state.u_type[u] == t]
+        for u in range(state.n_units):
+            if state.u_where[u] == RESERVE and state.u_owner[u] == player and state.u_type[u] == t:
+                out.append(u)
+        return out
     if CHOOSE <= verb < CHOOSE + 6:
-        return [u for u in pending_units(state, parent)
-                if state.u_cell[u] == cell and state.u_type[u] == verb - CHOOSE]
+        for u in pending_units(state, parent):
+            if state.u_cell[u] == cell and state.u_type[u] == verb - CHOOSE:
+                out.append(u)
+        return out
     return freighters_with_room(state, cell, player)  # MOVE, BUILD_UNIT, RECRUIT onto a sea hex
 
 
 def freighters_with_room(state: GameState, cell: int, player: int) -> list[int]:
     """The player's freighters on ``cell`` with room for one more knight, ascending."""
-    return [u for u in range(state.n_units)
-            if state.u_cell[u] == cell and state.u_type[u] == FREIGHTER and state.u_owner[u] == player
-            and state.u_where[u] == ON_BOARD and len(state.cargo(u)) < FREIGHTER_CAPACITY]
+    out = []
+    for u in range(state.n_units):
+        if (state.u_cell[u] == cell and state.u_type[u] == FREIGHTER and state.u_owner[u] == player
+                and state.u_where[u] == ON_BOARD and len(state.cargo(u)) < FREIGHTER_CAPACITY):
+            out.append(u)
+    return out
 
 
 def variant_options(state: GameState) -> list[list[int]]:

@@ -56,6 +56,8 @@ def variant_key(state: GameState, u: int) -> tuple:
 def variant_classes(state: GameState, units: list[int]) -> list[list[int]]:
     """``units`` (of one type on one hex) grouped into classes of interchangeable units, in
     canonical order; each class ascending, so its first unit stands for it."""
+    if len(units) < 2:  # the common case, one unit of the type on the hex: no key to compute
+        return [list(units)] if units else []
     groups: dict[tuple, list[int]] = {}
     for u in sorted(units):
         groups.setdefault(variant_key(state, u), []).append(u)
