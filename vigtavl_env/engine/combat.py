@@ -18,7 +18,7 @@ Rules implemented here (Units > Attack, Results of an attack, Tactics, Artillery
 
 from __future__ import annotations
 
-from .hexgrid import angular_gap, opposite
+from .hexgrid import angular_gap, nearest, opposite
 from .movement import reach
 from .state import (
     BATTLE, CHOOSE_DEFENDER, CHOOSE_PRISON, CHOOSE_VARIANT, LOADED, ON_BOARD, PRISONER, SRC_BATTLE, GameState,
@@ -192,16 +192,7 @@ def ranged_hit(state: GameState, dice: int, reach: int) -> tuple[bool, list[int]
 def prison_options(state: GameState, player: int, cell: int) -> list[int]:
     """"Place the piece on the victor's nearest developed hex": his developed hexes nearest to
     ``cell``, ascending. With several equally near, which one is the victor's choice (v2)."""
-    dist = state.gmap.board.dist[cell]
-    best, out = -1, []
-    for c in range(state.n_cells):
-        if state.dev_owner[c] != player:
-            continue
-        if best < 0 or dist[c] < best:
-            best, out = dist[c], [c]
-        elif dist[c] == best:
-            out.append(c)
-    return out
+    return nearest(state.gmap.board.dist[cell], [c for c in range(state.n_cells) if state.dev_owner[c] == player])
 
 
 def nearest_development(state: GameState, player: int, cell: int) -> int:

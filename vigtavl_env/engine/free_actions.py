@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .combat import can_stand
+from .hexgrid import nearest
 from .state import (
     BREACHED, CHOOSE_RESCUE_SPOT, LOADED, ON_BOARD, PRISONER, SPENT, SRC_CONQUER, SRC_RESCUE, GameState,
     positions,
@@ -195,16 +196,7 @@ def _rescue(state: GameState, player: int, cell: int) -> list[int]:
 def rescue_spots(state: GameState, u: int, cell: int) -> list[int]:
     """Where a freed unit may stand: the hexes with room for it nearest to ``cell`` (the seized
     hex itself first), ascending; empty if none."""
-    dist = state.gmap.board.dist[cell]
-    best, out = -1, []
-    for c in range(len(dist)):
-        if not can_stand(state, u, c):
-            continue
-        if best < 0 or dist[c] < best:
-            best, out = dist[c], [c]
-        elif dist[c] == best:
-            out.append(c)
-    return out
+    return nearest(state.gmap.board.dist[cell], [c for c in range(state.n_cells) if can_stand(state, u, c)])
 
 
 def breachers(state: GameState, player: int, cell: int) -> list[int]:

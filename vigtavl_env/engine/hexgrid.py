@@ -25,7 +25,9 @@ All tables are computed once per board by :class:`Board` and are read-only after
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 Axial = tuple[int, int]
 
@@ -48,6 +50,18 @@ def distance(a: Axial, b: Axial) -> int:
     """Hex distance between two axial coordinates."""
     dq, dr = a[0] - b[0], a[1] - b[1]
     return max(abs(dq), abs(dr), abs(dq + dr))
+
+
+def nearest(dist: Any, cells: Iterable[int]) -> list[int]:
+    """The cells of ``cells`` nearest by ``dist`` (one row of a board's distances), in the order
+    given: "the nearest developed hex" (a prison), the nearest free hexes (rescued prisoners)."""
+    best, out = -1, []
+    for c in cells:
+        if best < 0 or dist[c] < best:
+            best, out = dist[c], [c]
+        elif dist[c] == best:
+            out.append(c)
+    return out
 
 
 def rotate60(c: Axial, times: int = 1) -> Axial:
