@@ -748,3 +748,30 @@ def test_a_lineup_fills_the_other_seats_in_turn() -> None:
     assert {"greedy", "aggressor"} <= names and r.opponent == "greedy+aggressor"
     with pytest.raises(ConfigError, match="lineup"):
         load_config(None, ["num_players=3", "eval_opponents=[greedy+aggressor+builder]"])
+
+
+def test_a_three_player_network_widens_to_four_players() -> None:
+    """``init_from`` a 3-player model in a 4-player run: the network is convolutional, so its
+    weights fit the larger map; each relative seat's channels land on the same names, the fourth
+    seat's start at zero, and every other weight is copied."""
+    from agents.ppo import resolve_model_path
+    from stable_baselines3.common.save_util import load_from_zip_file
+
+    from agents.ppo import saved_module_names
+    from training.transfer import load_weights_from
+    from vigtavl_env.observation import ChannelLayout
+    with saved_module_names():
+        _, params, _ = load_from_zip_file(str(resolve_model_path("pretrained-3p")), device="cpu")
+    old = params["policy"]
+    env = raw_env(num_players=4)
+    cls, kwargs = policy_spec("cnn", 32, 3, [128])
+    new = cls(env.observation_space("player_0")["observation"], env.action_space("player_0"), lambda _: 1e-4, **kwargs)
+    assert load_weights_from(new, resolve_model_path("pretrained-3p")) == "the 3-player network widened to 4 players"
+    wide, names = new.state_dict(), ChannelLayout(4).names
+    kept = [names.index(n) for n in ChannelLayout(3).names]
+    added = sorted(set(range(len(names))) - set(kept))
+    assert added and all(names[c].endswith("_opp3") for c in added)
+    stems = [k for k in wide if k.endswith("stem.weight")]  # the shared, policy and value extractors'
+    for stem in stems:
+        assert th.equal(wide[stem][:, kept], old[stem]) and th.count_nonzero(wide[stem][:, added]) == 0
+    assert len(stems) >= 1 and all(th.equal(wide[k], old[k]) for k in wide if k not in stems)

@@ -7,6 +7,11 @@ of the same name, v1's verbs keep their output rows, and what is new starts at z
 is ignored until training finds a use for it; a new action's logit starts at 0, and the new
 actions are legal only where they are the only ones, so that costs nothing). The weights of the
 same environment are copied as they are.
+
+A network of this environment for fewer players carries over the same way (``init_from`` of a
+3-player model in a 4-player run): the network is convolutional, so its weights fit any map;
+each channel of relative seat k goes to the channel of the same name, and the new seats' start at
+zero.
 """
 
 from __future__ import annotations
@@ -54,6 +59,16 @@ def _read(path: Path) -> tuple[tuple[int, ...], int, dict[str, th.Tensor]]:
         raise TransferError(f"init_from {path}: the model has no observation/action spaces or policy") from None
 
 
+def _fewer_players(shape: tuple[int, ...], n_actions: int, n_players: int) -> int:
+    """The player count of a network of this environment for fewer players than ``n_players``
+    (its observation and actions on its own map), or 0. Its relative seats (self, opp1, ...) are
+    all among the wider game's, whose last seats start at zero."""
+    for p in range(2, n_players):
+        if shape[0] == ChannelLayout(p).n_channels and n_actions == A.N_HEX_VERBS * shape[1] * shape[2] + A.N_GLOBAL_VERBS:
+            return p
+    return 0
+
+
 def load_weights_from(policy: Any, path: str | Path) -> str:
     """Copy the weights of the SB3 model at ``path`` into ``policy`` (same environment, or v1
     widened to v2); returns what was done, in a few words. Raises :class:`TransferError`."""
@@ -62,9 +77,15 @@ def load_weights_from(policy: Any, path: str | Path) -> str:
     new = policy.state_dict()
     c_new, h, w = policy.observation_space.shape
     n_players = next(p for p in (2, 3, 4) if ChannelLayout(p).n_channels == c_new)
-    if len(shape) != 3 or shape[1:] != (h, w):
+    if len(shape) != 3:
+        raise TransferError(f"init_from {path}: observations {shape} are not hex planes")
+    fewer = _fewer_players(shape, n_old, n_players)
+    if fewer:  # the network is convolutional: its weights fit any map; the players' channels go by name
+        src_names, names = ChannelLayout(fewer).names, ChannelLayout(n_players).names
+        how, channel_map = f"the {fewer}-player network widened to {n_players} players", [names.index(x) for x in src_names]
+    elif shape[1:] != (h, w):
         raise TransferError(f"init_from {path}: observations {shape} do not fit this map's {(c_new, h, w)}")
-    if shape[0] == c_new and n_old == policy.action_space.n:
+    elif shape[0] == c_new and n_old == policy.action_space.n:
         how, channel_map = "same environment", None
     elif shape[0] == len(v1_channel_names(n_players)) and n_old == V1_HEX_VERBS * h * w + V1_GLOBAL_VERBS:
         names = ChannelLayout(n_players).names
@@ -72,7 +93,8 @@ def load_weights_from(policy: Any, path: str | Path) -> str:
         how = "vigtavl_v1 widened to this environment"
     else:
         raise TransferError(f"init_from {path}: {shape[0]} channels and {n_old} actions are neither this "
-                            f"environment's nor vigtavl_v1's for {n_players} players")
+                            f"environment's nor vigtavl_v1's for {n_players} players, nor this "
+                            f"environment's for fewer players")
     out = {}
     for key, target in new.items():
         if key not in old:
