@@ -185,6 +185,18 @@ class TrainConfig:
 
 
 # ------------------------------------------------------------------ value checks
+def opponent_seats(opponent: str, players: int) -> list[str]:
+    """The other seats of a game against ``opponent``: one spec in every seat, or a lineup such as
+    ``greedy+aggressor`` (3 players: one of each), its specs filling the seats in turn."""
+    seats = [s.strip() for s in opponent.split("+")]
+    if not all(seats):
+        raise ValueError(f"opponent {opponent!r}: an empty spec in the lineup (write e.g. greedy+aggressor)")
+    if len(seats) > players - 1:
+        raise ValueError(f"opponent {opponent!r}: a lineup of {len(seats)} seats, but a {players}-player game "
+                         f"has {players - 1} other seats")
+    return [seats[i % len(seats)] for i in range(players - 1)]
+
+
 def _check_values(cfg: TrainConfig) -> None:
     """Range checks that types alone do not catch; raise ConfigError naming the field."""
     positive = ["max_steps", "total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs",
@@ -225,11 +237,11 @@ def _check_values(cfg: TrainConfig) -> None:
         raise ConfigError("eval_opponents must list at least one agent when eval_every > 0")
     if any(not s.strip() for s in cfg.eval_opponents) or any(not o.name.strip() for o in cfg.opponents):
         raise ConfigError("agent specs in opponents and eval_opponents must be non-empty")
-    for spec in cfg.eval_opponents:  # a lineup (greedy+aggressor) fills the other seats in turn
-        seats = spec.split("+")
-        if not all(p.strip() for p in seats) or len(seats) > cfg.num_players - 1:
-            raise ConfigError(f"eval_opponents: {spec!r} is not a spec or a lineup of at most "
-                              f"{cfg.num_players - 1} specs joined by '+' (e.g. greedy+aggressor)")
+    for spec in cfg.eval_opponents:
+        try:
+            opponent_seats(spec, cfg.num_players)
+        except ValueError as e:
+            raise ConfigError(f"eval_opponents: {e}") from None
 
 
 # ------------------------------------------------------------------ dict -> dataclass, typed

@@ -28,7 +28,7 @@ import numpy as np
 
 from agents.match import DEFAULT_MAX_STEPS, AgentStats, MatchResult, run_match
 from agents.ppo import load_model, model_players, resolve_model_path
-from training.config import TrainConfig
+from training.config import TrainConfig, opponent_seats
 from training.files import copy_file, write_text
 from training.logs import metric_name
 from training.runs import BEST_FILE
@@ -78,17 +78,6 @@ def evaluate_model(model_path: str | Path, opponents: Sequence[str], games: int,
         stats = {s.name: s for s in match.stats()}
         results.append(OpponentResult(opp, stats[spec], stats[seats[0]], match))
     return results
-
-
-def opponent_seats(opponent: str, players: int) -> list[str]:
-    """The other seats of a game against ``opponent``: one spec in every seat, or a lineup such as
-    ``greedy+aggressor`` (3 players: one of each), its specs filling the seats in turn."""
-    seats = [s.strip() for s in opponent.split("+")]
-    if not all(seats):
-        raise ValueError(f"opponent {opponent!r}: an empty spec in the lineup (write e.g. greedy+aggressor)")
-    if len(seats) > players - 1:
-        raise ValueError(f"opponent {opponent!r} names {len(seats)} seats; a {players}-player game has {players - 1}")
-    return [seats[i % len(seats)] for i in range(players - 1)]
 
 
 def evaluation_table(model_path: str | Path, results: Sequence[OpponentResult]) -> str:

@@ -55,7 +55,7 @@ from tqdm import tqdm
 from agents.match import check_agents, ignore_stop_signals
 from agents.network import policy_spec
 from agents.ppo import check_spaces, saved_module_names, saved_spaces
-from training.config import TrainConfig, learner_device
+from training.config import TrainConfig, learner_device, opponent_seats
 from training.evaluate import best_so_far, record_evaluation
 from training.files import save_model
 from training.league import LeagueEnv, LeagueVectorEnv, OpponentPool
@@ -74,7 +74,7 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
     checkpoint on Ctrl-C or SIGTERM. ``backend: rllib`` trains with Ray RLlib (``ray_address``:
     a cluster's)."""
     # --- the checks that need no folder: the agents, where the run starts, the model's spaces
-    check_agents([o.name for o in cfg.opponents] + [s for lineup in cfg.eval_opponents for s in lineup.split("+")]
+    check_agents([o.name for o in cfg.opponents] + [s for opp in cfg.eval_opponents for s in opponent_seats(opp, cfg.num_players)]
                  + ([cfg.pretrain.teacher] if cfg.pretrain.teacher else []))
     if cfg.backend == "rllib":
         return train_on_rllib(cfg, resume, progress, config_name, ray_address)
