@@ -58,7 +58,7 @@ from vigtavl_env.engine.variants import ACTING, unit_status, variant_features
 from vigtavl_env.engine.movement import reach
 from vigtavl_env.engine.state import (
     BATTLE, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CITADEL, COMPLEX, GREAT_WALL, LOADED,
-    MOVE_DONE, ON_BOARD, PRISONER, SPENT, Activation, GameState, Pending,
+    MOVE_DONE, ON_BOARD, PRISONER, SPENT, Activation, GameState, Pending, positions,
 )
 from vigtavl_env.engine.stats import (
     ARCHER, ARTILLERY_COST, CAMP, CASTLE, DEV_COST, FORT, FREIGHTER, GALLEON, IS_SHIP, LAND_TYPES,
@@ -129,7 +129,7 @@ class _Ctx:
         self.sig = agent._signature(state, me)
         self.threats = agent._threats(state, info, me, self.sig)
         self.can_capture = me in state.dev_owner
-        self.my_devs = [c for c, o in enumerate(state.dev_owner) if o == me]
+        self.my_devs = positions(state.dev_owner, me)
         self.counts: tuple | None = None
         self.free_seizes: set[int] = set()  # seizable now without moving anything
         self.cache: dict = {}
@@ -163,8 +163,8 @@ class _Ctx:
         if p not in self._guards:
             st = self.state
             self._guards[p] = {
-                st.u_cell[u] for u, o in enumerate(st.u_owner)
-                if o == p and st.u_where[u] == ON_BOARD and st.u_type[u] != FREIGHTER
+                st.u_cell[u] for u in range(st.n_units)
+                if st.u_owner[u] == p and st.u_where[u] == ON_BOARD and st.u_type[u] != FREIGHTER
             }
         return self._guards[p]
 
@@ -173,8 +173,8 @@ class _Ctx:
         if self._targets is None:
             st, me = self.state, self.me
             best: dict[int, tuple] = {}
-            for u, c in enumerate(st.u_cell):
-                o = st.u_owner[u]
+            for u in range(st.n_units):
+                c, o = st.u_cell[u], st.u_owner[u]
                 if o == me or st.u_where[u] != ON_BOARD:
                     continue
                 t = st.u_type[u]
@@ -193,8 +193,8 @@ class _Ctx:
         prisoners held there, and the Builder count)."""
         st = self.state
         v = DEV_COST[st.dev_type[c]] + (LAST_DEVELOPMENT_BONUS if len(self.my_devs) == 1 else 0)
-        for u, w in enumerate(st.u_where):
-            if w == PRISONER and st.u_cell[u] == c:
+        for u in range(st.n_units):
+            if st.u_where[u] == PRISONER and st.u_cell[u] == c:
                 v += 0.5 * UNIT_COST[st.u_type[u]]
         return v + 1.0
 
@@ -279,11 +279,10 @@ class _Ctx:
             j = set()
             if me in st.walls:
                 board = self.board
-                for e, o in enumerate(st.walls):
-                    if o == me:
-                        for vtx in board.edge_vertices[e]:
-                            j.update(board.vertex_edges[vtx])
-                j.difference_update(e for e, o in enumerate(st.walls) if o >= 0)
+                for e in positions(st.walls, me):
+                    for vtx in board.edge_vertices[e]:
+                        j.update(board.vertex_edges[vtx])
+                j.difference_update(e for e in range(len(st.walls)) if st.walls[e] >= 0)
             self.cache["joinable"] = j
         return j
 
@@ -293,8 +292,8 @@ class _Ctx:
         if f is None:
             st, me = self.state, self.me
             f = set()
-            for u, o in enumerate(st.u_owner):
-                if o == me and st.u_type[u] == FREIGHTER and st.u_where[u] == ON_BOARD:
+            for u in range(st.n_units):
+                if st.u_owner[u] == me and st.u_type[u] == FREIGHTER and st.u_where[u] == ON_BOARD:
                     if len(st.cargo(u)) < 3:
                         f.add(st.u_cell[u])
             self.cache["ferries"] = f
@@ -411,8 +410,8 @@ class _Ctx:
         nbrs = self.board.neighbours[x]
         active = st.active.unit if st.active is not None else -1
         out = []
-        for u, o in enumerate(st.u_owner):
-            if o != me or u == active or st.u_flags[u] & SPENT or st.u_where[u] != ON_BOARD:
+        for u in range(st.n_units):
+            if st.u_owner[u] != me or u == active or st.u_flags[u] & SPENT or st.u_where[u] != ON_BOARD:
                 continue
             t = st.u_type[u]
             if t == FREIGHTER or UNIT_RANGE[t] or UNIT_COST[t] < 2:
@@ -442,7 +441,7 @@ class _Ctx:
         # A sunk ship counts for the Admiral award, a prisoner for the General.
         v += max(0.3, 0.6 * self.award_delta(1 if IS_SHIP[vt] else 0, ((self.me, 1),)))
         if st.dev_type[x] != NO_DEV and st.u_cell[victim] == x:
-            alone = sum(1 for u, c in enumerate(st.u_cell) if c == x and st.u_where[u] == ON_BOARD) == 1
+            alone = sum(1 for u in range(st.n_units) if st.u_cell[u] == x and st.u_where[u] == ON_BOARD) == 1
             if alone:  # its only defender: occupying the hex (or a seizure) takes the development
                 v += 0.5 * seize_tokens(self, x)
         self.cache[key] = v
@@ -567,8 +566,8 @@ class HeuristicAgent(EngineAgent):
         if not ctx.future:
             return 0.0
         total = 0.0
-        for u, o in enumerate(state.u_owner):
-            if o != player:
+        for u in range(state.n_units):
+            if state.u_owner[u] != player:
                 continue
             w = state.u_where[u]
             if w == ON_BOARD or w == LOADED:
@@ -589,7 +588,7 @@ class HeuristicAgent(EngineAgent):
         where, cells, types = state.u_where, state.u_cell, state.u_type
         # The type too: a cache kept over several games must not mistake one unit for another.
         enemy = tuple((cells[u] * 8 + where[u]) * 8 + types[u]
-                      for u, o in enumerate(state.u_owner) if o != me)
+                      for u in range(state.n_units) if state.u_owner[u] != me)
         return (id(state.gmap), me, state.turns_played, state.phase, state.wind, enemy,
                 tuple(state.dev_owner))
 
@@ -936,8 +935,8 @@ def _score_load(ctx: _Ctx, verb: int, g: int) -> float:
 def _activation_unit(st: GameState, me: int, utype: int, cell: int) -> int:
     """The unit the engine activates for this code (the lowest-numbered eligible one)."""
     top = st.active
-    for u, c in enumerate(st.u_cell):
-        if (c == cell and st.u_type[u] == utype and st.u_owner[u] == me
+    for u in range(st.n_units):
+        if (st.u_cell[u] == cell and st.u_type[u] == utype and st.u_owner[u] == me
                 and st.u_where[u] in (ON_BOARD, LOADED) and not st.u_flags[u] & SPENT
                 and (top is None or nested_ok(st, top.unit, u))):
             return u
@@ -1186,11 +1185,11 @@ def _score_place(ctx: _Ctx, verb: int, cell: int) -> float:
         v = 0.5 * min(len(free_land), 3) + (0.6 if t == GALLEON else 0.0)
     dist = ctx.board.dist[cell]
     near = 10
-    for u, o in enumerate(st.u_owner):
+    for u in range(st.n_units):
         if st.u_where[u] != ON_BOARD:
             continue
         dd = dist[st.u_cell[u]]
-        if o == me:
+        if st.u_owner[u] == me:
             v -= (1.0, 0.5, 0.15)[dd] if dd <= 2 else 0.0
         elif dd < near:
             near = dd

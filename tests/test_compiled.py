@@ -122,6 +122,24 @@ def test_a_failed_install_build_is_named_in_one_line(tmp_path: Path) -> None:
     assert "slower" in line and "\n" not in line
 
 
+def test_a_failed_in_place_build_writes_its_error_beside_the_sources(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # What `vigtavl compile` does when the C compiler rejects a module: setuptools' build_ext
+    # clears `inplace` while building, so the error once went to build/lib... and the command
+    # then said "up to date".
+    from setuptools import Distribution, Extension
+    (tmp_path / "broken.c").write_text("this is not C;\n")
+    monkeypatch.chdir(tmp_path)
+    dist = Distribution({"ext_modules": [Extension("broken", ["broken.c"])],
+                         "cmdclass": {"build_ext": compiled._build_ext_class()}, "script_name": "setup.py"})
+    cmd = dist.get_command_obj("build_ext")
+    cmd.inplace = True
+    cmd.ensure_finalized()
+    cmd.run()
+    assert "CompileError" in compiled.read_manifest(tmp_path)["error"]
+    assert not list(tmp_path.glob("build/lib*/vigtavl_env/*.json"))
+
+
 def test_plain_modules_follow_the_environment_variable() -> None:
     fresh = {m: "compiled" for m in compiled.MODULES}
     assert compiled.plain_modules(fresh, "") == set()
@@ -165,3 +183,33 @@ def test_status_and_version_are_one_line(capsys: pytest.CaptureFixture[str]) -> 
     assert done.value.code == 0
     out = capsys.readouterr().out
     assert out.count("\n") == 1 and out.startswith("vigtavl ") and "vigtavl_v" in out
+
+
+def _loops_over_state_tables(source: str) -> list[int]:
+    """Lines of ``source`` that loop (a ``for`` or a comprehension) directly over a table of the
+    state: ``for o in state.dev_owner`` or ``enumerate(state.u_where)``."""
+    import ast
+    import re
+
+    pxd = (compiled.ROOT / "vigtavl_env" / "engine" / "state.pxd").read_text()
+    tables = {name.strip() for line in re.findall(r"cdef public int\[:\] (.+)", pxd) for name in line.split(",")}
+
+    def is_table(node: ast.AST) -> bool:
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "enumerate" and node.args:
+            node = node.args[0]
+        return isinstance(node, ast.Attribute) and node.attr in tables
+
+    return sorted(n.iter.lineno for n in ast.walk(ast.parse(source))
+                  if isinstance(n, (ast.For, ast.comprehension)) and is_table(n.iter))
+
+
+def test_the_typed_core_indexes_its_tables_instead_of_looping_over_them() -> None:
+    # Cython 3.3.0 emitted C that gcc rejects for a loop over a typed memoryview (the device
+    # machine's image had it, and the whole core fell back to plain Python). Indexing compiles
+    # under every Cython, and is what the typed core does everywhere else.
+    assert _loops_over_state_tables("for u, w in enumerate(state.u_where): pass") == [1]
+    assert _loops_over_state_tables("n = sum(1 for o in state.dev_owner if o == 0)") == [1]
+    assert _loops_over_state_tables("for u in range(state.n_units): pass") == []
+    found = {m: lines for m in compiled.typed_modules()
+             if (lines := _loops_over_state_tables(compiled.source_path(m).read_text()))}
+    assert found == {}

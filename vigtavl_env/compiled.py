@@ -233,6 +233,9 @@ def _build_ext_class() -> type:
 
         def run(self) -> None:
             root = Path.cwd()
+            # setuptools' run() clears inplace while it builds and restores it only on success:
+            # a failed in-place build must still write its error beside the sources.
+            self._inplace = self.inplace
             try:
                 if not self.extensions:
                     raise RuntimeError("Cython is not installed")
@@ -249,7 +252,7 @@ def _build_ext_class() -> type:
                                   "modules": {m: source_hash(m, root) for m in MODULES}})
 
         def _write_manifest(self, data: dict[str, Any]) -> None:
-            base = Path.cwd() if self.inplace else Path(self.build_lib)
+            base = Path.cwd() if getattr(self, "_inplace", self.inplace) else Path(self.build_lib)
             path = base / "vigtavl_env" / MANIFEST_NAME
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix(".tmp")

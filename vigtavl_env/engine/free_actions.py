@@ -31,7 +31,7 @@ from .combat import can_stand
 from .hexgrid import nearest
 from .state import (
     BREACHED, CHOOSE_RESCUE_SPOT, LOADED, ON_BOARD, PRISONER, SPENT, SRC_CONQUER, SRC_RESCUE, GameState,
-    positions,
+    count_of, positions,
 )
 from .stats import BREACH_HIT_MAX, DEV_COST, CAVALRY, FREIGHTER, LAND_TYPES, NO_DEV, UNIT_COST
 from .tokens import check_complex, check_wall_awards
@@ -145,7 +145,7 @@ def seize(state: GameState, player: int, target: int) -> tuple[int, list[int]]:
     if state.art_owner[target] == owner:
         state.set_artillery(target, player)
     if dev != NO_DEV:
-        last = sum(1 for o in state.dev_owner if o == owner) == 1
+        last = count_of(state.dev_owner, owner) == 1
         state.set_development(target, dev, player)
         gain = DEV_COST[dev] + (LAST_DEVELOPMENT_BONUS if last else 0)
         state.earn(player, SRC_CONQUER, gain)

@@ -356,7 +356,7 @@ class GameState:
         return out
 
     def developments(self, player: int) -> list[int]:
-        return [c for c, o in enumerate(self.dev_owner) if o == player]
+        return positions(self.dev_owner, player)
 
     def earn(self, player: int, source: int, n: int) -> None:
         """``player`` takes ``n`` victory tokens from ``source`` (SRC_*)."""

@@ -179,13 +179,10 @@ def end_counts(state: GameState) -> dict[str, list[int]]:
     """What the end awards compare: prisoners held, ships sunk, developments owned."""
     p = state.n_players
     prisoners = [0] * p
-    for u, w in enumerate(state.u_where):
-        if w == PRISONER:
+    for u in range(state.n_units):  # indexed, not iterated: Cython 3.3.0 miscompiles a loop over a memoryview
+        if state.u_where[u] == PRISONER:
             prisoners[state.u_holder[u]] += 1
-    devs = [0] * p
-    for o in state.dev_owner:
-        if o >= 0:
-            devs[o] += 1
+    devs = [count_of(state.dev_owner, q) for q in range(p)]
     return {"general": prisoners, "admiral": list(state.sunk), "builder": devs}
 
 
