@@ -181,6 +181,19 @@ def test_az_agents_play_a_match(az_model):
     assert len(result.records) == 2
 
 
+def test_a_run_starts_from_an_earlier_runs_generation(az_model):
+    from agents.az import load_az_net
+    from training.az import starting_net
+    from training.az_config import AZConfig
+    net = starting_net(AZConfig(start_from=str(az_model)))
+    cached = load_az_net(az_model)
+    assert net is not cached  # trained in place: the loader's cached copy stays as the file is
+    for a, b in zip(net.state_dict().values(), cached.state_dict().values()):
+        assert th.equal(a, b)
+    with pytest.raises(ValueError, match="plays 2-player games, the config 3"):
+        starting_net(AZConfig(num_players=3, start_from=str(az_model)))
+
+
 # ------------------------------------------------------------------ training: checkpoints, SIGTERM
 def test_checkpoint_round_trip(tmp_path):
     from training.az import Progress, ReplayBuffer, load_checkpoint, save_checkpoint

@@ -39,6 +39,7 @@ on resume; the status is 130 or 143.
 
 from __future__ import annotations
 
+import copy
 import os
 import random
 import shutil
@@ -52,7 +53,7 @@ import torch as th
 from torch.nn import functional as F
 from tqdm import tqdm
 
-from agents.az import AZNet, NetEvaluator, from_ppo, model_payload, net_from_payload
+from agents.az import AZNet, NetEvaluator, from_ppo, load_az_net, model_payload, net_from_payload
 from agents.gumbel import BatchedSearch, SearchConfig, from_seats
 from agents.match import run_match
 from training.az_config import AZConfig
@@ -273,13 +274,18 @@ def resolve_device(device: str) -> th.device:
 
 
 def starting_net(cfg: AZConfig) -> AZNet:
-    """The network the run starts from: the PPO model ``start_from``, converted (agents.az.from_ppo)."""
-    from agents.ppo import load_model, model_players
-    model = load_model(cfg.start_from)
-    if model_players(model) != cfg.num_players:
-        raise ValueError(f"start_from {cfg.start_from} plays {model_players(model)}-player games, "
-                         f"the config {cfg.num_players}")
-    return from_ppo(model)
+    """The network the run starts from: an az model file (``.pt``: a generation of an earlier run,
+    copied) or the PPO model ``start_from``, converted (agents.az.from_ppo)."""
+    if cfg.start_from.endswith(".pt"):
+        net = copy.deepcopy(load_az_net(cfg.start_from))  # the loader's copy is cached: train another
+        players = net.n_players
+    else:
+        from agents.ppo import load_model, model_players
+        model = load_model(cfg.start_from)
+        net, players = None, model_players(model)
+    if players != cfg.num_players:
+        raise ValueError(f"start_from {cfg.start_from} plays {players}-player games, the config {cfg.num_players}")
+    return net if net is not None else from_ppo(model)
 
 
 def generation_path(run_dir: Path, k: int) -> Path:

@@ -40,7 +40,8 @@ class AZConfig:
     seed: int = 0
     """Seeds Python, NumPy, torch, the self-play games (game g: seed + g) and the search."""
     start_from: str = "pretrained"
-    """The PPO model whose weights the network starts from (ppo:MODEL's MODEL: 'pretrained' or a .zip)."""
+    """The weights the network starts from: a PPO model (ppo:MODEL's MODEL: 'pretrained' or a .zip),
+    or an az model file (a .pt: runs/<run>/generations/gen_<k>.pt of an earlier run)."""
     generations: int = 20
     """Generations to run: self-play, then training, then evaluation, each."""
     games_per_generation: int = 32
@@ -103,4 +104,4 @@ class AZConfig:
         if s.simulations < 1 or s.considered < 1 or min(s.c_visit, s.c_scale, s.gumbel_scale) < 0:
             raise ConfigError(f"search: simulations and considered >= 1, c_visit, c_scale, gumbel_scale >= 0; got {s}")
         if not self.start_from.strip():
-            raise ConfigError("start_from must name a PPO model ('pretrained' or a .zip)")
+            raise ConfigError("start_from must name a PPO model ('pretrained' or a .zip) or an az model (.pt)")
