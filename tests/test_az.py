@@ -247,3 +247,32 @@ def test_sigterm_leaves_a_checkpoint_that_resumes(tmp_path):
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err
     assert (run / "generations" / "gen_1.pt").is_file()
+
+
+def test_an_az_runs_curve_draws_its_losses_over_positions(tmp_path):
+    from PIL import Image
+    from training.plot import AZ_LOSSES, COLORS, MARGIN_LEFT, MARGIN_TOP, SIZE, plot_run
+    rows = ["time/total_timesteps,selfplay/positions,loss/policy,loss/value,eval/win_rate_previous",
+            "1000,1000,,,", "1000,,1.2,0.9,", "1000,,,,0.5", "2000,1000,,,", "2000,,1.1,0.7,", "2000,,,,0.6"]
+    (tmp_path / "progress.csv").write_text("\n".join(rows) + "\n")
+    img = Image.open(plot_run(tmp_path)).convert("RGB")
+    top = img.crop((MARGIN_LEFT, MARGIN_TOP, SIZE[0], SIZE[1] // 2))  # the upper panel and its legend
+    colours = set(top.getdata())
+    assert all(COLORS[i] in colours for i in range(len(AZ_LOSSES)))  # both losses drawn
+
+
+def test_best_json_names_the_best_generation_against_the_eval_opponents(tmp_path):
+    import json
+    from training.az import record_best
+    from training.az_config import AZConfig
+    cfg = AZConfig(eval_opponents=["ppo:pretrained", "greedy"])
+
+    def rates(ppo: float, greedy: float, previous: float = 0.9) -> dict[str, float]:
+        return {"eval/win_rate_previous": previous, "eval/win_rate_ppo_pretrained": ppo, "eval/win_rate_greedy": greedy}
+
+    assert record_best(cfg, tmp_path, 1, 100, rates(0.4, 0.6))
+    assert not record_best(cfg, tmp_path, 2, 200, rates(0.3, 0.6, previous=1.0))  # beating itself does not count
+    assert record_best(cfg, tmp_path, 3, 300, rates(0.5, 0.6))
+    best = json.loads((tmp_path / "best.json").read_text())
+    assert best["generation"] == 3 and best["positions"] == 300 and best["model"] == "generations/gen_3.pt"
+    assert best["win_rates"] == {"ppo:pretrained": 0.5, "greedy": 0.6} and abs(best["mean_win_rate"] - 0.55) < 1e-9

@@ -29,6 +29,8 @@ A run writes into ``runs/<run>/`` (:mod:`training.runs`)::
                                 generation, every checkpoint_minutes of self-play and on Ctrl-C or
                                 SIGTERM (the newest two are kept)
     progress.csv, tb/           selfplay/*, loss/*, eval/* by positions (time/total_timesteps)
+    best.json                   the generation with the best mean win rate against eval_opponents
+                                (chosen on the evaluation seeds: measure it again on others)
 
 ``--resume`` continues from the newest good checkpoint where it stopped: the same generation,
 its games played so far, its updates done (a game under way when the run stopped is dropped).
@@ -40,6 +42,7 @@ on resume; the status is 130 or 143.
 from __future__ import annotations
 
 import copy
+import json
 import os
 import random
 import shutil
@@ -57,9 +60,10 @@ from agents.az import AZNet, NetEvaluator, from_ppo, load_az_net, model_payload,
 from agents.gumbel import BatchedSearch, SearchConfig, from_seats
 from agents.match import run_match
 from training.az_config import AZConfig
-from training.files import TMP_MARK, replacing, temporary_for
+from training.evaluate import best_so_far
+from training.files import TMP_MARK, replacing, temporary_for, write_text
 from training.logs import RunLogger, announce_run, metric_name, say
-from training.runs import Run, checkpoint_path, checkpoints, open_run, plan_run
+from training.runs import BEST_FILE, Run, checkpoint_path, checkpoints, open_run, plan_run
 from training.schedule import Clock
 from training.stopping import StopSignal, TrainingStopped
 from vigtavl_env.engine import GameState, apply_action, new_game, returns
@@ -313,6 +317,21 @@ def evaluate_generation(cfg: AZConfig, run_dir: Path, k: int) -> dict[str, float
     return metrics
 
 
+def record_best(cfg: AZConfig, run_dir: Path, k: int, positions: int, metrics: dict[str, float]) -> bool:
+    """best.json names the generation with the best mean win rate against ``eval_opponents`` (the
+    previous generation is not an opponent to choose by: it moves). Returns whether k is it."""
+    rates = {o: metrics[f"eval/win_rate_{metric_name(o)}"] for o in cfg.eval_opponents}
+    if not rates:
+        return False
+    mean = float(np.mean(list(rates.values())))
+    if mean <= best_so_far(run_dir):
+        return False
+    write_text(run_dir / BEST_FILE, json.dumps(
+        {"mean_win_rate": mean, "generation": k, "model": str(generation_path(run_dir, k).relative_to(run_dir)),
+         "positions": positions, "win_rates": rates}, indent=1))
+    return True
+
+
 # ------------------------------------------------------------------ the loop
 def train_az(cfg: AZConfig, resume: str | Path | None = None, progress: bool = True,
              config_name: str = "az") -> Path:
@@ -413,6 +432,7 @@ def train_az(cfg: AZConfig, resume: str | Path | None = None, progress: bool = T
                     with stop.at_once():  # thrown away on a signal, played again on resume
                         metrics = evaluate_generation(cfg, run.dir, k)
                     logger.write({"time/total_timesteps": prog.positions, "eval/generation": k, **metrics})
+                    record_best(cfg, run.dir, k, prog.positions, metrics)
                     if progress:
                         say(f"gen {k}: " + ", ".join(f"{key[5:]} {v:.2f}" for key, v in metrics.items()))
                 prog.generation, prog.stage = k, SELFPLAY

@@ -2,7 +2,8 @@
 
 Reads the run's SB3 CSV logs (``progress.csv`` and any ``progress-resume-*.csv``, merged by
 ``time/total_timesteps``) and draws two panels over timesteps: the mean episode reward of the
-last 100 training episodes (``rollout/ep_rew_mean``), and the win rates -- one line per eval
+last 100 training episodes (``rollout/ep_rew_mean``; for an az run, whose x axis counts the
+positions searched in self-play, its policy and value losses), and the win rates -- one line per eval
 opponent (``eval/win_rate_<opponent>``, with markers) and the training games' win rate
 (``game/win_rate``, dashed grey). matplotlib is not a dependency; Pillow is.
 """
@@ -19,6 +20,8 @@ X_KEY = "time/total_timesteps"
 REWARD_KEY = "rollout/ep_rew_mean"
 EVAL_PREFIX = "eval/win_rate_"
 TRAIN_WIN_KEY = "game/win_rate"
+AZ_POSITIONS_KEY = "selfplay/positions"  # written by training/az.py only
+AZ_LOSSES = {"loss/policy": "policy loss", "loss/value": "value loss"}
 SIZE = (1000, 760)
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM, PANEL_GAP = 80, 190, 80, 60, 80
 DASH, GAP = 8.0, 6.0
@@ -67,7 +70,14 @@ def plot_run(run_dir: str | Path, out: str | Path | None = None) -> Path:
         raise ValueError(f"{run_dir}: the logs hold no rows yet (train for at least one rollout)")
     out = Path(out) if out else run_dir / "learning_curve.png"
     eval_keys = sorted({k for r in rows for k in r if k.startswith(EVAL_PREFIX)})
-    reward: list[Series] = [("episode reward", *column(rows, REWARD_KEY), COLORS[0], False)]
+    az = any(AZ_POSITIONS_KEY in r for r in rows)  # an az run: no episodes of its own, losses instead
+    if az:
+        top_title, x_label = "losses after each generation's updates", "positions searched in self-play"
+        reward: list[Series] = [(label, *column(rows, key), COLORS[i], False)
+                                for i, (key, label) in enumerate(AZ_LOSSES.items())]
+    else:
+        top_title, x_label = "mean episode reward (last 100 episodes)", "timesteps"
+        reward = [("episode reward", *column(rows, REWARD_KEY), COLORS[0], False)]
     wins: list[Series] = [(k[len(EVAL_PREFIX):], *column(rows, k), COLORS[i % len(COLORS)], True)
                           for i, k in enumerate(eval_keys)]
     wins.append(("training games", *column(rows, TRAIN_WIN_KEY), GREY, False))
@@ -83,10 +93,10 @@ def plot_run(run_dir: str | Path, out: str | Path | None = None) -> Path:
     lo, hi = min(ys), max(ys)
     pad = max(0.05, 0.1 * (hi - lo))
     draw_panel(draw, font, (MARGIN_LEFT, top1, SIZE[0] - MARGIN_RIGHT, top1 + height),
-               "mean episode reward (last 100 episodes)", reward, (0.0, x_max), (lo - pad, hi + pad))
+               top_title, reward, (0.0, x_max), (lo - pad, hi + pad))
     draw_panel(draw, font, (MARGIN_LEFT, top2, SIZE[0] - MARGIN_RIGHT, top2 + height),
                "win rate (eval opponents; training games dashed)", wins, (0.0, x_max), (0.0, 1.0))
-    draw.text(((SIZE[0] - MARGIN_RIGHT + MARGIN_LEFT) // 2, SIZE[1] - 22), "timesteps", fill=AXIS, font=font, anchor="mm")
+    draw.text(((SIZE[0] - MARGIN_RIGHT + MARGIN_LEFT) // 2, SIZE[1] - 22), x_label, fill=AXIS, font=font, anchor="mm")
     img.save(out)
     return out
 
