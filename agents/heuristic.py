@@ -136,8 +136,8 @@ class _Ctx:
         self._guards: dict[int, set[int]] = {}
         # Values that depend only on where pieces stand survive across decisions.
         self.pos = agent._position_cache(state, self.sig)
-        self._pot: dict[tuple[int, int, bool], float] = self.pos.setdefault("pot", {})
-        self._imm: dict[int, float] = {}
+        self._lasting: dict[tuple[int, int, bool], float] = self.pos.setdefault("lasting_value", {})
+        self._this_turn: dict[int, float] = {}
         self._exposure: dict[int, float] = {}
         self._targets: dict[int, int] | None = None
         self._tables = None
@@ -235,11 +235,11 @@ class _Ctx:
         return near
 
     # ------------------------------------------------------------ unit values
-    def pot(self, t: int, c: int, loaded: bool = False) -> float:
+    def lasting_value(self, t: int, c: int, loaded: bool = False) -> float:
         """Lasting value of my unit of type ``t`` standing on ``c`` (aboard, if ``loaded``):
         guarding, the pull of targets for my next turns, the risk of losing it."""
         key = (t, c, loaded)
-        v = self._pot.get(key)
+        v = self._lasting.get(key)
         if v is not None:
             return v
         style = self.style
@@ -265,15 +265,15 @@ class _Ctx:
                 else:
                     pull = land[c]
                     for y in self.info.sea_nb[c]:  # or it boards a freighter of mine
-                        if y in self.ferries():
+                        if y in self.freighter_berths():
                             pull = max(pull, 0.6 * sea[y])
                 v += style.approach * pull
-        self._pot[key] = v
+        self._lasting[key] = v
         return v
 
-    def joinable(self) -> set[int]:
+    def wall_extensions(self) -> set[int]:
         """Edges that touch one of my walls end to end."""
-        j = self.cache.get("joinable")
+        j = self.cache.get("wall_extensions")
         if j is None:
             st, me = self.state, self.me
             j = set()
@@ -283,12 +283,12 @@ class _Ctx:
                     for vtx in board.edge_vertices[e]:
                         j.update(board.vertex_edges[vtx])
                 j.difference_update(e for e in range(len(st.walls)) if st.walls[e] >= 0)
-            self.cache["joinable"] = j
+            self.cache["wall_extensions"] = j
         return j
 
-    def ferries(self) -> set[int]:
+    def freighter_berths(self) -> set[int]:
         """Sea hexes where a freighter of mine has room for a knight."""
-        f = self.cache.get("ferries")
+        f = self.cache.get("freighter_berths")
         if f is None:
             st, me = self.state, self.me
             f = set()
@@ -296,14 +296,14 @@ class _Ctx:
                 if st.u_owner[u] == me and st.u_type[u] == FREIGHTER and st.u_where[u] == ON_BOARD:
                     if len(st.cargo(u)) < 3:
                         f.add(st.u_cell[u])
-            self.cache["ferries"] = f
+            self.cache["freighter_berths"] = f
         return f
 
-    def imm(self, t: int, c: int, loaded: bool = False) -> float:
+    def gain_this_turn(self, t: int, c: int, loaded: bool = False) -> float:
         """What my unit of type ``t`` (attack unused) can win this turn from ``c``: its best
         attack's expected tokens, plus the developments it could seize from there."""
         key = (t * self.info.n + c) * 2 + loaded
-        v = self._imm.get(key)
+        v = self._this_turn.get(key)
         if v is not None:
             return v
         v = 0.0
@@ -312,7 +312,7 @@ class _Ctx:
                 v = self.style.attack * self.best_attack(t, c, loaded)
             if not loaded and t != FREIGHTER:
                 v += self.style.seize * self.seize_from(c)
-        self._imm[key] = v
+        self._this_turn[key] = v
         return v
 
     def best_attack(self, t: int, c: int, loaded: bool = False) -> float:
@@ -571,7 +571,7 @@ class HeuristicAgent(EngineAgent):
                 continue
             w = state.u_where[u]
             if w == ON_BOARD or w == LOADED:
-                total += ctx.pot(state.u_type[u], state.u_cell[u], w == LOADED)
+                total += ctx.lasting_value(state.u_type[u], state.u_cell[u], w == LOADED)
         return total
 
     def map_info(self, state: GameState) -> MapInfo:
@@ -633,26 +633,26 @@ def _score_never(ctx: _Ctx, verb: int, cell: int) -> float:
     return -1.0
 
 
-def _freighter_pot(ctx: _Ctx, f: int, c: int) -> float:
+def _freighter_lasting_value(ctx: _Ctx, f: int, c: int) -> float:
     """A freighter's value on ``c``: where its cargo could step ashore from there."""
     st = ctx.state
-    v = ctx.pot(FREIGHTER, c)
+    v = ctx.lasting_value(FREIGHTER, c)
     for k in st.cargo(f):
         t = st.u_type[k]
-        best = ctx.pot(t, c, loaded=True)
+        best = ctx.lasting_value(t, c, loaded=True)
         for y in ctx.info.shore[c]:
             if st.cell_player[y] in (-1, ctx.me) and st.occ[y] < 3:
-                best = max(best, ctx.pot(t, y))
+                best = max(best, ctx.lasting_value(t, y))
         v += 0.8 * best
     return v
 
 
 def _value_at(ctx: _Ctx, u: int, t: int, c: int, loaded: bool, attack_left: bool) -> float:
     if t == FREIGHTER:
-        return _freighter_pot(ctx, u, c)
-    v = ctx.pot(t, c, loaded)
+        return _freighter_lasting_value(ctx, u, c)
+    v = ctx.lasting_value(t, c, loaded)
     if attack_left:
-        v += ctx.imm(t, c, loaded)
+        v += ctx.gain_this_turn(t, c, loaded)
     return v
 
 
@@ -676,7 +676,7 @@ def _battle_move_value(ctx: _Ctx, u: int, x: int, side: int, stay: float) -> flo
     if victim < 0:
         return -1.0
     ev = ctx.style.attack * ctx.target_value(x, cost, side, 0)
-    return ev + p * (ctx.pot(t, x) + ctx.style.seize * ctx.seize_from(x)) + (1 - p) * stay
+    return ev + p * (ctx.lasting_value(t, x) + ctx.style.seize * ctx.seize_from(x)) + (1 - p) * stay
 
 
 def _best_battle_move(ctx: _Ctx, u: int, x: int, r, move_left: int, stay: float) -> float:
@@ -702,9 +702,9 @@ def _score_move(ctx: _Ctx, verb: int, cell: int) -> float:
         r = _reach_of(ctx, u, top.move_left, may_battle_move(st, top), not top.rode)
         if cell not in ctx.targets() or cell not in r.battles:
             return -1.0
-        return _best_battle_move(ctx, u, cell, r, top.move_left, ctx.pot(t, here, loaded)) - now
+        return _best_battle_move(ctx, u, cell, r, top.move_left, ctx.lasting_value(t, here, loaded)) - now
     if t == FREIGHTER:
-        return _freighter_pot(ctx, u, cell) - now - 0.01
+        return _freighter_lasting_value(ctx, u, cell) - now - 0.01
     to_loaded = t in LAND_TYPES and st.gmap.is_sea[cell]
     after = _value_at(ctx, u, t, cell, to_loaded, attack_left and (not to_loaded or t == ARCHER))
     return after - now - 0.01
@@ -731,7 +731,7 @@ def _score_attack(ctx: _Ctx, verb: int, cell: int) -> float:
     bonus = 0.0
     if ctx.board.dist[here][cell] == 1 and st.u_cell[victim] == cell:
         # The occupation that may follow a win next door.
-        bonus = p * 0.3 * max(0.0, ctx.pot(t, cell) - ctx.pot(t, here, loaded))
+        bonus = p * 0.3 * max(0.0, ctx.lasting_value(t, cell) - ctx.lasting_value(t, here, loaded))
     if top.move != MOVE_DONE and top.move_left > 0 and not loaded:
         bonus += 0.1  # it may still move afterwards
     return ev + bonus + 0.02
@@ -753,7 +753,7 @@ def _score_occupy(ctx: _Ctx, verb: int, cell: int) -> float:
     u = st.occupy_unit
     t = st.u_type[u]
     here = st.u_cell[u]
-    gain = ctx.pot(t, cell) - ctx.pot(t, here)
+    gain = ctx.lasting_value(t, cell) - ctx.lasting_value(t, here)
     if st.cell_player[cell] not in (-1, ctx.me):
         gain += ctx.style.seize * (seize_tokens(ctx, cell) if st.dev_type[cell] != NO_DEV else 0.3)
     return gain + 0.5 * ctx.style.seize * (ctx.seize_from(cell) - ctx.seize_from(here))
@@ -783,7 +783,7 @@ def _seizer_value(ctx: _Ctx, s: int, cell: int) -> float:
     tokens = 0.3 if artillery_only else seize_tokens(ctx, cell)
     v = ctx.style.seize * (p_seized * tokens + beaten)
     if t in LAND_TYPES and st.occ[cell] + 1 <= MAX_OCCUPANCY:
-        v += p_seized * (0.05 + 0.5 * max(0.0, ctx.pot(t, cell) - ctx.pot(t, h)))
+        v += p_seized * (0.05 + 0.5 * max(0.0, ctx.lasting_value(t, cell) - ctx.lasting_value(t, h)))
     return v
 
 
@@ -837,7 +837,7 @@ def _score_attack_from(ctx: _Ctx, verb: int, cell: int) -> float:
     st = ctx.state
     pend, top = st.pending, st.active
     u = pend.unit
-    stay = ctx.pot(st.u_type[u], st.u_cell[u], st.u_where[u] == LOADED)
+    stay = ctx.lasting_value(st.u_type[u], st.u_cell[u], st.u_where[u] == LOADED)
     r = _reach_of(ctx, u, top.move_left, True, not top.rode)
     return _battle_move_value(ctx, u, pend.cell, cell, stay) - 0.001 * r.cost.get(cell, 0)
 
@@ -923,7 +923,7 @@ def _score_hold_prisoner(ctx: _Ctx, verb: int, cell: int) -> float:
 def _score_place_rescued(ctx: _Ctx, verb: int, cell: int) -> float:
     """Where my rescued knight stands: where it is worth most to me."""
     st = ctx.state
-    return ctx.pot(st.u_type[st.pending.unit], cell)
+    return ctx.lasting_value(st.u_type[st.pending.unit], cell)
 
 
 def _score_load(ctx: _Ctx, verb: int, g: int) -> float:
@@ -965,23 +965,23 @@ def _score_activate(ctx: _Ctx, verb: int, cell: int) -> float:
 def _unit_plan(ctx: _Ctx, u: int, t: int, cell: int, loaded: bool) -> float:
     st = ctx.state
     attack_left = ctx.battle and can_attack_from_here(st, u)
-    stay = ctx.pot(t, cell, loaded)
-    best = stay + (ctx.imm(t, cell, loaded) if attack_left else 0.0)
+    stay = ctx.lasting_value(t, cell, loaded)
+    best = stay + (ctx.gain_this_turn(t, cell, loaded) if attack_left else 0.0)
     r = _reach_of(ctx, u, UNIT_MOVEMENT[t], ctx.battle)
     is_sea = st.gmap.is_sea
     land_unit = t in LAND_TYPES
     best_stop = stay
     for c in r.stops:
         to_loaded = land_unit and is_sea[c]
-        v = ctx.pot(t, c, to_loaded)
+        v = ctx.lasting_value(t, c, to_loaded)
         if v > best_stop:
             best_stop = v
         if ctx.battle and (not to_loaded or t == ARCHER):
-            v += ctx.imm(t, c, to_loaded)
+            v += ctx.gain_this_turn(t, c, to_loaded)
         if v > best:
             best = v
     if attack_left and not loaded:
-        a = ctx.imm(t, cell, loaded)
+        a = ctx.gain_this_turn(t, cell, loaded)
         if a > 0:
             best = max(best, a + best_stop)  # attack first, then move
     if ctx.battle:
@@ -997,9 +997,9 @@ def _freighter_plan(ctx: _Ctx, f: int) -> float:
     if not st.cargo(f):
         return -0.05
     here = st.u_cell[f]
-    now = _freighter_pot(ctx, f, here)
+    now = _freighter_lasting_value(ctx, f, here)
     r = _reach_of(ctx, f, UNIT_MOVEMENT[FREIGHTER], False)
-    return max([now] + [_freighter_pot(ctx, f, c) for c in r.stops]) - now
+    return max([now] + [_freighter_lasting_value(ctx, f, c) for c in r.stops]) - now
 
 
 # ---------------------------------------------------------------------------- building
@@ -1085,10 +1085,10 @@ def _score_build_unit(ctx: _Ctx, verb: int, cell: int) -> float:
     if style.unit_pref[t] <= 0:
         return -1.0
     loaded = t in LAND_TYPES and bool(st.gmap.is_sea[cell])
-    now = 0.5 * ctx.imm(t, cell, loaded) if st.silver[ctx.me] >= UNIT_COST[t] else 0.0
+    now = 0.5 * ctx.gain_this_turn(t, cell, loaded) if st.silver[ctx.me] >= UNIT_COST[t] else 0.0
     if not ctx.future:
         return now - 0.12 * UNIT_COST[t] - 0.3  # the game ends before it could matter
-    v = ctx.pot(t, cell, loaded) + now
+    v = ctx.lasting_value(t, cell, loaded) + now
     return style.units * style.unit_pref[t] * (0.3 + v) - 0.12 * UNIT_COST[t]
 
 
@@ -1102,7 +1102,7 @@ def _score_build_wall(ctx: _Ctx, verb: int, cell: int) -> float:
     other = board.neighbours[cell][d]
     v = 0.0
     mine = st.dev_owner[cell] == me or (other >= 0 and st.dev_owner[other] == me)
-    joins = edge in ctx.joinable()
+    joins = edge in ctx.wall_extensions()
     if not mine and not joins:
         return style.walls * 0.1 - 0.5 if ctx.wall_length() == 0 else -0.5
     if not st.awards[me] & GREAT_WALL:
@@ -1150,11 +1150,11 @@ def _score_discharge(ctx: _Ctx, verb: int, cell: int) -> float:
     my developments."""
     st = ctx.state
     t = LAND_TYPES[verb - A.DISCHARGE]
-    here = ctx.pot(t, cell, bool(st.gmap.is_sea[cell]))
+    here = ctx.lasting_value(t, cell, bool(st.gmap.is_sea[cell]))
     sites = ctx.unit_sites(t)
     if not sites or not ctx.future:
         return -1.0
-    best = max(ctx.pot(t, c, bool(st.gmap.is_sea[c])) for c in sites)
+    best = max(ctx.lasting_value(t, c, bool(st.gmap.is_sea[c])) for c in sites)
     return best - here - 0.4
 
 
@@ -1162,7 +1162,7 @@ def _score_recruit(ctx: _Ctx, verb: int, cell: int) -> float:
     st = ctx.state
     t = st.recruit_type
     loaded = bool(st.gmap.is_sea[cell])
-    return ctx.pot(t, cell, loaded) + 0.5 * ctx.imm(t, cell, loaded)
+    return ctx.lasting_value(t, cell, loaded) + 0.5 * ctx.gain_this_turn(t, cell, loaded)
 
 
 # ---------------------------------------------------------------------------- placement
