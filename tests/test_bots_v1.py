@@ -13,7 +13,8 @@ import pytest
 from conftest import make_map
 
 from agents import HeuristicAgent, SearchAgent, make_agent
-from agents import heuristic as H
+from agents.heuristic.agent import state_key
+from agents.heuristic.seizures import guard_holds
 from agents import tactics as T
 from agents.heuristic import AGGRESSOR, BUILDER, GREEDY
 from agents.match import GameJob, make_env, play_game
@@ -194,7 +195,7 @@ def test_even_a_weak_guard_defends_the_camp_and_stops_the_seizure(style):
     state = seizure("cavalry", "soldier")
     camp = state.gmap.board.index[(0, 0)]
     guard = next(u for u in range(state.n_units) if state.u_owner[u] == 1)
-    assert H._guard_holds(state, state.pending.unit, guard) == 1.0
+    assert guard_holds(state, state.pending.unit, guard) == 1.0
     bot = HeuristicAgent(style, seed=5)
     assert decision(bot, state) == ("choose soldier", (1, -1))
     state.forced_dice[:] = [6, 6, 6, 1]
@@ -295,16 +296,16 @@ def test_state_key_reads_the_pending_choice_and_the_loads():
     act(state, "activate cavalry", (-1, 0))
     act(state, "attack", (0, 0))
     other = state.clone()
-    assert H._state_key(other) == H._state_key(state)
+    assert state_key(other) == state_key(state)
     other.pending.reach = 2
-    assert H._state_key(other) != H._state_key(state)
+    assert state_key(other) != state_key(state)
     fresh = new_game(load_map("duel"), seed=1)
     loaded = fresh.clone()
     loaded.to_load.pop(0)
-    assert H._state_key(loaded) != H._state_key(fresh)
+    assert state_key(loaded) != state_key(fresh)
     moved = state.clone()
     moved.stack[-1].rode = True
-    assert H._state_key(moved) != H._state_key(state)
+    assert state_key(moved) != state_key(state)
 
 
 def test_remembered_scores_match_fresh_ones_at_pending_choices():

@@ -51,7 +51,9 @@ MODULES = (
     "vigtavl_env.engine.tokens", "vigtavl_env.engine.shared", "vigtavl_env.engine.legal",
     "vigtavl_env.engine.game", "vigtavl_env.observation", "vigtavl_env.codec", "vigtavl_env.env",
     "vigtavl_env.aec_wrappers",
-    "agents.heuristic", "agents.tactics", "agents.search",
+    "agents.tactics", "agents.heuristic.context", "agents.heuristic.movement", "agents.heuristic.attacks",
+    "agents.heuristic.seizures", "agents.heuristic.building", "agents.heuristic.placement",
+    "agents.heuristic.agent", "agents.search",
 )
 # Python's semantics exactly: type hints are documentation, never C types or checks (with
 # annotation typing, Cython would refuse a tuple passed where a hint says list).
@@ -236,6 +238,8 @@ def _build_ext_class() -> type:
             # setuptools' run() clears inplace while it builds and restores it only on success:
             # a failed in-place build must still write its error beside the sources.
             self._inplace = self.inplace
+            # The sources as the build reads them: one edited while it runs is stale afterwards.
+            hashes = {m: source_hash(m, root) for m in MODULES if source_path(m, root).is_file()}
             try:
                 if not self.extensions:
                     raise RuntimeError("Cython is not installed")
@@ -248,8 +252,7 @@ def _build_ext_class() -> type:
                       file=sys.stderr)
                 self._write_manifest({"error": why})
                 return
-            self._write_manifest({"ext_suffix": EXT_SUFFIX,
-                                  "modules": {m: source_hash(m, root) for m in MODULES}})
+            self._write_manifest({"ext_suffix": EXT_SUFFIX, "modules": hashes})
 
         def _write_manifest(self, data: dict[str, Any]) -> None:
             base = Path.cwd() if getattr(self, "_inplace", self.inplace) else Path(self.build_lib)

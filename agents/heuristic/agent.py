@@ -1,0 +1,186 @@
+"""The heuristic bot (:class:`HeuristicAgent`): every legal decision scored in victory tokens,
+the best one played.
+
+A score is what the decision wins now plus how much better the position is for the turns to
+come. The scorers live by what they judge (``movement``, ``attacks``, ``seizures``,
+``building``, ``placement``); this module dispatches each verb group of the legal codes to its
+scorer over one :class:`~agents.heuristic.context.Context`, adds the style's small random
+tie-break, and keeps the caches that outlive a decision (threat and target tables, positions,
+and, for the search bot's simulations, whole states' scores).
+"""
+
+from __future__ import annotations
+
+import random
+
+from vigtavl_env.agent import EngineAgent
+from vigtavl_env.engine.state import GameState, LOADED, ON_BOARD
+
+from ..tactics import MapInfo, Recent, Threats, approach_risk, battle_turns_left, split_legal, target_field
+from .attacks import score_attack, score_breach
+from .building import score_build_dev, score_build_unit, score_build_wall, score_discharge, score_recruit
+from .context import Context
+from .movement import score_activate, score_attack_from, score_end_activation, score_end_turn, score_move
+from .placement import score_load, score_place, score_variant
+from .seizures import (
+    score_choose, score_hold_prisoner, score_no_defence, score_occupy, score_place_rescued, score_seize,
+)
+from .styles import AGGRESSOR, BUILDER, GREEDY, Style
+
+
+class HeuristicAgent(EngineAgent):
+    """A rules-based bot; its :class:`Style` decides what it values.
+
+    ``remember_scores``: keep the scores of the last states scored. Only a search's simulations
+    meet the same states again; in a plain game the look-up key costs more than it saves.
+    """
+
+    def __init__(self, style: Style = GREEDY, seed: int | None = None,
+                 remember_scores: bool = False) -> None:
+        super().__init__()
+        self.style = style
+        self.name = style.name
+        self.rng = random.Random(seed)
+        self._maps: dict[int, MapInfo] = {}
+        self._threat_cache = Recent(_KEPT)
+        self._table_cache = Recent(_KEPT)
+        self._pos = Recent(_KEPT)
+        self._scores = Recent(_SCORES_KEPT) if remember_scores else None
+
+    def decide(self, state: GameState, legal: list[int]) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        return max(self.scored(state, legal))[1]
+
+    def scored(self, state: GameState, legal: list[int]) -> list[tuple[float, int]]:
+        """``(score, code)`` for every legal code (scores include the style's small noise)."""
+        info = self.map_info(state)
+        if self._scores is None:
+            plain = self._score_all(state, legal, info)
+        else:
+            plain = self._scores.get((state_key(state), tuple(legal)),
+                                     lambda: self._score_all(state, legal, info))
+        noise = self.style.noise
+        rnd = self.rng.random
+        return [(v + noise * rnd(), code) for v, code in plain]
+
+    def _score_all(self, state: GameState, legal: list[int], info: MapInfo) -> list[tuple[float, int]]:
+        """``(score, code)`` for every legal code, without the noise."""
+        ctx = Context(self, state, info)
+        out: list[tuple[float, int]] = []
+        groups = split_legal(legal, info.n)
+        ctx.free_seizes = {cell for _, cell, _ in groups.get("seize", ())}
+        # While a unit acts, building waits until its activation is over (it stays possible).
+        busy = state.active is not None
+        for g, items in groups.items():
+            fn = _wait if busy and g in _BUILD_GROUPS else _SCORERS[g]
+            for verb, cell, code in items:
+                out.append((fn(ctx, verb, cell), code))
+        return out
+
+    def position_value(self, state: GameState, player: int) -> float:
+        """The lasting value (the style's unit values) of everything ``player`` has on the board:
+        guards, pull towards targets, risk. The search bot adds it to its evaluation."""
+        info = self.map_info(state)
+        ctx = Context(self, state, info, me=player)
+        if not ctx.future:
+            return 0.0
+        total = 0.0
+        for u in range(state.n_units):
+            if state.u_owner[u] != player:
+                continue
+            w = state.u_where[u]
+            if w == ON_BOARD or w == LOADED:
+                total += ctx.lasting_value(state.u_type[u], state.u_cell[u], w == LOADED)
+        return total
+
+    def map_info(self, state: GameState) -> MapInfo:
+        info = self._maps.get(id(state.gmap))
+        if info is None or info.gmap is not state.gmap:
+            info = self._maps[id(state.gmap)] = MapInfo(state.gmap)
+        return info
+
+    # ------------------------------------------------------------ caches across decisions
+    @staticmethod
+    def _signature(state: GameState, me: int) -> tuple:
+        """What the threat and target tables depend on: other players' pieces and who owns
+        which development (my own moves do not change them)."""
+        where, cells, types = state.u_where, state.u_cell, state.u_type
+        # The type too: a cache kept over several games must not mistake one unit for another.
+        enemy = tuple((cells[u] * 8 + where[u]) * 8 + types[u]
+                      for u in range(state.n_units) if state.u_owner[u] != me)
+        return (id(state.gmap), me, state.turns_played, state.phase, state.wind, enemy,
+                tuple(state.dev_owner))
+
+    def _position_cache(self, state: GameState, sig: tuple) -> dict:
+        """A cache for values that depend only on where every piece and wall stands (and on
+        ``sig``); each position has its own, and the last few positions are kept."""
+        key = (sig, tuple(state.u_owner), tuple(state.u_type), tuple(state.u_cell),
+               tuple(state.u_where), tuple(state.u_carrier), tuple(state.walls), tuple(state.art_owner),
+               state.retaliator, len(state.stack))
+        return self._pos.get(key, dict)
+
+    def _threats(self, state: GameState, info: MapInfo, me: int, sig: tuple) -> list[Threats]:
+        return self._threat_cache.get(sig, lambda: [
+            info.threats(state, q) for q in range(state.n_players)
+            if q != me and battle_turns_left(state, q) > 0])
+
+    def _tables(self, state: GameState, info: MapInfo, me: int, sig: tuple) -> tuple:
+        def make() -> tuple:
+            land, sea = target_field(state, info, me)
+            return land, sea, approach_risk(state, info, me)
+        return self._table_cache.get(sig, make)
+
+
+# Positions (and threat tables) and states remembered per bot: the search bot's simulations of
+# one decision come back to the same few positions and states again and again.
+_KEPT = 64
+
+
+_SCORES_KEPT = 256
+
+
+def state_key(state: GameState) -> tuple:
+    """Everything in ``state`` a score may read, hashable (``GameState.score_key``). The map
+    goes by identity: a bot keeps every map it has seen (:meth:`HeuristicAgent.map_info`), so no
+    other map can take its id."""
+    return (id(state.gmap), state.score_key())
+
+
+def _never(ctx: Context, verb: int, cell: int) -> float:
+    """Verbs the heuristic never plays: artillery (building, moving) and relocating a wall."""
+    return -1.0
+
+
+_SCORERS = {
+    "place": score_place, "build_unit": score_build_unit, "build_artillery": _never,
+    "build_dev": score_build_dev, "build_wall": score_build_wall,
+    "relocate_wall": _never, "breach": score_breach, "activate": score_activate,
+    "move": score_move, "move_artillery": _never, "attack": score_attack,
+    "fire": score_attack, "occupy": score_occupy, "seize": score_seize,
+    "discharge": score_discharge, "recruit": score_recruit, "end_activation": score_end_activation,
+    "end_turn": score_end_turn, "shoot": score_attack, "attack_from": score_attack_from,
+    "choose": score_choose, "no_defence": score_no_defence, "load": score_load,
+    "variant": score_variant, "hold_prisoner": score_hold_prisoner, "place_rescued": score_place_rescued,
+}
+
+
+_BUILD_GROUPS = frozenset({"build_unit", "build_artillery", "build_dev", "build_wall", "relocate_wall",
+                           "discharge"})
+
+
+def _wait(ctx: Context, verb: int, cell: int) -> float:
+    """Building while a unit acts: left for after its activation (it stays possible)."""
+    return -0.2
+
+
+def aggressor(seed: int | None = None) -> HeuristicAgent:
+    return HeuristicAgent(AGGRESSOR, seed)
+
+
+def builder(seed: int | None = None) -> HeuristicAgent:
+    return HeuristicAgent(BUILDER, seed)
+
+
+def greedy(seed: int | None = None) -> HeuristicAgent:
+    return HeuristicAgent(GREEDY, seed)

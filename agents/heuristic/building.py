@@ -1,0 +1,181 @@
+"""Building and economy: developments, units, walls, discharging and recruiting.
+
+Gold and silver are spent before they are forfeited. A development scores its lasting value
+(production, the Builder award, the Complex of castle, fort and camp side by side) less its
+exposure to a seizure; a unit, the style's preference for its type and where it can stand; a
+wall, progress towards the Great Wall and the Citadel and the protection it gives my
+developments. Discharging a land unit and recruiting score what the unit is worth on the board
+against its cost.
+"""
+
+from __future__ import annotations
+
+from vigtavl_env.engine import actions as A
+from vigtavl_env.engine.state import CITADEL, COMPLEX, GREAT_WALL, GameState
+from vigtavl_env.engine.stats import CAMP, CASTLE, DEV_COST, FORT, LAND_TYPES, NO_DEV, UNIT_COST
+from vigtavl_env.engine.tokens import may_close_enclosure
+
+from ..tactics import LAST_DEVELOPMENT_BONUS, seize_exposure
+from .context import Context
+
+
+def _builder_award_gain(ctx: Context) -> float:
+    """What one more development of mine is worth for the Builder award."""
+    return ctx.award_delta(2, ((ctx.me, 1),))
+
+
+def _complex_bonus(ctx: Context, dev: int, cell: int) -> float:
+    """Progress towards the Complex: 3 tokens if this completes it, part of it if the rest
+    fits next to it (more if the gold for it is at hand)."""
+    st, me = ctx.state, ctx.me
+    if st.awards[me] & COMPLEX:
+        return 0.0
+    need = {CAMP, FORT, CASTLE} - {dev}
+    have: dict[int, list[int]] = {}
+    for x in ctx.info.nb[cell]:
+        if st.dev_owner[x] == me and st.dev_type[x] in need:
+            have.setdefault(st.dev_type[x], []).append(x)
+    if len(have) == 2:
+        return 3.0
+    for t1, xs in have.items():  # a chain cell - x - y is a connected triple too
+        other = (need - {t1}).pop()
+        for x in xs:
+            for y in ctx.info.nb[x]:
+                if y != cell and st.dev_owner[y] == me and st.dev_type[y] == other:
+                    return 3.0
+    missing = [t for t in need if t not in have]
+    room = sum(1 for x in ctx.info.nb[cell] if ctx.info.is_land[x] and st.dev_type[x] == NO_DEV
+               and st.cell_player[x] in (-1, me))
+    if room < len(missing):
+        return 0.0
+    if st.gold[me] - DEV_COST[dev] >= sum(DEV_COST[t] for t in missing):
+        return 3.0 * (0.7 if len(missing) == 1 else 0.55)
+    if ctx.my_turns_left > 0:
+        return 3.0 * (0.35 if len(missing) == 1 else 0.25)
+    return 0.0
+
+
+def _new_dev_exposure(ctx: Context, cell: int) -> float:
+    key = ("newdev", cell)
+    e = ctx.cache.get(key)
+    if e is not None:
+        return e
+    e = ctx.cache[key] = _new_dev_exposure_calc(ctx, cell)
+    return e
+
+
+def _new_dev_exposure_calc(ctx: Context, cell: int) -> float:
+    e = 0.0
+    g = ctx.guards(ctx.me)
+    for th in ctx.threats:
+        e = max(e, seize_exposure(ctx.state, ctx.info, cell, ctx.me, th, g))
+    if ctx.threats:
+        e = max(e, ctx.tables()[2][cell])
+    return e
+
+
+def score_build_dev(ctx: Context, verb: int, cell: int) -> float:
+    st, style = ctx.state, ctx.style
+    dev = verb - A.BUILD_DEV + 1
+    v = _builder_award_gain(ctx) * style.dev
+    v += style.complex * _complex_bonus(ctx, dev, cell)
+    if not ctx.my_devs:
+        v += style.first_camp
+    if ctx.my_turns_left > 0:
+        if dev == CASTLE and not any(st.dev_type[c] == CASTLE for c in ctx.my_devs):
+            v += 0.4 * style.units  # a castle raises production to 3 units a turn
+        if ctx.info.coastal[cell] and not any(ctx.info.coastal[c] for c in ctx.my_devs):
+            v += 0.3  # ships may be built
+    # Exposure: a development is a gift to whoever can seize it.
+    worth = DEV_COST[dev] + (LAST_DEVELOPMENT_BONUS if not ctx.my_devs else 0) + 1.0
+    v -= style.dev_safety * _new_dev_exposure(ctx, cell) * worth
+    v -= 0.15 * DEV_COST[dev]  # cheaper developments leave gold for more
+    if dev == CASTLE and ctx.threats:
+        v -= 0.3  # a castle hex holds no defender
+    return v
+
+
+def score_build_unit(ctx: Context, verb: int, cell: int) -> float:
+    st, style = ctx.state, ctx.style
+    t = verb - A.BUILD_UNIT
+    if style.unit_pref[t] <= 0:
+        return -1.0
+    loaded = t in LAND_TYPES and bool(st.gmap.is_sea[cell])
+    now = 0.5 * ctx.gain_this_turn(t, cell, loaded) if st.silver[ctx.me] >= UNIT_COST[t] else 0.0
+    if not ctx.future:
+        return now - 0.12 * UNIT_COST[t] - 0.3  # the game ends before it could matter
+    v = ctx.lasting_value(t, cell, loaded) + now
+    return style.units * style.unit_pref[t] * (0.3 + v) - 0.12 * UNIT_COST[t]
+
+
+def score_build_wall(ctx: Context, verb: int, cell: int) -> float:
+    st, style, me = ctx.state, ctx.style, ctx.me
+    if style.walls <= 0:
+        return -0.5
+    board = ctx.board
+    d = verb - A.BUILD_WALL
+    edge = board.edge[cell][d]
+    other = board.neighbours[cell][d]
+    v = 0.0
+    mine = st.dev_owner[cell] == me or (other >= 0 and st.dev_owner[other] == me)
+    joins = edge in ctx.wall_extensions()
+    if not mine and not joins:
+        return style.walls * 0.1 - 0.5 if ctx.wall_length() == 0 else -0.5
+    if not st.awards[me] & GREAT_WALL:
+        length = ctx.wall_length()
+        if joins or length == 0:
+            v += 1.0 if length + 1 >= 5 else 0.22 * (length + 1)
+    if not st.awards[me] & CITADEL and joins and may_close_enclosure(st, me, edge):
+        v += _enclosed_by(st, me, edge)
+    for a, b in ((cell, other), (other, cell)):
+        if a >= 0 and st.dev_owner[a] == me:
+            if b < 0:
+                v += 0.05
+            elif st.cell_player[b] != me:
+                v += 0.35 * ctx.exposure(a) + 0.1 * DEV_COST[st.dev_type[a]]
+    return style.walls * v - 0.35
+
+
+def _enclosed_by(st: GameState, me: int, edge: int, cap: int = 12) -> int:
+    """Hexes a new wall of mine on ``edge`` would close off (small regions only)."""
+    board, gmap = st.gmap.board, st.gmap
+    total = 0
+    for s0 in board.edge_cells[edge]:
+        if s0 < 0 or not (gmap.is_land[s0] or gmap.is_sea[s0]):
+            continue
+        seen, stack, closed = {s0}, [s0], True
+        while stack and closed:
+            a = stack.pop()
+            for d, b in enumerate(board.neighbours[a]):
+                e = board.edge[a][d]
+                if e == edge or st.walls[e] == me:
+                    continue
+                if b < 0 or len(seen) >= cap:
+                    closed = False
+                    break
+                if (gmap.is_land[b] or gmap.is_sea[b]) and b not in seen:
+                    seen.add(b)
+                    stack.append(b)
+        if closed:
+            total += len(seen)
+    return total
+
+
+def score_discharge(ctx: Context, verb: int, cell: int) -> float:
+    """Discharge and recruit: a knight that is no use where it is comes back next to one of
+    my developments."""
+    st = ctx.state
+    t = LAND_TYPES[verb - A.DISCHARGE]
+    here = ctx.lasting_value(t, cell, bool(st.gmap.is_sea[cell]))
+    sites = ctx.unit_sites(t)
+    if not sites or not ctx.future:
+        return -1.0
+    best = max(ctx.lasting_value(t, c, bool(st.gmap.is_sea[c])) for c in sites)
+    return best - here - 0.4
+
+
+def score_recruit(ctx: Context, verb: int, cell: int) -> float:
+    st = ctx.state
+    t = st.recruit_type
+    loaded = bool(st.gmap.is_sea[cell])
+    return ctx.lasting_value(t, cell, loaded) + 0.5 * ctx.gain_this_turn(t, cell, loaded)

@@ -1,0 +1,452 @@
+"""What one decision needs to know (:class:`Context`), computed once per decision, mostly lazily.
+
+The facts every scorer shares, in victory tokens:
+
+- **threats and exposure**: the other players' threat tables, how open each of my developments
+  is to a seizure on another player's turn (:meth:`Context.exposure`), and what a defender
+  standing on a hex takes off that (:meth:`Context.guard_gain`);
+- **a unit's value where it stands**: :meth:`Context.lasting_value` (guarding, the pull of
+  targets for my next turns, the risk of losing it) and :meth:`Context.gain_this_turn` (its best
+  attack's expected tokens and the developments it could seize from there);
+- **attack values**: the targets I may attack (:meth:`Context.targets`), the best attack from a
+  hex (:meth:`Context.best_attack`), who would defend (:meth:`Context.defence`), the feint and
+  attrition (:meth:`Context.feint_bonus`, :meth:`Context.followers`);
+- **seizures**: what a seizure is worth (:func:`seize_tokens`), what my units can seize from a
+  hex (:meth:`Context.seize_from`), and the end awards' swing (:meth:`Context.award_delta`).
+
+Values that depend only on where the pieces stand survive across decisions (the agent's
+position cache); the rest lives as long as the decision. In the compiled build the context is a
+C type (``context.pxd``) so its methods read the state's tables as C arrays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from vigtavl_env.engine.building import unit_sites
+from vigtavl_env.engine.combat import coastal_or_sea, defender_options
+from vigtavl_env.engine.hexgrid import angular_gap
+from vigtavl_env.engine.state import BATTLE, LOADED, ON_BOARD, PRISONER, SPENT, Activation, GameState, positions
+from vigtavl_env.engine.stats import (
+    ARCHER, DEV_COST, FREIGHTER, IS_SHIP, NO_DEV, UNIT_COST, UNIT_MOVEMENT, UNIT_RANGE,
+)
+from vigtavl_env.engine.tokens import longest_wall
+
+from ..tactics import (
+    CLOSE_WIN, LAST_DEVELOPMENT_BONUS, MapInfo, attack_dice_from, award_shares, battle_turns_left,
+    choose_defender, end_counts, seize_exposure, seize_value, turns_left,
+)
+
+if TYPE_CHECKING:  # the agent makes a context per decision: no import at run time
+    from .agent import HeuristicAgent
+
+
+class Context:
+    """What one decision needs to know, computed once per decision (mostly lazily)."""
+
+    def __init__(self, agent: HeuristicAgent, state: GameState, info: MapInfo, me: int = -1) -> None:
+        self.agent = agent
+        self.state = state
+        self.info = info
+        self.style = agent.style
+        self.me = me = state.current_player if me < 0 else me
+        self.board = state.gmap.board
+        self.battle = state.phase == BATTLE
+        self.my_battle_left = battle_turns_left(state, me)
+        self.my_turns_left = turns_left(state, me)
+        self.sig = agent._signature(state, me)
+        self.threats = agent._threats(state, info, me, self.sig)
+        self.can_capture = me in state.dev_owner
+        self.my_devs = positions(state.dev_owner, me)
+        self.counts: tuple | None = None
+        self.free_seizes: set[int] = set()  # seizable now without moving anything
+        self.cache: dict = {}
+        self._guards: dict[int, set[int]] = {}
+        # Values that depend only on where pieces stand survive across decisions.
+        self.pos = agent._position_cache(state, self.sig)
+        self._lasting: dict[tuple[int, int, bool], float] = self.pos.setdefault("lasting_value", {})
+        self._this_turn: dict[int, float] = {}
+        self._exposure: dict[int, float] = {}
+        self._targets: dict[int, int] | None = None
+        self._tables = None
+        self._wall_len = -1
+        # Future turns in which my units' positions still matter.
+        self.future = self.my_battle_left > 0 or bool(self.threats)
+
+    # ------------------------------------------------------------ shared facts
+    def tables(self) -> tuple[list[float], list[float], list[float]]:
+        """(target pull for knights, for ships, approach risk) per hex."""
+        if self._tables is None:
+            self._tables = self.agent._tables(self.state, self.info, self.me, self.sig)
+        return self._tables
+
+    def wall_length(self) -> int:
+        if self._wall_len < 0:
+            st = self.state
+            self._wall_len = longest_wall(st, self.me) if self.me in st.walls else 0
+        return self._wall_len
+
+    def guards(self, p: int) -> set[int]:
+        """Hexes where player ``p`` has a unit that defends developments."""
+        if p not in self._guards:
+            st = self.state
+            self._guards[p] = {
+                st.u_cell[u] for u in range(st.n_units)
+                if st.u_owner[u] == p and st.u_where[u] == ON_BOARD and st.u_type[u] != FREIGHTER
+            }
+        return self._guards[p]
+
+    def targets(self) -> dict[int, int]:
+        """Other players' hexes I may attack now, with the unit that would defend each."""
+        if self._targets is None:
+            st, me = self.state, self.me
+            best: dict[int, tuple] = {}
+            for u in range(st.n_units):
+                c, o = st.u_cell[u], st.u_owner[u]
+                if o == me or st.u_where[u] != ON_BOARD:
+                    continue
+                t = st.u_type[u]
+                key = (t != FREIGHTER, UNIT_COST[t], -u)
+                if c not in best or key > best[c][0]:
+                    best[c] = (key, u)
+            self._targets = {
+                c: u for c, (_, u) in best.items()
+                if IS_SHIP[st.u_type[u]] or self.can_capture
+            }
+        return self._targets
+
+    def acting_unit(self) -> tuple[Activation, int, int, bool, int]:
+        """The unit acting now: its activation, index, type, whether it is aboard, and its hex."""
+        st = self.state
+        top = st.active
+        u = top.unit
+        return top, u, st.u_type[u], st.u_where[u] == LOADED, st.u_cell[u]
+
+    # ------------------------------------------------------------ developments
+    def dev_worth(self, c: int) -> float:
+        """What losing my development on ``c`` would cost (its value, +3 if my last, the
+        prisoners held there, and the Builder count)."""
+        st = self.state
+        v = DEV_COST[st.dev_type[c]] + (LAST_DEVELOPMENT_BONUS if len(self.my_devs) == 1 else 0)
+        for u in range(st.n_units):
+            if st.u_where[u] == PRISONER and st.u_cell[u] == c:
+                v += 0.5 * UNIT_COST[st.u_type[u]]
+        return v + 1.0
+
+    def exposure(self, c: int, extra_guard: int = -1) -> float:
+        """0..1: how open my development on ``c`` is to a seizure on another player's turn."""
+        if extra_guard < 0 and c in self._exposure:
+            return self._exposure[c]
+        e = 0.0
+        g = self.guards(self.me)
+        for th in self.threats:
+            e = max(e, seize_exposure(self.state, self.info, c, self.me, th, g, extra_guard))
+            if e >= 1.0:
+                break
+        if extra_guard < 0:
+            self._exposure[c] = e
+        return e
+
+    def guard_gain(self, c: int) -> float:
+        """Exposure removed from my developments by a defender standing on ``c``."""
+        if not self.threats or c not in self.near_devs():
+            return 0.0
+        gain = 0.0
+        devown = self.state.dev_owner
+        for d in (c,) + self.info.nb[c]:
+            if devown[d] != self.me:
+                continue
+            before = self.exposure(d)
+            if before > 0:
+                gain += (before - self.exposure(d, extra_guard=c)) * self.dev_worth(d)
+        return gain
+
+    def near_devs(self) -> set[int]:
+        """My developments' hexes and the hexes next to them."""
+        near = self.cache.get("near_devs")
+        if near is None:
+            nb = self.info.nb
+            near = self.cache["near_devs"] = {d for x in self.my_devs for d in (x,) + nb[x]}
+        return near
+
+    # ------------------------------------------------------------ unit values
+    def lasting_value(self, t: int, c: int, loaded: bool = False) -> float:
+        """Lasting value of my unit of type ``t`` standing on ``c`` (aboard, if ``loaded``):
+        guarding, the pull of targets for my next turns, the risk of losing it."""
+        key = (t, c, loaded)
+        v = self._lasting.get(key)
+        if v is not None:
+            return v
+        style = self.style
+        v = 0.0
+        if self.future:
+            ship = IS_SHIP[t]
+            cost = UNIT_COST[t]
+            if self.threats and not loaded:
+                pr = 0.0
+                for th in self.threats:
+                    pr = max(pr, th.attack_prob(cost, c, ship))
+                v -= style.caution * pr * (cost + 0.5)
+            if t != FREIGHTER and not loaded:
+                v += style.guard * self.guard_gain(c)
+                if not ship:
+                    v += style.landing
+            if self.my_battle_left > 0 and t != FREIGHTER:
+                land, sea, _ = self.tables()
+                if ship:
+                    pull = sea[c]
+                elif loaded:
+                    pull = 0.8 * sea[c]  # a freighter can carry it next to its target
+                else:
+                    pull = land[c]
+                    for y in self.info.sea_nb[c]:  # or it boards a freighter of mine
+                        if y in self.freighter_berths():
+                            pull = max(pull, 0.6 * sea[y])
+                v += style.approach * pull
+        self._lasting[key] = v
+        return v
+
+    def wall_extensions(self) -> set[int]:
+        """Edges that touch one of my walls end to end."""
+        j = self.cache.get("wall_extensions")
+        if j is None:
+            st, me = self.state, self.me
+            j = set()
+            if me in st.walls:
+                board = self.board
+                for e in positions(st.walls, me):
+                    for vtx in board.edge_vertices[e]:
+                        j.update(board.vertex_edges[vtx])
+                j.difference_update(e for e in range(len(st.walls)) if st.walls[e] >= 0)
+            self.cache["wall_extensions"] = j
+        return j
+
+    def freighter_berths(self) -> set[int]:
+        """Sea hexes where a freighter of mine has room for a knight."""
+        f = self.cache.get("freighter_berths")
+        if f is None:
+            st, me = self.state, self.me
+            f = set()
+            for u in range(st.n_units):
+                if st.u_owner[u] == me and st.u_type[u] == FREIGHTER and st.u_where[u] == ON_BOARD:
+                    if len(st.cargo(u)) < 3:
+                        f.add(st.u_cell[u])
+            self.cache["freighter_berths"] = f
+        return f
+
+    def gain_this_turn(self, t: int, c: int, loaded: bool = False) -> float:
+        """What my unit of type ``t`` (attack unused) can win this turn from ``c``: its best
+        attack's expected tokens, plus the developments it could seize from there."""
+        key = (t * self.info.n + c) * 2 + loaded
+        v = self._this_turn.get(key)
+        if v is not None:
+            return v
+        v = 0.0
+        if self.battle:
+            if not loaded or t == ARCHER:
+                v = self.style.attack * self.best_attack(t, c, loaded)
+            if not loaded and t != FREIGHTER:
+                v += self.style.seize * self.seize_from(c)
+        self._this_turn[key] = v
+        return v
+
+    def best_attack(self, t: int, c: int, loaded: bool = False) -> float:
+        """Expected tokens of the best attack a unit of type ``t`` makes from ``c``: close
+        combat next door, and a shot along the rays for archers and galleons (an archer aboard
+        a freighter: only at sea hexes and the coast)."""
+        if t == FREIGHTER:
+            return 0.0
+        targets = self.targets()
+        if not targets:
+            return 0.0
+        st, board, me = self.state, self.board, self.me
+        gmap = st.gmap
+        cost = UNIT_COST[t]
+        best = 0.0
+        if UNIT_RANGE[t]:
+            for d in range(6):
+                for k, (x, e) in enumerate(board.rays[c][d], start=1):
+                    w = st.walls[e]
+                    if (w >= 0 and w != me) or not (gmap.is_land[x] or gmap.is_sea[x]):
+                        break
+                    if x in targets and not (loaded and not coastal_or_sea(st, x)):
+                        v = self.target_value(x, cost, c, k)
+                        if v > best:
+                            best = v
+        for d, x in enumerate(board.neighbours[c]):
+            if x < 0 or x not in targets or (loaded and not coastal_or_sea(st, x)):
+                continue
+            w = st.walls[board.edge[c][d]]
+            if w >= 0 and w != me:
+                continue
+            v = self.target_value(x, cost, c, 0)
+            if v > best:
+                best = v
+        return best
+
+    def defence(self, x: int, base: int, origin: int, reach: int) -> tuple[int, float]:
+        """(the unit the attacked player will choose to defend ``x``, P(the attack beats it))
+        for an attack with ``base`` dice from ``origin`` at range ``reach`` (0: close combat)."""
+        key = ("defence", x, base, origin, reach)
+        v = self.cache.get(key)
+        if v is None:
+            st = self.state
+            dice = attack_dice_from(st, base, x, origin, bool(reach))
+            v = self.cache[key] = choose_defender(st, dice, reach, defender_options(st, x, origin))
+        return v
+
+    def target_value(self, x: int, base: int, origin: int, reach: int) -> float:
+        """Expected tokens of an attack on ``x`` from ``origin`` against the defender the
+        attacked player will choose, with the feint it sets up."""
+        victim, p = self.defence(x, base, origin, reach)
+        if victim < 0:
+            return 0.0
+        v = p * self.victim_value(victim, x)
+        if p < 1.0 and x not in self.state.front:
+            d = self.board.direction_between(x, origin)
+            v += (1.0 - p) * self.feint_bonus(x, victim, d, base)
+        return v
+
+    def feint_bonus(self, x: int, victim: int, front: int, spent: int) -> float:
+        """Tactics > Feint: the first attack on ``x`` sets its front to ``front``; what that is
+        worth to the strongest unit of mine that could attack next from a flank or the rear
+        (the silver ``spent`` on the first attack already gone)."""
+        key = ("feint", x, front, spent)
+        v = self.cache.get(key)
+        if v is not None:
+            return v
+        st = self.state
+        silver = st.silver[self.me] - spent if st.retaliator < 0 else 0
+        cost_v = UNIT_COST[st.u_type[victim]]
+        best = 0.0
+        for cost, dirs in self.followers(x):
+            if cost > silver:
+                continue
+            gap = max(angular_gap(d, front) for d in dirs)
+            if gap <= 0:
+                continue
+            if cost + gap >= st.config.overwhelm_dice:
+                gain = 1.0 - CLOSE_WIN[cost][cost_v]
+            else:
+                gain = CLOSE_WIN[cost + gap][cost_v] - CLOSE_WIN[cost][cost_v]
+            if gain > best:
+                best = gain
+        v = self.cache[key] = best * self.victim_value(victim, x)
+        return v
+
+    def followers(self, x: int) -> list[tuple[int, list[int]]]:
+        """My upright close-combat units of cost 2 or more that could attack ``x`` this turn,
+        with the sides (directions from ``x``) they could attack it from."""
+        key = ("followers", x)
+        out = self.cache.get(key)
+        if out is not None:
+            return out
+        st, me, info = self.state, self.me, self.info
+        nbrs = self.board.neighbours[x]
+        active = st.active.unit if st.active is not None else -1
+        out = []
+        for u in range(st.n_units):
+            if st.u_owner[u] != me or u == active or st.u_flags[u] & SPENT or st.u_where[u] != ON_BOARD:
+                continue
+            t = st.u_type[u]
+            if t == FREIGHTER or UNIT_RANGE[t] or UNIT_COST[t] < 2:
+                continue
+            row = info.reach_list(st, u)
+            m = UNIT_MOVEMENT[t]
+            here = st.u_cell[u]
+            dirs = [d for d, n in enumerate(nbrs) if n >= 0 and (
+                n == here or (row[n] <= m and st.cell_player[n] in (-1, me)))]
+            if dirs:
+                out.append((UNIT_COST[t], dirs))
+        self.cache[key] = out
+        return out
+
+    def victim_value(self, victim: int, x: int) -> float:
+        """Tokens for defeating ``victim`` defending ``x``, plus what it brings: a prisoner
+        (General) or a sunk ship (Admiral), drowned cargo, a development it alone held."""
+        key = ("victim", victim, x)
+        v = self.cache.get(key)
+        if v is not None:
+            return v
+        st = self.state
+        vt = st.u_type[victim]
+        v = float(UNIT_COST[vt])
+        if vt == FREIGHTER:
+            v += 0.7 * sum(UNIT_COST[st.u_type[k]] for k in st.cargo(victim))
+        # A sunk ship counts for the Admiral award, a prisoner for the General.
+        v += max(0.3, 0.6 * self.award_delta(1 if IS_SHIP[vt] else 0, ((self.me, 1),)))
+        if st.dev_type[x] != NO_DEV and st.u_cell[victim] == x:
+            alone = sum(1 for u in range(st.n_units) if st.u_cell[u] == x and st.u_where[u] == ON_BOARD) == 1
+            if alone:  # its only defender: occupying the hex (or a seizure) takes the development
+                v += 0.5 * seize_tokens(self, x)
+        self.cache[key] = v
+        return v
+
+    def seize_from(self, a: int) -> float:
+        """Tokens for the developments a unit standing on ``a`` could seize (those that can
+        be seized already, without moving, do not count)."""
+        st, board, me = self.state, self.board, self.me
+        total = 0.0
+        for d, x in enumerate(board.neighbours[a]):
+            if x < 0 or st.dev_type[x] == NO_DEV or x in self.free_seizes:
+                continue
+            owner = st.dev_owner[x]
+            if owner == me or owner < 0:
+                continue
+            if st.retaliator >= 0 and x in st.seized_this_turn:
+                continue
+            w = st.walls[board.edge[a][d]]
+            if w >= 0 and w != me:
+                continue
+            g = self.guards(owner)
+            if x in g or any(y in g for y in board.common_neighbours(a, x)):
+                continue
+            total += seize_tokens(self, x)
+        return total
+
+    def award_delta(self, kind: int, changes: tuple[tuple[int, int], ...]) -> float:
+        """Change of my end-award standing (relative to the best other player) if the counts
+        of award ``kind`` (0 General, 1 Admiral, 2 Builder) change by ``changes``, plus a
+        margin for a narrow lead that may still be lost."""
+        key = ("award", kind, changes)
+        v = self.cache.get(key)
+        if v is not None:
+            return v
+        if self.counts is None:
+            self.counts = end_counts(self.state)
+        counts = list(self.counts[kind])
+        need = self.state.config.end_awards_need_one
+        me = self.me
+
+        def rel(cs: list[int]) -> float:
+            sh = award_shares(cs, need)
+            return sh[me] - max(x for p, x in enumerate(sh) if p != me)
+
+        before = rel(counts)
+        for p, d in changes:
+            counts[p] += d
+        lead = counts[me] - max(c for p, c in enumerate(counts) if p != me)
+        margin = (0.8 if 0 < lead <= 2 else (0.3 if lead > 2 else 0.0)) if self.future else 0.0
+        v = self.cache[key] = rel(counts) - before + margin
+        return v
+
+    def unit_sites(self, t: int) -> list[int]:
+        key = ("sites", IS_SHIP[t])
+        if key not in self.cache:
+            self.cache[key] = unit_sites(self.state, self.me, t)
+        return self.cache[key]
+
+
+def cached_units(ctx: Context, key: tuple, make: Callable[[], list[int]]) -> list[int]:
+    """Units worked out once per decision (a choice's candidates, a hex's seizers)."""
+    v = ctx.cache.get(key)
+    if v is None:
+        v = ctx.cache[key] = make()
+    return v
+
+
+def seize_tokens(ctx: Context, x: int) -> float:
+    """A seizure's worth: its tokens and the Builder count swinging by one each way."""
+    owner = ctx.state.dev_owner[x]
+    return seize_value(ctx.state, ctx.me, x) + max(0.5, ctx.award_delta(2, ((ctx.me, 1), (owner, -1))))

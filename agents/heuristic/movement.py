@@ -1,0 +1,187 @@
+"""Movement and activation: where a unit goes, and which unit acts.
+
+A move scores the change in the unit's value where it stands (:meth:`Context.lasting_value`)
+plus what it can still win this turn from its destination (:meth:`Context.gain_this_turn`), its
+reach counted with the winds. A battle move also weighs the side it enters from: its flanking
+dice and the defenders able to step in (the battle's expected value). An activation is worth the
+best plan of the unit it activates (a knight's best move and attack, a freighter carrying its
+cargo towards a landing), less its silver: an activation that lets a unit do anything useful is
+always worth it. Ending the activation or the turn scores 0, so a turn goes on while some
+decision is worth something.
+"""
+
+from __future__ import annotations
+
+from vigtavl_env.engine import actions as A
+from vigtavl_env.engine.combat import can_attack_from_here
+from vigtavl_env.engine.legal import battle_sides, may_battle_move, nested_ok
+from vigtavl_env.engine.movement import reach
+from vigtavl_env.engine.state import Activation, GameState, LOADED, ON_BOARD, SPENT
+from vigtavl_env.engine.stats import ARCHER, FREIGHTER, LAND_TYPES, UNIT_COST, UNIT_MOVEMENT
+
+from .context import Context
+
+
+def _freighter_lasting_value(ctx: Context, f: int, c: int) -> float:
+    """A freighter's value on ``c``: where its cargo could step ashore from there."""
+    st = ctx.state
+    v = ctx.lasting_value(FREIGHTER, c)
+    for k in st.cargo(f):
+        t = st.u_type[k]
+        best = ctx.lasting_value(t, c, loaded=True)
+        for y in ctx.info.shore[c]:
+            if st.cell_player[y] in (-1, ctx.me) and st.occ[y] < 3:
+                best = max(best, ctx.lasting_value(t, y))
+        v += 0.8 * best
+    return v
+
+
+def _value_at(ctx: Context, u: int, t: int, c: int, loaded: bool, attack_left: bool) -> float:
+    if t == FREIGHTER:
+        return _freighter_lasting_value(ctx, u, c)
+    v = ctx.lasting_value(t, c, loaded)
+    if attack_left:
+        v += ctx.gain_this_turn(t, c, loaded)
+    return v
+
+
+def _reach_of(ctx: Context, u: int, move_left: int, can_attack: bool, wind: bool = True):
+    """The engine's movement search for ``u`` (``wind``: it may still ride the winds)."""
+    key = ("reach", u, move_left, can_attack, wind)
+    r = ctx.pos.get(key)
+    if r is None:
+        r = ctx.pos[key] = reach(ctx.state, u, move_left, can_attack=can_attack, wind=wind)
+    return r
+
+
+def _battle_move_value(ctx: Context, u: int, x: int, side: int, stay: float) -> float:
+    """A battle move of ``u`` into ``x`` entering from ``side`` (the mover's choice: it sets
+    the flanking dice, and who may step in to defend): the battle's expected tokens, then
+    standing on ``x`` if it wins (taking what stands there), or ``stay`` (the value of where
+    its move began) if it loses."""
+    t = ctx.state.u_type[u]
+    cost = UNIT_COST[t]
+    victim, p = ctx.defence(x, cost, side, 0)
+    if victim < 0:
+        return -1.0
+    ev = ctx.style.attack * ctx.target_value(x, cost, side, 0)
+    return ev + p * (ctx.lasting_value(t, x) + ctx.style.seize * ctx.seize_from(x)) + (1 - p) * stay
+
+
+def _best_battle_move(ctx: Context, u: int, x: int, r, move_left: int, stay: float) -> float:
+    """:func:`_battle_move_value` from the best side the engine allows (``r``: the reach)."""
+    top = Activation(u, move_left, ctx.state.u_cell[u])
+    sides = battle_sides(ctx.state, top, r, x)
+    return max((_battle_move_value(ctx, u, x, s, stay) for s in sides), default=-1.0)
+
+
+def score_move(ctx: Context, verb: int, cell: int) -> float:
+    """Scored, like every decision about the active unit, against ending its activation now."""
+    st = ctx.state
+    top, u, t, loaded, here = ctx.acting_unit()
+    attack_left = not top.attacked and ctx.battle and can_attack_from_here(st, u)
+    now = _value_at(ctx, u, t, here, loaded, False)
+    h = st.cell_player[cell]
+    if h >= 0 and h != ctx.me:
+        # A battle move: win and stand there, lose and stay where the move began.
+        r = _reach_of(ctx, u, top.move_left, may_battle_move(st, top), not top.rode)
+        if cell not in ctx.targets() or cell not in r.battles:
+            return -1.0
+        return _best_battle_move(ctx, u, cell, r, top.move_left, ctx.lasting_value(t, here, loaded)) - now
+    if t == FREIGHTER:
+        return _freighter_lasting_value(ctx, u, cell) - now - 0.01
+    to_loaded = t in LAND_TYPES and st.gmap.is_sea[cell]
+    after = _value_at(ctx, u, t, cell, to_loaded, attack_left and (not to_loaded or t == ARCHER))
+    return after - now - 0.01
+
+
+def score_attack_from(ctx: Context, verb: int, cell: int) -> float:
+    """The side my battle move enters from: the most flanking dice, and the fewest defenders
+    able to step in (those next to both the side and the target), as its expected value; the
+    first attack on a hex also sets its front for my next attacks (the feint). Where the side
+    makes no difference, the one it reaches with the fewest movement points."""
+    st = ctx.state
+    pend, top = st.pending, st.active
+    u = pend.unit
+    stay = ctx.lasting_value(st.u_type[u], st.u_cell[u], st.u_where[u] == LOADED)
+    r = _reach_of(ctx, u, top.move_left, True, not top.rode)
+    return _battle_move_value(ctx, u, pend.cell, cell, stay) - 0.001 * r.cost.get(cell, 0)
+
+
+def score_end_activation(ctx: Context, verb: int, cell: int) -> float:
+    return 0.02  # ending the activation leaves the turn open
+
+
+def score_end_turn(ctx: Context, verb: int, cell: int) -> float:
+    # With a unit active, end its activation first and look again at what the turn offers.
+    return -0.05 if ctx.state.active is not None and ctx.state.retaliator < 0 else 0.0
+
+
+def _activation_unit(st: GameState, me: int, utype: int, cell: int) -> int:
+    """The unit the engine activates for this code (the lowest-numbered eligible one)."""
+    top = st.active
+    for u in range(st.n_units):
+        if (st.u_cell[u] == cell and st.u_type[u] == utype and st.u_owner[u] == me
+                and st.u_where[u] in (ON_BOARD, LOADED) and not st.u_flags[u] & SPENT
+                and (top is None or nested_ok(st, top.unit, u))):
+            return u
+    return -1
+
+
+def score_activate(ctx: Context, verb: int, cell: int) -> float:
+    """The best this unit can do with a move and an attack, over staying put."""
+    st = ctx.state
+    t = verb - A.ACTIVATE
+    u = _activation_unit(st, ctx.me, t, cell)
+    if u < 0:
+        return -1.0
+    loaded = st.u_where[u] == LOADED
+    cost = UNIT_COST[t]
+    if t == FREIGHTER:
+        gain = _freighter_plan(ctx, u)
+    else:
+        gain = _unit_plan(ctx, u, t, cell, loaded)
+    if st.retaliator >= 0:
+        return gain - 0.02
+    # Silver is forfeited at the end of the turn: a useful activation is worth its silver.
+    return gain - 0.03 * cost + (0.05 if gain > 0.02 else -0.05)
+
+
+def _unit_plan(ctx: Context, u: int, t: int, cell: int, loaded: bool) -> float:
+    st = ctx.state
+    attack_left = ctx.battle and can_attack_from_here(st, u)
+    stay = ctx.lasting_value(t, cell, loaded)
+    best = stay + (ctx.gain_this_turn(t, cell, loaded) if attack_left else 0.0)
+    r = _reach_of(ctx, u, UNIT_MOVEMENT[t], ctx.battle)
+    is_sea = st.gmap.is_sea
+    land_unit = t in LAND_TYPES
+    best_stop = stay
+    for c in r.stops:
+        to_loaded = land_unit and is_sea[c]
+        v = ctx.lasting_value(t, c, to_loaded)
+        if v > best_stop:
+            best_stop = v
+        if ctx.battle and (not to_loaded or t == ARCHER):
+            v += ctx.gain_this_turn(t, c, to_loaded)
+        if v > best:
+            best = v
+    if attack_left and not loaded:
+        a = ctx.gain_this_turn(t, cell, loaded)
+        if a > 0:
+            best = max(best, a + best_stop)  # attack first, then move
+    if ctx.battle:
+        targets = ctx.targets()
+        for c in r.battles:
+            if c in targets:
+                best = max(best, _best_battle_move(ctx, u, c, r, UNIT_MOVEMENT[t], stay))
+    return best - stay
+
+
+def _freighter_plan(ctx: Context, f: int) -> float:
+    st = ctx.state
+    if not st.cargo(f):
+        return -0.05
+    here = st.u_cell[f]
+    now = _freighter_lasting_value(ctx, f, here)
+    r = _reach_of(ctx, f, UNIT_MOVEMENT[FREIGHTER], False)
+    return max([now] + [_freighter_lasting_value(ctx, f, c) for c in r.stops]) - now
