@@ -147,8 +147,8 @@ def test_plain_modules_follow_the_environment_variable() -> None:
     assert compiled.plain_modules(fresh, "agents.search, nothing.here") == {"agents.search"}
     # one typed module asked plain takes the whole typed core with it (they cimport one another)
     assert compiled.plain_modules(fresh, "vigtavl_env.engine.game") >= compiled.typed_modules()
-    stale = dict(fresh, **{"agents.tactics": "stale"})
-    assert compiled.plain_modules(stale, "") == {"agents.tactics"}
+    stale = dict(fresh, **{"agents.tactics.odds": "stale"})
+    assert compiled.plain_modules(stale, "") == {"agents.tactics.odds"}
 
 
 def test_the_plain_finder_loads_sources_and_leaves_other_modules_alone() -> None:

@@ -51,9 +51,10 @@ MODULES = (
     "vigtavl_env.engine.tokens", "vigtavl_env.engine.shared", "vigtavl_env.engine.legal",
     "vigtavl_env.engine.game", "vigtavl_env.observation", "vigtavl_env.codec", "vigtavl_env.env",
     "vigtavl_env.aec_wrappers",
-    "agents.tactics", "agents.heuristic.context", "agents.heuristic.movement", "agents.heuristic.attacks",
-    "agents.heuristic.seizures", "agents.heuristic.building", "agents.heuristic.placement",
-    "agents.heuristic.agent", "agents.search",
+    "agents.tactics.codes", "agents.tactics.odds", "agents.tactics.values", "agents.tactics.maps",
+    "agents.tactics.threats", "agents.tactics.evaluation",
+    "agents.heuristic.context", "agents.heuristic.movement", "agents.heuristic.attacks", "agents.heuristic.seizures",
+    "agents.heuristic.building", "agents.heuristic.placement", "agents.heuristic.agent", "agents.search",
 )
 # Python's semantics exactly: type hints are documentation, never C types or checks (with
 # annotation typing, Cython would refuse a tuple passed where a hint says list).

@@ -1,0 +1,163 @@
+"""Per-map tables, built once per map by whoever owns the cache (a bot keeps one :class:`MapInfo`
+per map it has seen): neighbours, shores, land distances, sea distances under each wind, where
+a unit can reach; and :class:`Recent`, the small cache of the last positions seen (their
+threats, tables and scores).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from collections import OrderedDict
+from typing import Any, Callable
+from vigtavl_env.engine.state import GameState, LOADED, positions
+from vigtavl_env.engine.stats import IS_SHIP
+
+from .threats import Threats
+
+
+INF = 99
+
+
+class Recent:
+    """The values of the last ``size`` keys used, the least recently used dropped first."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        # hash(key) -> (key, value): a big key is hashed once per look-up, not twice.
+        self._d: OrderedDict[int, tuple] = OrderedDict()
+
+    def get(self, key: Any, make: Callable[[], Any]) -> Any:
+        """The value for ``key``, made by ``make()`` if it is not kept."""
+        d = self._d
+        h = hash(key)
+        e = d.get(h)
+        if e is not None and e[0] == key:
+            d.move_to_end(h)
+            return e[1]
+        v = make()
+        d[h] = (key, v)  # a different key with the same hash is replaced
+        d.move_to_end(h)
+        if len(d) > self.size:
+            d.popitem(last=False)
+        return v
+
+
+class MapInfo:
+    """Static per-map tables, computed once per map: distances over land (knights), over sea
+    (ships, with the winds of either direction), from a freighter's deck to land, adjacency
+    and the straight rays of ranged attacks (stopped by mountains), as numpy matrices."""
+
+    def __init__(self, gmap: Any) -> None:
+        self.gmap = gmap
+        board = gmap.board
+        self.n = n = board.n_cells
+        self.nb = [tuple(x for x in board.neighbours[c] if x >= 0) for c in range(n)]
+        self.is_land = gmap.is_land
+        self.is_sea = gmap.is_sea
+        self.coastal = gmap.coastal
+        self.shore = [tuple(x for x in self.nb[c] if gmap.is_land[x]) for c in range(n)]
+        self.sea_nb = [tuple(x for x in self.nb[c] if gmap.is_sea[x]) for c in range(n)]
+        self.land_dist = [self._bfs(c, gmap.is_land, None) for c in range(n)]
+        self.land_order = [sorted((d, x) for x, d in enumerate(row) if d < INF) for row in self.land_dist]
+        self.LD = np.array(self.land_dist, dtype=np.int16)
+        # From a freighter on sea hex c: one step ashore, then over land.
+        deck = np.full((n, n), INF, dtype=np.int16)
+        for c in range(n):
+            for y in self.shore[c]:
+                deck[c] = np.minimum(deck[c], self.LD[y] + 1)
+        self.DECK = deck
+        self.deck_list = deck.tolist()
+        self.ADJ = np.zeros((n, n), dtype=np.float32)
+        for c in range(n):
+            for x in self.nb[c]:
+                self.ADJ[c, x] = 1.0
+        self.RAY = [np.zeros((n, n), dtype=np.float32) for _ in range(4)]  # index = range 1..3
+        for c in range(n):
+            for d in range(6):
+                for k, (x, _e) in enumerate(board.rays[c][d], start=1):
+                    if not (gmap.is_land[x] or gmap.is_sea[x]):
+                        break
+                    self.RAY[k][c, x] = 1.0
+        self._sea: dict[int, tuple] = {}
+        # Threats of the last positions seen: a search evaluates many futures of one turn, in
+        # which most of one player's units stand where they stood.
+        self._threats = Recent(64)
+
+    def _bfs(self, start: int, terrain: list[bool], wind: list | None) -> list[int]:
+        """Steps from ``start`` to every hex of ``terrain`` (a step costs 1, a wind ride 2)."""
+        dist = [INF] * self.n
+        if not terrain[start]:
+            return dist
+        dist[start] = 0
+        nb = self.nb
+        buckets: list[list[int]] = [[start], [], []]  # hexes to expand, by distance
+        k = 0
+        while buckets[k] or buckets[k + 1]:
+            for a in buckets[k]:
+                if dist[a] != k:
+                    continue
+                for b in nb[a]:
+                    if terrain[b] and dist[b] > k + 1:
+                        dist[b] = k + 1
+                        buckets[k + 1].append(b)
+                if wind is not None:
+                    for b in wind[a]:
+                        if dist[b] > k + 2:
+                            dist[b] = k + 2
+                            buckets[k + 2].append(b)
+            k += 1
+            buckets.append([])
+        return dist
+
+    def _sea_tables(self, wind: int) -> tuple:
+        if wind not in self._sea:
+            gm = self.gmap
+            targets = gm.wind_targets_cw if wind > 0 else gm.wind_targets_ccw
+            rows = [self._bfs(c, gm.is_sea, targets) for c in range(self.n)]
+            sd = np.array(rows, dtype=np.int16)
+            # Distance for a ship to come next to hex x (on any sea hex beside it, or onto it).
+            approach = np.full((self.n, self.n), INF, dtype=np.int16)
+            for x in range(self.n):
+                cols = list(self.sea_nb[x]) + ([x] if gm.is_sea[x] else [])
+                if cols:
+                    approach[:, x] = sd[:, cols].min(axis=1)
+            self._sea[wind] = (rows, sd, approach)
+        return self._sea[wind]
+
+    def sea_dist(self, wind: int) -> list[list[int]]:
+        return self._sea_tables(wind)[0]
+
+    def SD(self, wind: int) -> np.ndarray:
+        return self._sea_tables(wind)[1]
+
+    def SEA_APPROACH(self, wind: int) -> np.ndarray:
+        return self._sea_tables(wind)[2]
+
+    def reach_list(self, state: GameState, u: int) -> list[int]:
+        """:meth:`reach_row` as a plain list (fast to index one hex at a time)."""
+        t = state.u_type[u]
+        c = state.u_cell[u]
+        if IS_SHIP[t]:
+            return self.sea_dist(state.wind)[c]
+        if state.u_where[u] == LOADED:
+            return self.deck_list[c]
+        return self.land_dist[c]
+
+    def threats(self, state: GameState, player: int) -> Threats:
+        """:class:`Threats` of ``player`` (remembered for the last positions of his units)."""
+        mine = positions(state.u_owner, player)
+        types, cells, where = state.u_type, state.u_cell, state.u_where
+        key = (player, state.wind, player in state.dev_owner,
+               tuple((types[u], cells[u], where[u]) for u in mine))
+        return self._threats.get(key, lambda: Threats(state, self, player))
+
+    def reach_row(self, state: GameState, u: int) -> np.ndarray:
+        """Static distance from unit ``u`` to every hex it could stand on."""
+        t = state.u_type[u]
+        c = state.u_cell[u]
+        if IS_SHIP[t]:
+            return self.SD(state.wind)[c]
+        if state.u_where[u] == LOADED:
+            return self.DECK[c]
+        return self.LD[c]
