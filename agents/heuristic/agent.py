@@ -48,6 +48,7 @@ class HeuristicAgent(EngineAgent):
         self._scores = Recent(_SCORES_KEPT) if remember_scores else None
 
     def decide(self, state: GameState, legal: list[int]) -> int:
+        """The best-scoring legal code (the only one, at once)."""
         if len(legal) == 1:
             return legal[0]
         return max(self.scored(state, legal))[1]
@@ -95,6 +96,7 @@ class HeuristicAgent(EngineAgent):
         return total
 
     def map_info(self, state: GameState) -> MapInfo:
+        """The tables of ``state``'s map, built once per map this bot meets."""
         info = self._maps.get(id(state.gmap))
         if info is None or info.gmap is not state.gmap:
             info = self._maps[id(state.gmap)] = MapInfo(state.gmap)
@@ -175,12 +177,15 @@ def _wait(ctx: Context, verb: int, cell: int) -> float:
 
 
 def aggressor(seed: int | None = None) -> HeuristicAgent:
+    """The aggressor bot."""
     return HeuristicAgent(AGGRESSOR, seed)
 
 
 def builder(seed: int | None = None) -> HeuristicAgent:
+    """The builder bot."""
     return HeuristicAgent(BUILDER, seed)
 
 
 def greedy(seed: int | None = None) -> HeuristicAgent:
+    """The greedy bot."""
     return HeuristicAgent(GREEDY, seed)

@@ -41,6 +41,9 @@ def score_attack(ctx: Context, verb: int, cell: int) -> float:
 
 
 def score_breach(ctx: Context, verb: int, cell: int) -> float:
+    """Breaching the wall on one side of ``cell``: the chance my strongest breacher removes it
+    (any die of 1-3) times what lies behind: half an enemy development's value, a little for an
+    enemy unit's hex, nothing (a small loss of the action) for anything else."""
     st = ctx.state
     x = ctx.board.neighbours[cell][verb - A.BREACH]
     if x < 0:

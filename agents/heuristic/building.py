@@ -56,6 +56,7 @@ def _complex_bonus(ctx: Context, dev: int, cell: int) -> float:
 
 
 def _new_dev_exposure(ctx: Context, cell: int) -> float:
+    """0..1: how open a development I would build on ``cell`` is to a seizure (once per decision)."""
     key = ("newdev", cell)
     e = ctx.cache.get(key)
     if e is not None:
@@ -65,6 +66,7 @@ def _new_dev_exposure(ctx: Context, cell: int) -> float:
 
 
 def _new_dev_exposure_calc(ctx: Context, cell: int) -> float:
+    """The worst of each threat's seizure exposure of ``cell`` and the risk of approaching it."""
     e = 0.0
     g = ctx.guards(ctx.me)
     for th in ctx.threats:
@@ -75,6 +77,9 @@ def _new_dev_exposure_calc(ctx: Context, cell: int) -> float:
 
 
 def score_build_dev(ctx: Context, verb: int, cell: int) -> float:
+    """A development: the Builder award it moves, the Complex, a first development (captures,
+    production), a castle's production and a coast's shipyard, less its exposure to a seizure
+    times what it would give away, and a little of its price (cheaper ones leave gold for more)."""
     st, style = ctx.state, ctx.style
     dev = verb - A.BUILD_DEV + 1
     v = _builder_award_gain(ctx) * style.dev
@@ -96,6 +101,9 @@ def score_build_dev(ctx: Context, verb: int, cell: int) -> float:
 
 
 def score_build_unit(ctx: Context, verb: int, cell: int) -> float:
+    """A unit: the style's preference for its type times its value where it is built (what it
+    guards and approaches, and half of what it can win this turn if silver is left to activate
+    it), less a little of its price."""
     st, style = ctx.state, ctx.style
     t = verb - A.BUILD_UNIT
     if style.unit_pref[t] <= 0:
@@ -109,6 +117,9 @@ def score_build_unit(ctx: Context, verb: int, cell: int) -> float:
 
 
 def score_build_wall(ctx: Context, verb: int, cell: int) -> float:
+    """A wall: progress towards the Great Wall (five in a row), a Citadel it may close, and the
+    cover it gives an exposed development of mine on either side. Only a wall beside a
+    development of mine or extending my walls scores above zero."""
     st, style, me = ctx.state, ctx.style, ctx.me
     if style.walls <= 0:
         return -0.5
@@ -175,6 +186,7 @@ def score_discharge(ctx: Context, verb: int, cell: int) -> float:
 
 
 def score_recruit(ctx: Context, verb: int, cell: int) -> float:
+    """A recruited prisoner: its value where it stands, and half of what it can win this turn."""
     st = ctx.state
     t = st.recruit_type
     loaded = bool(st.gmap.is_sea[cell])

@@ -82,6 +82,7 @@ class Context:
         return self._tables
 
     def wall_length(self) -> int:
+        """My longest line of walls (the Great Wall needs five)."""
         if self._wall_len < 0:
             st = self.state
             self._wall_len = longest_wall(st, self.me) if self.me in st.walls else 0
@@ -432,6 +433,7 @@ class Context:
         return v
 
     def unit_sites(self, t: int) -> list[int]:
+        """Where I may build a unit of type ``t`` (ships at sea, knights on land), once per decision."""
         key = ("sites", IS_SHIP[t])
         if key not in self.cache:
             self.cache[key] = unit_sites(self.state, self.me, t)

@@ -37,6 +37,8 @@ def _freighter_lasting_value(ctx: Context, f: int, c: int) -> float:
 
 
 def _value_at(ctx: Context, u: int, t: int, c: int, loaded: bool, attack_left: bool) -> float:
+    """Unit ``u`` (of type ``t``) standing on ``c``: its lasting value, plus what it can still win
+    this turn when its attack is unused (a freighter: where its cargo could land)."""
     if t == FREIGHTER:
         return _freighter_lasting_value(ctx, u, c)
     v = ctx.lasting_value(t, c, loaded)
@@ -109,10 +111,13 @@ def score_attack_from(ctx: Context, verb: int, cell: int) -> float:
 
 
 def score_end_activation(ctx: Context, verb: int, cell: int) -> float:
+    """Ending an activation: a hair above nothing, since the turn stays open for more."""
     return 0.02  # ending the activation leaves the turn open
 
 
 def score_end_turn(ctx: Context, verb: int, cell: int) -> float:
+    """Ending the turn: nothing, so the turn goes on while some decision is worth more (a little
+    less with a unit active: end its activation first and look again)."""
     # With a unit active, end its activation first and look again at what the turn offers.
     return -0.05 if ctx.state.active is not None and ctx.state.retaliator < 0 else 0.0
 
@@ -148,6 +153,8 @@ def score_activate(ctx: Context, verb: int, cell: int) -> float:
 
 
 def _unit_plan(ctx: Context, u: int, t: int, cell: int, loaded: bool) -> float:
+    """What activating knight or ship ``u`` gains: its best plan this turn (stay and attack, move
+    and attack, attack then move, or a battle move) over its value standing where it is."""
     st = ctx.state
     attack_left = ctx.battle and can_attack_from_here(st, u)
     stay = ctx.lasting_value(t, cell, loaded)
@@ -178,6 +185,8 @@ def _unit_plan(ctx: Context, u: int, t: int, cell: int, loaded: bool) -> float:
 
 
 def _freighter_plan(ctx: Context, f: int) -> float:
+    """What activating freighter ``f`` gains: the best stop for its cargo's landing over where it
+    is (an empty freighter: a small loss, the silver)."""
     st = ctx.state
     if not st.cargo(f):
         return -0.05
