@@ -166,7 +166,7 @@ def test_remembered_scores_match_fresh_ones():
             assert kept.scored(s, legal) == HeuristicAgent(GREEDY, seed=3).scored(s, legal)
         info = kept.map_info(state)
         for q in range(state.n_players):
-            th, fresh = info.threats(state, q), T.Threats(state, info, q)
+            th, fresh = T.threats_of(state, info, q), T.Threats(state, info, q)
             assert [getattr(th, k) for k in th.__slots__] == [getattr(fresh, k) for k in th.__slots__]
         apply_action(state, bots[state.current_player].decide(state, legal), legal)
 

@@ -16,7 +16,9 @@ import random
 from vigtavl_env.agent import EngineAgent
 from vigtavl_env.engine.state import GameState, LOADED, ON_BOARD
 
-from ..tactics import MapInfo, Recent, Threats, approach_risk, battle_turns_left, split_legal, target_field
+from ..tactics import (
+    MapInfo, Recent, Threats, approach_risk, battle_turns_left, split_legal, target_field, threats_of,
+)
 from .attacks import score_attack, score_breach
 from .building import score_build_dev, score_build_unit, score_build_wall, score_discharge, score_recruit
 from .context import Context
@@ -124,7 +126,7 @@ class HeuristicAgent(EngineAgent):
 
     def _threats(self, state: GameState, info: MapInfo, me: int, sig: tuple) -> list[Threats]:
         return self._threat_cache.get(sig, lambda: [
-            info.threats(state, q) for q in range(state.n_players)
+            threats_of(state, info, q) for q in range(state.n_players)
             if q != me and battle_turns_left(state, q) > 0])
 
     def _tables(self, state: GameState, info: MapInfo, me: int, sig: tuple) -> tuple:

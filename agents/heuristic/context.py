@@ -22,7 +22,7 @@ C type (``context.pxd``) so its methods read the state's tables as C arrays.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Any
 
 from vigtavl_env.engine.building import unit_sites
 from vigtavl_env.engine.combat import coastal_or_sea, defender_options
@@ -38,14 +38,12 @@ from ..tactics import (
     choose_defender, end_counts, seize_exposure, seize_value, turns_left,
 )
 
-if TYPE_CHECKING:  # the agent makes a context per decision: no import at run time
-    from .agent import HeuristicAgent
-
 
 class Context:
     """What one decision needs to know, computed once per decision (mostly lazily)."""
 
-    def __init__(self, agent: HeuristicAgent, state: GameState, info: MapInfo, me: int = -1) -> None:
+    def __init__(self, agent: Any, state: GameState, info: MapInfo, me: int = -1) -> None:
+        # agent: the HeuristicAgent deciding (agent.py, which imports this module: not imported here)
         self.agent = agent
         self.state = state
         self.info = info

@@ -40,7 +40,7 @@ from .values import (
     award_shares, projected_awards, battle_turns_left, turns_left,
 )
 from .maps import INF, Recent, MapInfo
-from .threats import Threats, target_field, approach_risk, guards, seize_exposure
+from .threats import Threats, threats_of, target_field, approach_risk, guards, seize_exposure
 from .evaluation import Evaluation, DEFAULT_EVAL, player_scores, evaluate
 
 __all__ = [
@@ -50,5 +50,5 @@ __all__ = [
     "choose_defender", "close_win_prob", "defender", "dev_count", "end_counts", "evaluate",
     "expected_attack_tokens", "guard_outcome", "guards", "loss_prob", "player_scores", "preview_dice",
     "projected_awards", "ranged_hit_prob", "seize_exposure", "seize_value", "split_legal", "stake_value",
-    "target_field", "turns_left", "unit_value", "verb_group",
+    "target_field", "threats_of", "turns_left", "unit_value", "verb_group",
 ]

@@ -10,7 +10,7 @@ from vigtavl_env.engine.stats import DEV_COST, IS_SHIP, UNIT_COST
 
 from .maps import MapInfo
 from .odds import defender
-from .threats import guards, seize_exposure
+from .threats import guards, seize_exposure, threats_of
 from .values import LAST_DEVELOPMENT_BONUS, battle_turns_left, projected_awards
 
 
@@ -43,7 +43,7 @@ def player_scores(state: GameState, info: MapInfo, weights: Evaluation = DEFAULT
     scores[tp] += weights.resource_weight * (state.gold[tp] + state.silver[tp])
     # Threats: what each player can take from the others on his next battle turn; the player
     # who moves next counts in full, the others (who can be answered first) at half.
-    threat = {q: info.threats(state, q) for q in range(n) if battle_turns_left(state, q) > 0
+    threat = {q: threats_of(state, info, q) for q in range(n) if battle_turns_left(state, q) > 0
               or (state.turn_player == q and state.phase == BATTLE)}
     if not threat:
         return scores

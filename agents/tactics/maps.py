@@ -6,14 +6,14 @@ threats, tables and scores).
 
 from __future__ import annotations
 
-import numpy as np
-
 from collections import OrderedDict
 from typing import Any, Callable
-from vigtavl_env.engine.state import GameState, LOADED, positions
+
+import numpy as np
+
+from vigtavl_env.engine.state import GameState, LOADED
 from vigtavl_env.engine.stats import IS_SHIP
 
-from .threats import Threats
 
 
 INF = 99
@@ -82,7 +82,7 @@ class MapInfo:
         self._sea: dict[int, tuple] = {}
         # Threats of the last positions seen: a search evaluates many futures of one turn, in
         # which most of one player's units stand where they stood.
-        self._threats = Recent(64)
+        self.threat_cache = Recent(64)
 
     def _bfs(self, start: int, terrain: list[bool], wind: list | None) -> list[int]:
         """Steps from ``start`` to every hex of ``terrain`` (a step costs 1, a wind ride 2)."""
@@ -143,14 +143,6 @@ class MapInfo:
         if state.u_where[u] == LOADED:
             return self.deck_list[c]
         return self.land_dist[c]
-
-    def threats(self, state: GameState, player: int) -> Threats:
-        """:class:`Threats` of ``player`` (remembered for the last positions of his units)."""
-        mine = positions(state.u_owner, player)
-        types, cells, where = state.u_type, state.u_cell, state.u_where
-        key = (player, state.wind, player in state.dev_owner,
-               tuple((types[u], cells[u], where[u]) for u in mine))
-        return self._threats.get(key, lambda: Threats(state, self, player))
 
     def reach_row(self, state: GameState, u: int) -> np.ndarray:
         """Static distance from unit ``u`` to every hex it could stand on."""

@@ -6,20 +6,16 @@ open a development is to a seizure (:func:`seize_exposure`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
-from vigtavl_env.engine.state import BATTLE, GameState, LOADED, ON_BOARD
+from vigtavl_env.engine.state import BATTLE, LOADED, ON_BOARD, GameState, positions
 from vigtavl_env.engine.stats import (
     ARCHER, DEV_COST, FREIGHTER, IS_SHIP, UNIT_COST, UNIT_MOVEMENT, UNIT_RANGE,
 )
 
+from .maps import MapInfo
 from .odds import CLOSE_WIN, ranged_hit_prob
 from .values import battle_turns_left
-
-if TYPE_CHECKING:  # a map's tables make the threats: no import at run time
-    from .maps import MapInfo
 
 
 class Threats:
@@ -84,6 +80,15 @@ class Threats:
         if d:
             p = max(p, CLOSE_WIN[d][cost])
         return p
+
+
+def threats_of(state: GameState, info: MapInfo, player: int) -> Threats:
+    """:class:`Threats` of ``player``, remembered in ``info`` for the last positions of his units."""
+    mine = positions(state.u_owner, player)
+    types, cells, where = state.u_type, state.u_cell, state.u_where
+    key = (player, state.wind, player in state.dev_owner,
+           tuple((types[u], cells[u], where[u]) for u in mine))
+    return info.threat_cache.get(key, lambda: Threats(state, info, player))
 
 
 def target_field(state: GameState, info: MapInfo, me: int) -> tuple[list[float], list[float]]:
