@@ -282,14 +282,12 @@ def starting_net(cfg: AZConfig) -> AZNet:
     copied) or the PPO model ``start_from``, converted (agents.az.from_ppo)."""
     if cfg.start_from.endswith(".pt"):
         net = copy.deepcopy(load_az_net(cfg.start_from))  # the loader's copy is cached: train another
-        players = net.n_players
     else:
-        from agents.ppo import load_model, model_players
-        model = load_model(cfg.start_from)
-        net, players = None, model_players(model)
-    if players != cfg.num_players:
-        raise ValueError(f"start_from {cfg.start_from} plays {players}-player games, the config {cfg.num_players}")
-    return net if net is not None else from_ppo(model)
+        from agents.ppo import load_model
+        net = from_ppo(load_model(cfg.start_from))
+    if net.n_players != cfg.num_players:
+        raise ValueError(f"start_from {cfg.start_from} plays {net.n_players}-player games, the config {cfg.num_players}")
+    return net
 
 
 def generation_path(run_dir: Path, k: int) -> Path:

@@ -6,8 +6,9 @@ left to change them.
 
 from __future__ import annotations
 
-from vigtavl_env.engine.state import BATTLE, GameState, OVER, PLACEMENT, PRISONER
+from vigtavl_env.engine.state import BATTLE, OVER, PLACEMENT, PRISONER, GameState, count_of
 from vigtavl_env.engine.stats import DEV_COST, NO_DEV, UNIT_COST
+from vigtavl_env.engine.tokens import end_counts as engine_end_counts
 
 
 LAST_DEVELOPMENT_BONUS = 3  # "the victor receives 3 victory tokens in addition"
@@ -25,7 +26,8 @@ def unit_value(state: GameState, u: int) -> int:
 
 
 def dev_count(state: GameState, player: int) -> int:
-    return sum(1 for o in state.dev_owner if o == player)
+    """Developments ``player`` owns."""
+    return count_of(state.dev_owner, player)
 
 
 def seize_value(state: GameState, me: int, cell: int) -> float:
@@ -45,17 +47,10 @@ def seize_value(state: GameState, me: int, cell: int) -> float:
 
 
 def end_counts(state: GameState) -> tuple[list[int], list[int], list[int]]:
-    """(prisoners held, ships sunk, developments) per player: what the end awards compare."""
-    p = state.n_players
-    prisoners = [0] * p
-    for u, w in enumerate(state.u_where):
-        if w == PRISONER and state.u_holder[u] >= 0:
-            prisoners[state.u_holder[u]] += 1
-    devs = [0] * p
-    for o in state.dev_owner:
-        if o >= 0:
-            devs[o] += 1
-    return prisoners, list(state.sunk), devs
+    """(prisoners held, ships sunk, developments) per player: what the end awards compare (the
+    engine's count, :func:`vigtavl_env.engine.tokens.end_counts`)."""
+    counts = engine_end_counts(state)
+    return counts["general"], counts["admiral"], counts["builder"]
 
 
 def award_shares(counts: list[int], need_one: bool = True) -> list[float]:

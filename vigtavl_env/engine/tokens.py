@@ -182,7 +182,10 @@ def end_counts(state: GameState) -> dict[str, list[int]]:
     for u in range(state.n_units):  # indexed, not iterated: Cython 3.3.0 miscompiles a loop over a memoryview
         if state.u_where[u] == PRISONER:
             prisoners[state.u_holder[u]] += 1
-    devs = [count_of(state.dev_owner, q) for q in range(p)]
+    devs = [0] * p
+    for c in range(state.n_cells):
+        if state.dev_owner[c] >= 0:
+            devs[state.dev_owner[c]] += 1
     return {"general": prisoners, "admiral": list(state.sunk), "builder": devs}
 
 
