@@ -182,3 +182,24 @@ def test_encode_into_writes_what_encode_returns_and_refuses_a_wrong_array() -> N
                 np.zeros(enc.shape[:-1] + (enc.width * 2,), dtype=np.float32)[..., ::2]):
         with pytest.raises(ValueError, match="C-contiguous float32 array of shape"):
             enc.encode_into(states[0], 0, bad)
+
+
+def test_the_bots_position_key_tells_positions_apart_exactly_as_the_tables_do() -> None:
+    """The heuristic's position cache is keyed by ``pieces_key()`` (bytes) instead of tuples of
+    the tables: equal keys exactly when the tables it stands for are equal."""
+    states = random_states("duel", 2, seed=5)[::5] + random_states("triad", 1, seed=9)[::5]
+
+    def tables(s) -> tuple:
+        return (id(s.gmap), tuple(s.art_owner), tuple(s.walls), tuple(s.u_owner), tuple(s.u_type),
+                tuple(s.u_cell), tuple(s.u_where), tuple(s.u_carrier))
+
+    by_key: dict[tuple, set] = {}
+    by_tables: dict[tuple, set] = {}
+    for i, s in enumerate(states):
+        by_key.setdefault((id(s.gmap), s.pieces_key()), set()).add(i)
+        by_tables.setdefault(tables(s), set()).add(i)
+    assert sorted(map(sorted, by_key.values())) == sorted(map(sorted, by_tables.values()))
+    assert len(by_key) > len(states) // 2  # the games move: most sampled positions differ
+    moved = states[40].clone()
+    moved.u_cell[0] = (moved.u_cell[0] + 1) % moved.n_cells
+    assert moved.pieces_key() != states[40].pieces_key()

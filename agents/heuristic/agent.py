@@ -109,19 +109,12 @@ class HeuristicAgent(EngineAgent):
     def _signature(state: GameState, me: int) -> tuple:
         """What the threat and target tables depend on: other players' pieces and who owns
         which development (my own moves do not change them)."""
-        where, cells, types = state.u_where, state.u_cell, state.u_type
-        # The type too: a cache kept over several games must not mistake one unit for another.
-        enemy = tuple((cells[u] * 8 + where[u]) * 8 + types[u]
-                      for u in range(state.n_units) if state.u_owner[u] != me)
-        return (id(state.gmap), me, state.turns_played, state.phase, state.wind, enemy,
-                tuple(state.dev_owner))
+        return signature(state, me)
 
     def _position_cache(self, state: GameState, sig: tuple) -> dict:
         """A cache for values that depend only on where every piece and wall stands (and on
         ``sig``); each position has its own, and the last few positions are kept."""
-        key = (sig, tuple(state.u_owner), tuple(state.u_type), tuple(state.u_cell),
-               tuple(state.u_where), tuple(state.u_carrier), tuple(state.walls), tuple(state.art_owner),
-               state.retaliator, len(state.stack))
+        key = (sig, state.pieces_key(), state.retaliator, len(state.stack))
         return self._pos.get(key, dict)
 
     def _threats(self, state: GameState, info: MapInfo, me: int, sig: tuple) -> list[Threats]:
@@ -134,6 +127,18 @@ class HeuristicAgent(EngineAgent):
             land, sea = target_field(state, info, me)
             return land, sea, approach_risk(state, info, me)
         return self._table_cache.get(sig, make)
+
+
+def signature(state: GameState, me: int) -> tuple:
+    """:meth:`HeuristicAgent._signature`'s key: the other players' pieces (hex, place and type:
+    a cache kept over several games must not mistake one unit for another), the turn, the
+    winds and who owns which development."""
+    enemy = []
+    for u in range(state.n_units):
+        if state.u_owner[u] != me:
+            enemy.append((state.u_cell[u] * 8 + state.u_where[u]) * 8 + state.u_type[u])
+    return (id(state.gmap), me, state.turns_played, state.phase, state.wind, tuple(enemy),
+            bytes(state.dev_owner))
 
 
 # Positions (and threat tables) and states remembered per bot: the search bot's simulations of

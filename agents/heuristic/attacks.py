@@ -58,4 +58,7 @@ def score_breach(ctx: Context, verb: int, cell: int) -> float:
     options = breachers(st, ctx.me, cell)
     if not options:
         return -0.1
-    return breach_prob(max(UNIT_COST[st.u_type[b]] for b in options)) * value
+    most = 0  # a loop, not a generator: the compiled function has no closures
+    for b in options:
+        most = max(most, UNIT_COST[st.u_type[b]])
+    return breach_prob(most) * value

@@ -44,11 +44,16 @@ def _complex_bonus(ctx: Context, dev: int, cell: int) -> float:
                 if y != cell and st.dev_owner[y] == me and st.dev_type[y] == other:
                     return 3.0
     missing = [t for t in need if t not in have]
-    room = sum(1 for x in ctx.info.nb[cell] if ctx.info.is_land[x] and st.dev_type[x] == NO_DEV
-               and st.cell_player[x] in (-1, me))
+    room = 0  # loops, not generators: the compiled function has no closures
+    for x in ctx.info.nb[cell]:
+        if ctx.info.is_land[x] and st.dev_type[x] == NO_DEV and st.cell_player[x] in (-1, me):
+            room += 1
     if room < len(missing):
         return 0.0
-    if st.gold[me] - DEV_COST[dev] >= sum(DEV_COST[t] for t in missing):
+    price = 0
+    for t in missing:
+        price += DEV_COST[t]
+    if st.gold[me] - DEV_COST[dev] >= price:
         return 3.0 * (0.7 if len(missing) == 1 else 0.55)
     if ctx.my_turns_left > 0:
         return 3.0 * (0.35 if len(missing) == 1 else 0.25)
@@ -87,9 +92,13 @@ def score_build_dev(ctx: Context, verb: int, cell: int) -> float:
     if not ctx.my_devs:
         v += style.first_camp
     if ctx.my_turns_left > 0:
-        if dev == CASTLE and not any(st.dev_type[c] == CASTLE for c in ctx.my_devs):
+        castle = coast = False
+        for c in ctx.my_devs:
+            castle = castle or st.dev_type[c] == CASTLE
+            coast = coast or bool(ctx.info.coastal[c])
+        if dev == CASTLE and not castle:
             v += 0.4 * style.units  # a castle raises production to 3 units a turn
-        if ctx.info.coastal[cell] and not any(ctx.info.coastal[c] for c in ctx.my_devs):
+        if ctx.info.coastal[cell] and not coast:
             v += 0.3  # ships may be built
     # Exposure: a development is a gift to whoever can seize it.
     worth = DEV_COST[dev] + (LAST_DEVELOPMENT_BONUS if not ctx.my_devs else 0) + 1.0
@@ -181,7 +190,9 @@ def score_discharge(ctx: Context, verb: int, cell: int) -> float:
     sites = ctx.unit_sites(t)
     if not sites or not ctx.future:
         return -1.0
-    best = max(ctx.lasting_value(t, c, bool(st.gmap.is_sea[c])) for c in sites)
+    best = ctx.lasting_value(t, sites[0], bool(st.gmap.is_sea[sites[0]]))
+    for c in sites[1:]:
+        best = max(best, ctx.lasting_value(t, c, bool(st.gmap.is_sea[c])))
     return best - here - 0.4
 
 

@@ -1,10 +1,57 @@
 # C types for context.py in the compiled build (see vigtavl_env/engine/state.pxd): the
 # per-decision context is a C type whose state is a GameState, so its methods read the state's
-# tables as C arrays (their other attributes live in its __dict__).
-from vigtavl_env.engine.state cimport GameState
+# tables as C arrays, its facts are C fields, and the scorers (movement.pxd, ...) call its
+# methods as C functions.
+cimport cython
+from vigtavl_env.engine.state cimport Activation, GameState
 
 
 cdef class Context:
     cdef public GameState state
-    cdef public int me
+    cdef public int me, my_battle_left, my_turns_left, _wall_len
+    cdef public bint battle, can_capture, future
+    cdef public object agent, info, style, board, sig, counts
+    cdef public list threats, my_devs
+    cdef public set free_seizes
+    cdef public dict cache, _guards, pos, _lasting, _this_turn, _exposure, _targets
+    cdef public tuple _tables
     cdef dict __dict__
+
+    cpdef tuple tables(self)
+    cpdef int wall_length(self)
+    @cython.locals(st=GameState, u=int)
+    cpdef set guards(self, int p)
+    @cython.locals(st=GameState, best=dict, u=int, c=int, o=int, t=int)
+    cpdef dict targets(self)
+    @cython.locals(st=GameState, top=Activation, u=int)
+    cpdef tuple acting_unit(self)
+    @cython.locals(st=GameState, v=double, u=int)
+    cpdef double dev_worth(self, int c)
+    @cython.locals(e=double, g=set)
+    cpdef double exposure(self, int c, int extra_guard=*)
+    @cython.locals(gain=double, d=int, before=double, devown=cython.int[:])
+    cpdef double guard_gain(self, int c)
+    cpdef set near_devs(self)
+    @cython.locals(known=object, v=double, ship=bint, cost=int, pr=double, pull=double, y=int)
+    cpdef double lasting_value(self, int t, int c, bint loaded=*)
+    @cython.locals(st=GameState, j=set, e=int)
+    cpdef set wall_extensions(self)
+    @cython.locals(st=GameState, f=set, u=int)
+    cpdef set freighter_berths(self)
+    @cython.locals(key=int, known=object, v=double)
+    cpdef double gain_this_turn(self, int t, int c, bint loaded=*)
+    @cython.locals(targets=dict, st=GameState, cost=int, best=double, d=int, k=int, x=int, e=int, w=int, v=double)
+    cpdef double best_attack(self, int t, int c, bint loaded=*)
+    @cython.locals(st=GameState)
+    cpdef tuple defence(self, int x, int base, int origin, int reach)
+    @cython.locals(victim=int, p=double, v=double, d=int)
+    cpdef double target_value(self, int x, int base, int origin, int reach)
+    @cython.locals(st=GameState, silver=int, cost_v=int, best=double, cost=int, gap=int, gain=double, d=int)
+    cpdef double feint_bonus(self, int x, int victim, int front, int spent)
+    @cython.locals(st=GameState, active=int, out=list, u=int, t=int, m=int, here=int)
+    cpdef list followers(self, int x)
+    @cython.locals(known=object, st=GameState, vt=int, v=double, cargo=int, k=int, standing=int, u=int)
+    cpdef double victim_value(self, int victim, int x)
+    @cython.locals(st=GameState, total=double, d=int, x=int, owner=int, w=int)
+    cpdef double seize_from(self, int a)
+    cpdef list unit_sites(self, int t)

@@ -174,9 +174,9 @@ class Context:
         """Lasting value of my unit of type ``t`` standing on ``c`` (aboard, if ``loaded``):
         guarding, the pull of targets for my next turns, the risk of losing it."""
         key = (t, c, loaded)
-        v = self._lasting.get(key)
-        if v is not None:
-            return v
+        known = self._lasting.get(key)
+        if known is not None:
+            return known
         style = self.style
         v = 0.0
         if self.future:
@@ -217,7 +217,7 @@ class Context:
                 for e in positions(st.walls, me):
                     for vtx in board.edge_vertices[e]:
                         j.update(board.vertex_edges[vtx])
-                j.difference_update(e for e in range(len(st.walls)) if st.walls[e] >= 0)
+                j.difference_update([e for e in range(len(st.walls)) if st.walls[e] >= 0])
             self.cache["wall_extensions"] = j
         return j
 
@@ -238,9 +238,9 @@ class Context:
         """What my unit of type ``t`` (attack unused) can win this turn from ``c``: its best
         attack's expected tokens, plus the developments it could seize from there."""
         key = (t * self.info.n + c) * 2 + loaded
-        v = self._this_turn.get(key)
-        if v is not None:
-            return v
+        known = self._this_turn.get(key)
+        if known is not None:
+            return known
         v = 0.0
         if self.battle:
             if not loaded or t == ARCHER:
@@ -322,7 +322,9 @@ class Context:
         for cost, dirs in self.followers(x):
             if cost > silver:
                 continue
-            gap = max(angular_gap(d, front) for d in dirs)
+            gap = 0
+            for d in dirs:  # its widest side (a loop: the compiled method has no closures)
+                gap = max(gap, angular_gap(d, front))
             if gap <= 0:
                 continue
             if cost + gap >= st.config.overwhelm_dice:
@@ -365,19 +367,25 @@ class Context:
         """Tokens for defeating ``victim`` defending ``x``, plus what it brings: a prisoner
         (General) or a sunk ship (Admiral), drowned cargo, a development it alone held."""
         key = ("victim", victim, x)
-        v = self.cache.get(key)
-        if v is not None:
-            return v
+        known = self.cache.get(key)
+        if known is not None:
+            return known
         st = self.state
         vt = st.u_type[victim]
         v = float(UNIT_COST[vt])
         if vt == FREIGHTER:
-            v += 0.7 * sum(UNIT_COST[st.u_type[k]] for k in st.cargo(victim))
+            cargo = 0  # loops, not generators: the compiled method has no closures
+            for k in st.cargo(victim):
+                cargo += UNIT_COST[st.u_type[k]]
+            v += 0.7 * cargo
         # A sunk ship counts for the Admiral award, a prisoner for the General.
         v += max(0.3, 0.6 * self.award_delta(1 if IS_SHIP[vt] else 0, ((self.me, 1),)))
         if st.dev_type[x] != NO_DEV and st.u_cell[victim] == x:
-            alone = sum(1 for u in range(st.n_units) if st.u_cell[u] == x and st.u_where[u] == ON_BOARD) == 1
-            if alone:  # its only defender: occupying the hex (or a seizure) takes the development
+            standing = 0
+            for u in range(st.n_units):
+                if st.u_cell[u] == x and st.u_where[u] == ON_BOARD:
+                    standing += 1
+            if standing == 1:  # its only defender: occupying the hex (or a seizure) takes the development
                 v += 0.5 * seize_tokens(self, x)
         self.cache[key] = v
         return v
@@ -398,8 +406,7 @@ class Context:
             w = st.walls[board.edge[a][d]]
             if w >= 0 and w != me:
                 continue
-            g = self.guards(owner)
-            if x in g or any(y in g for y in board.common_neighbours(a, x)):
+            if _guarded(self.guards(owner), x, board.common_neighbours(a, x)):
                 continue
             total += seize_tokens(self, x)
         return total
@@ -436,6 +443,16 @@ class Context:
         if key not in self.cache:
             self.cache[key] = unit_sites(self.state, self.me, t)
         return self.cache[key]
+
+
+def _guarded(guards: set[int], x: int, flanks: list[int]) -> bool:
+    """A guard stands on ``x`` or on one of the hexes ``flanks`` (next to both sides)."""
+    if x in guards:
+        return True
+    for y in flanks:
+        if y in guards:
+            return True
+    return False
 
 
 def cached_units(ctx: Context, key: tuple, make: Callable[[], list[int]]) -> list[int]:

@@ -73,8 +73,12 @@ def _battle_move_value(ctx: Context, u: int, x: int, side: int, stay: float) -> 
 def _best_battle_move(ctx: Context, u: int, x: int, r, move_left: int, stay: float) -> float:
     """:func:`_battle_move_value` from the best side the engine allows (``r``: the reach)."""
     top = Activation(u, move_left, ctx.state.u_cell[u])
-    sides = battle_sides(ctx.state, top, r, x)
-    return max((_battle_move_value(ctx, u, x, s, stay) for s in sides), default=-1.0)
+    best = -1.0
+    for i, s in enumerate(battle_sides(ctx.state, top, r, x)):  # a loop: no closures when compiled
+        v = _battle_move_value(ctx, u, x, s, stay)
+        if i == 0 or v > best:
+            best = v
+    return best
 
 
 def score_move(ctx: Context, verb: int, cell: int) -> float:

@@ -102,11 +102,14 @@ def stake_value(state: GameState, u: int) -> float:
     t, c, owner = state.u_type[u], state.u_cell[u], state.u_owner[u]
     v = float(UNIT_COST[t])
     if t == FREIGHTER:
-        v += sum(UNIT_COST[state.u_type[k]] for k in state.cargo(u))
+        for k in state.cargo(u):  # loops, not generators: the compiled function has no closures
+            v += UNIT_COST[state.u_type[k]]
     if state.dev_owner[c] == owner or state.art_owner[c] == owner:
-        alone = sum(1 for k in positions(state.u_cell, c)
-                    if state.u_where[k] == ON_BOARD and state.u_owner[k] == owner) == 1
-        if alone:
+        standing = 0
+        for k in positions(state.u_cell, c):
+            if state.u_where[k] == ON_BOARD and state.u_owner[k] == owner:
+                standing += 1
+        if standing == 1:
             dev = state.dev_type[c]
             if dev == NO_DEV:
                 piece = 1.0  # artillery: no tokens, but it would fire at him

@@ -36,7 +36,8 @@ class Threats:
         stand = np.zeros(n, dtype=bool)
         close_masks = {1: np.zeros(n, dtype=bool), 3: np.zeros(n, dtype=bool)}
         ranged_masks = {2: np.zeros(n, dtype=bool), 3: np.zeros(n, dtype=bool)}
-        for u, o in enumerate(state.u_owner):
+        for u in range(state.n_units):
+            o = state.u_owner[u]
             if o != player:
                 continue
             w = state.u_where[u]
@@ -95,12 +96,14 @@ def target_field(state: GameState, info: MapInfo, me: int) -> tuple[list[float],
     """Pull of other players' targets per hex, for my knights (over land) and my ships (over
     sea): the best target value, shrinking with the turns it takes to get next to it."""
     xs, vs = [], []
-    for c, o in enumerate(state.dev_owner):
+    for c in range(state.n_cells):
+        o = state.dev_owner[c]
         if o >= 0 and o != me:
             xs.append(c)
             vs.append(DEV_COST[state.dev_type[c]] + 1.0)
     can_capture = me in state.dev_owner
-    for u, o in enumerate(state.u_owner):
+    for u in range(state.n_units):
+        o = state.u_owner[u]
         if o == me or state.u_where[u] != ON_BOARD:
             continue
         t = state.u_type[u]
@@ -129,7 +132,8 @@ def approach_risk(state: GameState, info: MapInfo, me: int) -> list[float]:
     turns = 1 if state.phase == BATTLE else 2
     scale = 0.8 if state.phase == BATTLE else 0.6
     approach = info.SEA_APPROACH(state.wind)
-    for u, o in enumerate(state.u_owner):
+    for u in range(state.n_units):
+        o = state.u_owner[u]
         if o == me or state.u_where[u] not in (ON_BOARD, LOADED):
             continue
         if battle_turns_left(state, o) <= 0:
@@ -151,7 +155,8 @@ def approach_risk(state: GameState, info: MapInfo, me: int) -> list[float]:
 def guards(state: GameState, owner: int) -> set[int]:
     """Hexes where ``owner`` has a unit that defends developments (not a freighter)."""
     out = set()
-    for u, o in enumerate(state.u_owner):
+    for u in range(state.n_units):
+        o = state.u_owner[u]
         if o == owner and state.u_where[u] == ON_BOARD and state.u_type[u] != FREIGHTER:
             out.add(state.u_cell[u])
     return out
@@ -177,8 +182,12 @@ def seize_exposure(state: GameState, info: MapInfo, cell: int, owner: int, threa
         if w >= 0 and w != q:
             exposed = max(exposed, 0.3)  # a wall in the way: he must breach it first
             continue
-        common = board.common_neighbours(a, cell)
-        if any(x in guard_cells or x == extra_guard for x in common):
+        guarded = False  # a loop, not a generator: the compiled function has no closures
+        for x in board.common_neighbours(a, cell):
+            if x in guard_cells or x == extra_guard:
+                guarded = True
+                break
+        if guarded:
             continue
         return 1.0
     return exposed

@@ -1,0 +1,25 @@
+# C types for building.py in the compiled build (see context.pxd).
+cimport cython
+from vigtavl_env.engine.state cimport GameState
+from agents.heuristic.context cimport Context
+
+cpdef double _builder_award_gain(Context ctx)
+@cython.locals(st=GameState, me=int, have=dict, x=int, y=int, room=int, price=int, t=int)
+cpdef double _complex_bonus(Context ctx, int dev, int cell)
+@cython.locals(e=object)
+cpdef double _new_dev_exposure(Context ctx, int cell)
+@cython.locals(e=double, g=set)
+cpdef double _new_dev_exposure_calc(Context ctx, int cell)
+@cython.locals(st=GameState, dev=int, v=double, castle=bint, coast=bint, c=int, worth=double)
+cpdef double score_build_dev(Context ctx, int verb, int cell)
+@cython.locals(st=GameState, t=int, loaded=bint, now=double, v=double)
+cpdef double score_build_unit(Context ctx, int verb, int cell)
+@cython.locals(st=GameState, me=int, d=int, edge=int, other=int, v=double, mine=bint, joins=bint, length=int,
+               a=int, b=int)
+cpdef double score_build_wall(Context ctx, int verb, int cell)
+@cython.locals(total=int, s0=int, closed=bint, a=int, d=int, b=int, e=int)
+cpdef int _enclosed_by(GameState st, int me, int edge, int cap=*)
+@cython.locals(st=GameState, t=int, here=double, best=double, c=int)
+cpdef double score_discharge(Context ctx, int verb, int cell)
+@cython.locals(st=GameState, t=int, loaded=bint)
+cpdef double score_recruit(Context ctx, int verb, int cell)

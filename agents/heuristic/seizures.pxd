@@ -1,0 +1,15 @@
+# C types for seizures.py in the compiled build (see context.pxd).
+cimport cython
+from vigtavl_env.engine.state cimport GameState
+from agents.heuristic.context cimport Context
+
+@cython.locals(st=GameState, u=int, t=int, here=int, gain=double)
+cpdef double score_occupy(Context ctx, int verb, int cell)
+@cython.locals(st=GameState, t=int, h=int, artillery_only=bint, stake=double, p_seized=double, tokens=double,
+               v=double)
+cpdef double _seizer_value(Context ctx, int s, int cell)
+@cython.locals(st=GameState)
+cpdef double _piece_stake(Context ctx, int cell, int seizer_owner)
+cpdef double score_no_defence(Context ctx, int verb, int cell)
+@cython.locals(st=GameState)
+cpdef double score_place_rescued(Context ctx, int verb, int cell)

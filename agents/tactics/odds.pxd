@@ -1,0 +1,11 @@
+# C types for odds.py in the compiled build (see vigtavl_env/engine/state.pxd).
+cimport cython
+from vigtavl_env.engine.state cimport GameState
+
+@cython.locals(d=int)
+cpdef int attack_dice_from(GameState state, int base, int target, int origin, bint ranged)
+cpdef double loss_prob(GameState state, int dice, int reach, int u)
+@cython.locals(t=int, c=int, owner=int, v=double, k=int, standing=int, dev=int, piece=double)
+cpdef double stake_value(GameState state, int u)
+@cython.locals(best=int, best_p=double, u=int, p=double)
+cpdef tuple choose_defender(GameState state, int dice, int reach, list options)
