@@ -46,12 +46,15 @@ def defender_options(state: GameState, cell: int, origin: int) -> list[int]:
     on_hex = [u for u in positions(u_cell, cell) if u_where[u] == ON_BOARD and u_owner[u] == owner]
     if not on_hex:
         return []
-    warship = any(IS_SHIP[u_type[u]] and u_type[u] != FREIGHTER for u in on_hex)
+    warship = False  # loops, not generators: the compiled function has no closures
+    strongest = 0
+    for u in on_hex:
+        warship = warship or (IS_SHIP[u_type[u]] and u_type[u] != FREIGHTER)
+        strongest = max(strongest, UNIT_COST[u_type[u]])
     out: list[tuple[int, int, int]] = []
     for u in on_hex:
         if not (warship and u_type[u] == FREIGHTER):
             out.append((cell, u_type[u], u))
-    strongest = max(UNIT_COST[u_type[u]] for u in on_hex)
     dist_o = state.gmap.board.dist[origin]
     for h in state.gmap.board.neighbours[cell]:
         if h < 0 or dist_o[h] != 1 or state.cell_player[h] != owner:

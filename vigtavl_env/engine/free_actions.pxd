@@ -13,3 +13,9 @@ cpdef list seize_sources(GameState state, int player, int target, object guards_
 @cython.locals(f=int)
 cpdef bint may_breach(GameState state, int u, set active)
 cpdef list dischargeable(GameState state, int player, int cell, int utype)
+@cython.locals(g=int)
+cpdef bint still_defended(GameState state, int target)
+@cython.locals(owner=int, artillery_only=bint, u_where=cython.int[:], u_owner=cython.int[:], u_type=cython.int[:],
+               out=list, h=int, u=int, t=int)
+cpdef list guard_options(GameState state, int target, int origin)
+cpdef list breachers(GameState state, int player, int cell)
