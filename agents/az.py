@@ -15,8 +15,8 @@ or no such file at all, is refused in one line.
 - ``az-search:MODEL[:N]``: :class:`AZSearchAgent`, :mod:`agents.gumbel`'s search with N
   simulations (default :data:`AZ_SEARCH_SIMULATIONS`), no Gumbel noise: deterministic for a seed.
 
-``MODEL`` is a path, or ``pretrained`` for the shipped one (``agents/pretrained/az/``: not shipped
-yet, training waits for rules v2).
+``MODEL`` is a path, or ``pretrained`` for the shipped one (``agents/pretrained/az/``: its README
+says how it was trained and how strong it is).
 """
 
 from __future__ import annotations

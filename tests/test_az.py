@@ -181,6 +181,26 @@ def test_az_agents_play_a_match(az_model):
     assert len(result.records) == 2
 
 
+def test_the_shipped_network_plays_v2_by_name_with_its_papers():
+    """``az:pretrained`` is a 2-player vigtavl_v2 network shipped with its config, README and
+    best.json; it loads by name, its decisions are legal, and whole games run through the
+    match runner, with search on top too."""
+    from agents.az import PRETRAINED_PATH, load_az_net
+    from agents.match import run_match
+    from vigtavl_env import raw_env
+    net = load_az_net("pretrained")
+    assert net.n_players == 2
+    for name in ("config.yaml", "README.md", "best.json"):
+        assert (PRETRAINED_PATH.parent / name).is_file(), name
+    agent = make_agent("az:pretrained")
+    env = raw_env(num_players=2)
+    env.reset(seed=7)
+    obs = env.observe(env.agent_selection)
+    assert obs["action_mask"][agent.act(obs["observation"], obs["action_mask"], {})] == 1
+    result = run_match(["az:pretrained", "az-search:pretrained:2"], 2, seed=3, progress=False, max_steps=60)
+    assert len(result.records) == 2 and all(r.n_decisions > 0 for r in result.records)
+
+
 def test_a_run_starts_from_an_earlier_runs_generation(az_model):
     from agents.az import load_az_net
     from training.az import starting_net
