@@ -19,7 +19,6 @@ cdef class Context:
 
     cpdef tuple tables(self)
     cpdef int wall_length(self)
-    @cython.locals(st=GameState, u=int)
     cpdef set guards(self, int p)
     @cython.locals(st=GameState, best=dict, u=int, c=int, o=int, t=int)
     cpdef dict targets(self)

@@ -29,13 +29,13 @@ from vigtavl_env.engine.combat import coastal_or_sea, defender_options
 from vigtavl_env.engine.hexgrid import angular_gap
 from vigtavl_env.engine.state import BATTLE, LOADED, ON_BOARD, PRISONER, SPENT, Activation, GameState, positions
 from vigtavl_env.engine.stats import (
-    ARCHER, DEV_COST, FREIGHTER, IS_SHIP, NO_DEV, UNIT_COST, UNIT_MOVEMENT, UNIT_RANGE,
+    ARCHER, DEV_COST, FREIGHTER, FREIGHTER_CAPACITY, IS_SHIP, NO_DEV, UNIT_COST, UNIT_MOVEMENT, UNIT_RANGE,
 )
 from vigtavl_env.engine.tokens import longest_wall
 
 from ..tactics import (
     CLOSE_WIN, LAST_DEVELOPMENT_BONUS, MapInfo, attack_dice_from, award_shares, battle_turns_left,
-    choose_defender, end_counts, seize_exposure, seize_value, turns_left,
+    choose_defender, end_counts, guarded, guards, seize_exposure, seize_value, turns_left,
 )
 
 
@@ -89,11 +89,7 @@ class Context:
     def guards(self, p: int) -> set[int]:
         """Hexes where player ``p`` has a unit that defends developments."""
         if p not in self._guards:
-            st = self.state
-            self._guards[p] = {
-                st.u_cell[u] for u in range(st.n_units)
-                if st.u_owner[u] == p and st.u_where[u] == ON_BOARD and st.u_type[u] != FREIGHTER
-            }
+            self._guards[p] = guards(self.state, p)
         return self._guards[p]
 
     def targets(self) -> dict[int, int]:
@@ -229,7 +225,7 @@ class Context:
             f = set()
             for u in range(st.n_units):
                 if st.u_owner[u] == me and st.u_type[u] == FREIGHTER and st.u_where[u] == ON_BOARD:
-                    if len(st.cargo(u)) < 3:
+                    if len(st.cargo(u)) < FREIGHTER_CAPACITY:
                         f.add(st.u_cell[u])
             self.cache["freighter_berths"] = f
         return f
@@ -406,7 +402,8 @@ class Context:
             w = st.walls[board.edge[a][d]]
             if w >= 0 and w != me:
                 continue
-            if _guarded(self.guards(owner), x, board.common_neighbours(a, x)):
+            g = self.guards(owner)
+            if x in g or guarded(g, board.common_neighbours(a, x)):
                 continue
             total += seize_tokens(self, x)
         return total
@@ -443,16 +440,6 @@ class Context:
         if key not in self.cache:
             self.cache[key] = unit_sites(self.state, self.me, t)
         return self.cache[key]
-
-
-def _guarded(guards: set[int], x: int, flanks: list[int]) -> bool:
-    """A guard stands on ``x`` or on one of the hexes ``flanks`` (next to both sides)."""
-    if x in guards:
-        return True
-    for y in flanks:
-        if y in guards:
-            return True
-    return False
 
 
 def cached_units(ctx: Context, key: tuple, make: Callable[[], list[int]]) -> list[int]:

@@ -2,6 +2,8 @@
 cimport cython
 from vigtavl_env.engine.state cimport GameState
 
-@cython.locals(q=int, exposed=double, d=int, a=int, h=int, w=int, x=int, guarded=bint)
+@cython.locals(x=int)
+cpdef bint guarded(set guard_cells, list cells, int extra_guard=*)
+@cython.locals(q=int, exposed=double, d=int, a=int, h=int, w=int)
 cpdef double seize_exposure(GameState state, object info, int cell, int owner, object threat, set guard_cells,
                             int extra_guard=*)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from vigtavl_env.engine.free_actions import guard_cells
 from vigtavl_env.engine.state import BATTLE, LOADED, ON_BOARD, GameState, positions
 from vigtavl_env.engine.stats import (
     ARCHER, DEV_COST, FREIGHTER, IS_SHIP, UNIT_COST, UNIT_MOVEMENT, UNIT_RANGE,
@@ -153,13 +154,17 @@ def approach_risk(state: GameState, info: MapInfo, me: int) -> list[float]:
 
 
 def guards(state: GameState, owner: int) -> set[int]:
-    """Hexes where ``owner`` has a unit that defends developments (not a freighter)."""
-    out = set()
-    for u in range(state.n_units):
-        o = state.u_owner[u]
-        if o == owner and state.u_where[u] == ON_BOARD and state.u_type[u] != FREIGHTER:
-            out.add(state.u_cell[u])
-    return out
+    """Hexes where ``owner`` has a unit that defends developments (not a freighter): the
+    engine's :func:`~vigtavl_env.engine.free_actions.guard_cells`."""
+    return guard_cells(state, owner)[0]
+
+
+def guarded(guard_cells: set[int], cells: list[int], extra_guard: int = -1) -> bool:
+    """A guard (of ``guard_cells``, or ``extra_guard``) stands on one of ``cells``."""
+    for x in cells:
+        if x in guard_cells or x == extra_guard:
+            return True
+    return False
 
 
 def seize_exposure(state: GameState, info: MapInfo, cell: int, owner: int, threat: Threats,
@@ -182,12 +187,7 @@ def seize_exposure(state: GameState, info: MapInfo, cell: int, owner: int, threa
         if w >= 0 and w != q:
             exposed = max(exposed, 0.3)  # a wall in the way: he must breach it first
             continue
-        guarded = False  # a loop, not a generator: the compiled function has no closures
-        for x in board.common_neighbours(a, cell):
-            if x in guard_cells or x == extra_guard:
-                guarded = True
-                break
-        if guarded:
+        if guarded(guard_cells, board.common_neighbours(a, cell), extra_guard):
             continue
         return 1.0
     return exposed

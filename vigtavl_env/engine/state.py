@@ -310,13 +310,8 @@ class GameState:
         """Where the pieces stand, as bytes for a cache key: the artillery, the walls, and each
         unit's owner, type, hex, place and carrier (two states of one map have the same key
         exactly when these tables are equal)."""
-        n, e, room, k = self.n_cells, self.n_edges, self.unit_room, self.n_units
-        units = 6 * n + 2 * e
-        buf = self.buf
-        parts = [buf[2 * n:3 * n].tobytes(), buf[6 * n:6 * n + e].tobytes()]
-        for t in range(5):  # owner, type, cell, where, carrier (see _views)
-            parts.append(buf[units + t * room:units + t * room + k].tobytes())
-        return b"".join(parts)
+        return b"".join([bytes(self.art_owner), bytes(self.walls), bytes(self.u_owner), bytes(self.u_type),
+                         bytes(self.u_cell), bytes(self.u_where), bytes(self.u_carrier)])
 
     def score_key(self) -> tuple:
         """Everything a position's evaluation may read, hashable: the tables, the counters and
