@@ -56,6 +56,7 @@ def test_codec_round_trips_every_engine_code(n):
     codes = np.arange(codec.n_engine)
     env_idx = codec.env_of_engine[codes]
     assert len(set(env_idx.tolist())) == codec.n_engine
+    assert np.all(np.diff(env_idx) > 0)  # both numberings ascend together (the random bot relies on it)
     assert np.array_equal(codec.engine_of_env[env_idx], codes)
     assert all(codec.to_engine(codec.to_env(int(c))) == c for c in codes)
     off = np.flatnonzero(codec.engine_of_env == NO_CODE)
@@ -64,6 +65,25 @@ def test_codec_round_trips_every_engine_code(n):
         codec.to_engine(int(off[0]))
     with pytest.raises(ValueError, match="outside the action space"):
         codec.to_engine(codec.n_actions)
+
+
+def test_the_codecs_mask_writers_agree_with_numpys_fancy_indexing():
+    codec = ActionCodec(Board(SIDE_FOR_PLAYERS[3]))
+    rng = np.random.default_rng(5)
+    for size in (0, 1, 40, 300):
+        codes = sorted(rng.choice(codec.n_engine, size=size, replace=False).tolist())
+        want = np.zeros(codec.n_actions, dtype=bool)
+        want[codec.env_of_engine[codes]] = True
+        assert np.array_equal(codec.legal_indices(codes), codec.env_of_engine[codes])
+        assert np.array_equal(codec.new_mask(codes), want.astype(np.int8))
+        assert codec.new_mask(codes).dtype == np.int8
+        for dtype in (bool, np.int8, np.uint8, np.float32):  # one-byte rows take the typed loop
+            row = np.ones(codec.n_actions, dtype=dtype)
+            assert codec.fill_mask(row, codes) is row
+            assert np.array_equal(row, want.astype(dtype))
+        batch = np.ones((2, codec.n_actions), dtype=bool)
+        codec.fill_mask(batch[1], codes)
+        assert np.array_equal(batch[1], want) and batch[0].all()  # one row written, in place
 
 
 def test_codec_layout_is_verb_times_hw_plus_tensor_cell():

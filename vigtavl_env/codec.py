@@ -14,7 +14,8 @@ Tensor cells off the hexagon (the corners of the square) never hold a legal acti
 The engine numbers the same decisions ``verb * n_cells + cell`` (see
 ``vigtavl_env/engine/actions.py``). Two integer arrays built once per board translate between
 the two numberings, so ``encode``/``decode`` are a single lookup and a whole legal list becomes a
-mask with one fancy-indexing assignment.
+mask in one typed loop. Both numberings ascend together (the hexes are numbered row by row, as
+the tensor's cells are), so the engine's sorted legal list is sorted as env indices too.
 
 Worked example, 2-player board (R = 5, W = 11, HW = 121, 91 hexes, N = 55 * 121 + 6 = 6661):
 moving the active unit (verb 37) to the hex at axial ``(3, -1)`` -- engine cell 37, tensor cell
@@ -93,21 +94,37 @@ class ActionCodec:
 
     # ------------------------------------------------------------------ vectorised
     def fill_mask(self, mask: np.ndarray, codes: list[int]) -> np.ndarray:
-        """Write a 0/1 mask of the env actions for a list of engine codes into ``mask``."""
+        """Write a 0/1 mask of the env actions for a list of engine codes into ``mask``, a 1-D
+        bool, int8 or uint8 array (a row of a batch: nothing is allocated)."""
         mask[:] = 0
-        if codes:
-            mask[self.env_of_engine[codes]] = 1
+        if mask.dtype.itemsize == 1 and mask.flags.c_contiguous:
+            _set_ones(mask.view(np.uint8), self.env_of_engine, codes)
+        elif codes:
+            mask[self.legal_indices(codes)] = 1
         return mask
 
     def new_mask(self, codes: list[int]) -> np.ndarray:
         """A fresh 0/1 int8 mask of the env actions for a list of engine codes."""
-        # A bytearray filled by a loop over the few dozen codes, then viewed as int8: cheaper
-        # than turning the list into an index array for numpy (the env builds one per decision).
-        mask, env_of = bytearray(self.n_actions), self._env_list
-        for c in codes:
-            mask[env_of[c]] = 1
-        return np.frombuffer(mask, dtype=np.int8)
+        mask = np.zeros(self.n_actions, dtype=np.uint8)
+        _set_ones(mask, self.env_of_engine, codes)
+        return mask.view(np.int8)
 
     def legal_indices(self, codes: list[int]) -> np.ndarray:
-        """Env indices of a list of engine codes (same order)."""
-        return self.env_of_engine[codes]
+        """Env indices of a list of engine codes (same order), int64."""
+        out = np.empty(len(codes), dtype=np.int64)
+        _gather(out, self.env_of_engine, codes)
+        return out
+
+
+# Typed loops in the compiled build (codec.pxd): a list of a few dozen codes costs less this way
+# than turned into an index array for numpy's fancy indexing.
+def _set_ones(row: np.ndarray, env_of: np.ndarray, codes: list[int]) -> None:
+    """``row[env_of[c]] = 1`` for every code ``c``."""
+    for k in range(len(codes)):
+        row[env_of[codes[k]]] = 1
+
+
+def _gather(out: np.ndarray, env_of: np.ndarray, codes: list[int]) -> None:
+    """``out[k] = env_of[codes[k]]`` for every k."""
+    for k in range(len(codes)):
+        out[k] = env_of[codes[k]]

@@ -46,7 +46,8 @@ from typing import Any
 # Compiled when Cython is present: the step loop's modules, then the bots' (training opponents,
 # the search bot). Modules that tests patch or that are rarely run stay plain Python.
 MODULES = (
-    "vigtavl_env.engine.state", "vigtavl_env.engine.hexgrid", "vigtavl_env.engine.movement",
+    "vigtavl_env.engine.state", "vigtavl_env.engine.actions", "vigtavl_env.engine.variants",
+    "vigtavl_env.engine.hexgrid", "vigtavl_env.engine.movement",
     "vigtavl_env.engine.combat", "vigtavl_env.engine.building", "vigtavl_env.engine.free_actions",
     "vigtavl_env.engine.tokens", "vigtavl_env.engine.shared", "vigtavl_env.engine.legal",
     "vigtavl_env.engine.game", "vigtavl_env.observation", "vigtavl_env.codec", "vigtavl_env.env",

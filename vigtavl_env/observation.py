@@ -282,6 +282,7 @@ def draw(state: GameState, observer: int, f: Any, tc: Any, tab: Any, hw: int) ->
     observation, its static planes already there and every other value 0). A player's groups
     go to his relative seat ``(p - observer) % P``."""
     P = state.n_players
+    units0, n_types, sides0 = _UNITS, N_TYPES, _SIDES  # typed locals: C arithmetic in the loops
     # Units: counts per (where, type, owner) on their hex, the spent ones, ships in reserve.
     reserve = [0] * (3 * P)
     spent0 = tab[_G["spent"]]
@@ -292,7 +293,7 @@ def draw(state: GameState, observer: int, f: Any, tc: Any, tab: Any, hw: int) ->
         if w <= PRISONER and state.u_cell[u] >= 0:  # (not aboard a freighter still in reserve)
             cell = tc[state.u_cell[u]]
             rel = (o - observer + P) % P
-            i = (tab[_UNITS + w * N_TYPES + t] + rel) * hw + cell
+            i = (tab[units0 + w * n_types + t] + rel) * hw + cell
             f[i] += 1.0
             if state.u_flags[u] & SPENT and w <= LOADED:
                 f[(spent0 + rel) * hw + cell] += 1.0
@@ -318,9 +319,9 @@ def draw(state: GameState, observer: int, f: Any, tc: Any, tab: Any, hw: int) ->
         if p >= 0:
             rel = (p - observer + P) % P
             for k in range(0, 4, 2):
-                c = tab[_SIDES + e * 4 + k]
+                c = tab[sides0 + e * 4 + k]
                 if c >= 0:
-                    f[(wall0 + tab[_SIDES + e * 4 + k + 1] * P + rel) * hw + tc[c]] = 1.0
+                    f[(wall0 + tab[sides0 + e * 4 + k + 1] * P + rel) * hw + tc[c]] = 1.0
     _draw_marks(state, f, tc, tab, hw)
     _draw_scalars(state, observer, f, tc, tab, hw, reserve, castle)
 

@@ -275,7 +275,7 @@ class VigtavlVectorEnv(VecEnv):
                 for k, i in enumerate(rows):
                     table = self.tables[i]
                     self.encoder.encode_into(table.state, table.state.current_player, obs[k])
-                    masks[k, self.codec.legal_indices(table.legal)] = True
+                    self.codec.fill_mask(masks[k], table.legal)
                 actions, _ = model.predict(obs, action_masks=masks, deterministic=self.deterministic_policies)
                 for k, i in enumerate(rows):
                     self.tables[i].play_code(self.codec.to_engine(int(actions[k])))
@@ -301,9 +301,7 @@ class VigtavlVectorEnv(VecEnv):
         seat = table.state.current_player
         self.seats[i] = seat
         self.encoder.encode_into(table.state, seat, self.observations[i])
-        row = self.masks[i]
-        row[:] = False
-        row[self.codec.legal_indices(table.legal)] = True
+        self.codec.fill_mask(self.masks[i], table.legal)
         self._infos[i]["interrupt"] = interrupt_kind(table.state)
 
     @property
@@ -354,8 +352,7 @@ def _bot_player(agent: Any, codec: ActionCodec) -> EnginePlayer:
 
     if type(agent) is RandomAgent:
         def pick(state: GameState, legal: list[int]) -> int:
-            indices = np.sort(codec.legal_indices(legal))
-            return codec.to_engine(int(indices[agent.rng.randrange(indices.size)]))
+            return legal[agent.rng.randrange(len(legal))]  # (engine order is env index order)
         return pick
 
     def act(state: GameState, legal: list[int]) -> int:
