@@ -95,7 +95,8 @@ class ActionCodec:
     # ------------------------------------------------------------------ vectorised
     def fill_mask(self, mask: np.ndarray, codes: list[int]) -> np.ndarray:
         """Write a 0/1 mask of the env actions for a list of engine codes into ``mask``, a 1-D
-        bool, int8 or uint8 array (a row of a batch: nothing is allocated)."""
+        array (a row of a batch: nothing is allocated); contiguous one-byte rows (bool, int8,
+        uint8) take the typed loop, others numpy's indexing."""
         mask[:] = 0
         if mask.dtype.itemsize == 1 and mask.flags.c_contiguous:
             _set_ones(mask.view(np.uint8), self.env_of_engine, codes)
