@@ -45,6 +45,8 @@ PRETRAINED = "pretrained"
 PRETRAINED_PATH = Path(__file__).resolve().parent / "pretrained" / "vigtavl_ppo.zip"
 PRETRAINED_3P = "pretrained-3p"  # the shipped 3-player network (agents/pretrained/3p/)
 PRETRAINED_3P_PATH = PRETRAINED_PATH.parent / "3p" / "vigtavl_ppo_3p.zip"
+PRETRAINED_4P = "pretrained-4p"  # the shipped 4-player network (agents/pretrained/4p/)
+PRETRAINED_4P_PATH = PRETRAINED_PATH.parent / "4p" / "vigtavl_ppo_4p.zip"
 # Earlier rules' shipped networks, kept as a record and as starting weights (training/transfer.py):
 # refused as agents of this environment (check_spaces), readable by ``init_from``.
 RECORDS = {"v1/pretrained": PRETRAINED_PATH.parent / "v1" / "vigtavl_ppo.zip",
@@ -72,10 +74,12 @@ class ModelFileError(AgentUnavailableError):
 
 # ------------------------------------------------------------------ trained models as agents
 def resolve_model_path(spec: str | Path) -> Path:
-    """``"pretrained"`` -> the shipped model, ``"pretrained-3p"`` the shipped 3-player one; else
-    the path, which must exist."""
+    """``"pretrained"`` -> the shipped model, ``"pretrained-3p"`` and ``"pretrained-4p"`` the
+    shipped 3- and 4-player ones; else the path, which must exist."""
     if str(spec) == PRETRAINED_3P and PRETRAINED_3P_PATH.is_file():
         return PRETRAINED_3P_PATH
+    if str(spec) == PRETRAINED_4P and PRETRAINED_4P_PATH.is_file():
+        return PRETRAINED_4P_PATH
     if str(spec) in RECORDS:
         return RECORDS[str(spec)]
     if str(spec) == PRETRAINED:

@@ -7,7 +7,7 @@ Specs (``list_agents()`` lists them with a line each):
 - ``search``: the search bot at its default budget; ``search:200`` runs at most 200
   simulations per decision, ``search:50ms`` at most 50 milliseconds, ``search:200:50ms`` both
   (:mod:`agents.search`).
-- ``ppo:path/to/model.zip``, ``ppo:pretrained`` (``ppo:pretrained-3p`` for 3 players): a trained PPO policy
+- ``ppo:path/to/model.zip``, ``ppo:pretrained`` (``ppo:pretrained-3p`` for 3 players, ``ppo:pretrained-4p`` for 4): a trained PPO policy
   playing its most likely legal action (``ppo:MODEL:sample``: sampling from the policy), loaded by
   ``agents.ppo.load_ppo_agent``.
 - ``ppo-search:pretrained``, ``ppo-search:path/to/model.zip:200``: the search bot with the

@@ -714,6 +714,24 @@ def test_the_shipped_three_player_agent_plays_by_name() -> None:
     assert result.records[0].n_decisions > 0
 
 
+def test_the_shipped_four_player_agent_plays_by_name() -> None:
+    """``ppo:pretrained-4p`` (agents/pretrained/4p/) is a 4-player vigtavl_v2 network that plays,
+    shipped with its config, README and best.json, and without the training env's last
+    observations (a policy file, not a run's state)."""
+    import json
+    import zipfile
+
+    from agents.match import run_match
+    from agents.ppo import PRETRAINED_4P_PATH, load_model, model_players
+    assert model_players(load_model("pretrained-4p")) == 4
+    for name in ("README.md", "config.yaml", "best.json"):
+        assert (PRETRAINED_4P_PATH.parent / name).is_file(), name
+    assert json.loads(zipfile.ZipFile(PRETRAINED_4P_PATH).read("data"))["_last_obs"] is None
+    result = run_match(["ppo:pretrained-4p", "random", "random", "random"], games=1, seed=0, num_players=4,
+                       progress=False)
+    assert result.records[0].n_decisions > 0
+
+
 def test_a_sampling_ppo_agent_by_spec_is_seeded() -> None:
     """``ppo:MODEL:sample`` draws from the policy (``eval_sample``'s agent), the same way for a seed."""
     from agents.registry import make_agent

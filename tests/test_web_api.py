@@ -425,7 +425,6 @@ def test_a_hint_is_the_strongest_agents_choice_among_the_legal_decisions(client)
 
 @pytest.mark.parametrize("body,status,words", [
     ({"seats": ["human", "greedy"]}, 409, "hints are off"),
-    ({"seats": ["human", "greedy", "greedy", "greedy"], "hints": True}, 400, "2 or 3 players"),
     ({"seats": ["greedy", "greedy"], "hints": True}, 400, "person's seat"),
     ({"seats": ["human", "greedy"], "hints": "please"}, 422, "hints"),
     ({"seats": ["human", "greedy"], "hints": [1]}, 422, "hints"),
@@ -435,6 +434,16 @@ def test_a_hint_where_there_is_none_is_refused_in_one_line(client, body, status,
     if r.status_code == 200:
         r = client.get(f"/api/games/{r.json()['id']}/hint")
     assert r.status_code == status and words in r.json()["error"]
+
+
+def test_a_four_player_game_has_hints_from_the_four_player_network(client):
+    """Every player count has a shipped network, so a game of four has hints too: the first hint
+    is ``ppo:pretrained-4p``'s choice among the person's legal decisions."""
+    g = client.post("/api/games", json={"seats": ["human", "greedy", "aggressor", "builder"], "seed": 5,
+                                        "hints": True}).json()
+    h = client.get(f"/api/games/{g['id']}/hint").json()
+    assert h["agent"] == "ppo:pretrained-4p" and 0 <= h["win"] <= 1
+    assert h["choices"] and {c["action"] for c in h["choices"]} <= {d["action"] for d in g["decisions"]}
 
 
 def test_a_hint_is_refused_when_it_is_not_the_persons_decision(client):
@@ -595,4 +604,4 @@ def test_a_replay_analysis_that_cannot_be_given_is_a_4xx_in_one_line(client, tmp
     four = run_match(["random"] * 4, games=1, seed=1, num_players=4, max_steps=20, progress=False)
     up = client.post("/api/replays/upload?name=four.json", content=json.dumps(four.to_dict())).json()
     r = client.get(f"/api/replays/{up['id']}/games/0/frames/1/analysis")
-    assert r.status_code == 400 and "2 or 3 players" in r.json()["error"]
+    assert r.status_code == 200 and r.json()["agent"] == "ppo:pretrained-4p", r.text  # four players: their network

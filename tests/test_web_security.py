@@ -122,13 +122,16 @@ def test_a_shipped_model_not_installed_is_refused_and_never_looked_for_elsewhere
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(agents.ppo, "PRETRAINED_PATH", tmp_path / "gone" / "vigtavl_ppo.zip")
     monkeypatch.setattr(agents.ppo, "PRETRAINED_3P_PATH", tmp_path / "gone" / "vigtavl_ppo_3p.zip")
+    monkeypatch.setattr(agents.ppo, "PRETRAINED_4P_PATH", tmp_path / "gone" / "vigtavl_ppo_4p.zip")
     marker = tmp_path / "marker"
     evil_model(tmp_path / "pretrained-3p", marker)  # where a fallback to a relative path would look
+    evil_model(tmp_path / "pretrained-4p", marker)
     evil_model(tmp_path / "pretrained", marker)
-    for spec in ("ppo:pretrained", "ppo:pretrained-3p", "ppo-search:pretrained-3p:5"):
+    for spec in ("ppo:pretrained", "ppo:pretrained-3p", "ppo-search:pretrained-3p:5", "ppo:pretrained-4p"):
         with pytest.raises(Exception, match="does not exist yet"):
             ModelGuard().check(spec)
-        seats = ["human", "greedy", spec] if "3p" in spec else ["human", spec]
+        seats = (["human", "greedy", spec] if "3p" in spec else ["human", "greedy", "greedy", spec] if "4p" in spec
+                 else ["human", spec])
         r = local(create_app()).post("/api/games", json={"seats": seats})
         assert "does not exist yet" in one_line_error(r, 400)
     assert not marker.exists(), "the pickle ran"

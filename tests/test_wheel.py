@@ -48,7 +48,7 @@ print("played", steps)
 print("compiled", len(compiled.compiled_modules()), "of", len(compiled.MODULES))
 print("summary", compiled.core_summary())
 from agents.registry import make_agent
-for spec in ("ppo:pretrained", "ppo:pretrained-3p"):
+for spec in ("ppo:pretrained", "ppo:pretrained-3p", "ppo:pretrained-4p"):
     bot = make_agent(spec, seed=0)
     print("loaded", spec, type(bot).__name__)
 print("bot", type(make_named_agent("greedy")).__name__)
@@ -103,6 +103,7 @@ def test_the_wheel_installs_and_runs_compiled_outside_the_checkout(tmp_path: Pat
     assert f"compiled {n} of {n}" in out, out  # the C extensions, with no extra command
     assert "summary compiled core" in out
     assert "loaded ppo:pretrained PPOAgent" in out and "loaded ppo:pretrained-3p PPOAgent" in out
+    assert "loaded ppo:pretrained-4p PPOAgent" in out
     assert "bot HeuristicAgent" in out and "static True" in out and "ppo_quick" in out
     version = _run([str(venv / "bin" / "vigtavl"), "--version"], cwd=elsewhere).stdout
     assert "compiled core" in version and len(version.strip().splitlines()) == 1

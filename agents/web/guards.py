@@ -45,7 +45,7 @@ FOREIGN_FETCH = ("cross-site", "same-site")  # Sec-Fetch-Site values of another 
 FAST_AGENTS = ("random", "greedy", "aggressor", "builder", "ppo", "az")  # one pass per decision
 SEARCH_AGENTS = ("search", "ppo-search")
 MS_BUDGET = re.compile(r"\d+(\.\d*)?ms")
-SHIPPED_MODELS = ("pretrained", "pretrained-3p")
+SHIPPED_MODELS = ("pretrained", "pretrained-3p", "pretrained-4p")
 RANDOM_MAP = "random"
 UNKNOWN_MAP = ("unknown map: choose a preset, 'random', or a .txt file inside a folder named with "
                "'vigtavl serve --maps DIR', named relative to it (GET /api/meta lists them)")
@@ -222,7 +222,7 @@ class ModelGuard:
     """Model files are pickles, and loading one runs the code in it: a spec's model is resolved
     to its real path (links and ``..`` followed) and loaded only if that path is a shipped model
     or a file named with ``--model`` (resolved when the server starts). A shipped name
-    (``pretrained``, ``pretrained-3p``) is let through only while its file is installed: it is
+    (``pretrained``, ``pretrained-3p``, ``pretrained-4p``) is let through only while its file is installed: it is
     looked up on each check (a model may be put in place while the server runs), and a missing
     one is refused in one line, never looked for elsewhere."""
 
@@ -237,7 +237,8 @@ class ModelGuard:
             from agents import ppo
         except ImportError:
             return None
-        return {ppo.PRETRAINED: ppo.PRETRAINED_PATH, ppo.PRETRAINED_3P: ppo.PRETRAINED_3P_PATH}
+        return {ppo.PRETRAINED: ppo.PRETRAINED_PATH, ppo.PRETRAINED_3P: ppo.PRETRAINED_3P_PATH,
+                ppo.PRETRAINED_4P: ppo.PRETRAINED_4P_PATH}
 
     def check(self, spec: str) -> str:
         """``spec`` with its model as the real path checked (a shipped name kept as it is), or a

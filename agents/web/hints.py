@@ -1,8 +1,8 @@
 """Hints: what the strongest agent would decide now, for a person who chose hints for his game.
 
 The strongest agent a server always has is the shipped network for the player count
-(``ppo:pretrained`` for two players, ``ppo:pretrained-3p`` for three; there is none for four, and
-a game of four cannot have hints). A hint is one forward pass of it: the policy's probabilities
+(``ppo:pretrained`` for two players, ``ppo:pretrained-3p`` for three, ``ppo:pretrained-4p`` for
+four). A hint is one forward pass of it: the policy's probabilities
 over the person's legal decisions (the :data:`HINT_CHOICES` most likely, each with its hex and
 words, so the page draws them on the board), and the value head's estimate of the game for the
 person's seat, said as a share of a win, ``(value + 1) / 2`` (the value is about -1 for a lost
@@ -20,7 +20,7 @@ import numpy as np
 
 from agents.web.guards import WebError
 
-HINT_AGENTS = {2: "ppo:pretrained", 3: "ppo:pretrained-3p"}
+HINT_AGENTS = {2: "ppo:pretrained", 3: "ppo:pretrained-3p", 4: "ppo:pretrained-4p"}
 HINT_CHOICES = 3
 MIN_PROB = 0.01  # choices less likely than this are left out (the most likely one never is)
 
@@ -28,7 +28,7 @@ MIN_PROB = 0.01  # choices less likely than this are left out (the most likely o
 def hint_agent_spec(n_players: int) -> str:
     """The agent that gives hints in a game of ``n_players``; a 400 where there is none."""
     if n_players not in HINT_AGENTS:
-        raise WebError(f"hints come from the shipped network, which plays 2 or 3 players, not {n_players}")
+        raise WebError(f"hints come from the shipped network, which plays 2, 3 or 4 players, not {n_players}")
     return HINT_AGENTS[n_players]
 
 

@@ -161,6 +161,7 @@ def _agents_menu(models: list[str]) -> list[dict[str, str]]:
     specs += [("search", AGENTS["search"]), ("search:50", "the search bot at 50 simulations per decision"),
               ("ppo:pretrained", "the shipped 2-player network"),
               ("ppo:pretrained-3p", "the shipped 3-player network"),
+              ("ppo:pretrained-4p", "the shipped 4-player network"),
               ("ppo-search:pretrained", AGENTS["ppo-search"])]
     specs += [(f"ppo:{m}", "a model named with --model") for m in models]
     return [{"spec": s, "about": a} for s, a in specs]

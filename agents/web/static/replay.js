@@ -114,7 +114,7 @@ async function showFrame(frame) {
   drawPosition(view, null);  // a frame's analysis is for that frame: the board's is cleared, the box hidden
   drawPanel(view, null);
   byId("hint").hidden = true;
-  byId("analyse-button").hidden = view.status.over || shown.seats.length > 3;  // no decision, or no network
+  byId("analyse-button").hidden = view.status.over;  // no decision to analyse
   const moves = frame ? [shown.moves[frame]] : [];
   drawOutcomes(moves);
   drawBattles(moves, shown.seats, shown.board.player_colours);
