@@ -42,7 +42,9 @@ from vigtavl_env.engine.version import ENV_NAME
 from vigtavl_env.observation import ObservationEncoder
 
 FORMAT = "vigtavl-az/1"
-AZ_SEARCH_SIMULATIONS = 16
+# az-search's default: with a Sequential Halving pass evaluated in one network call, 32 simulations
+# cost about the search bot's CPU per decision (docs/benchmarks.md, "az-search, batched")
+AZ_SEARCH_SIMULATIONS = 32
 PRETRAINED = "pretrained"
 PRETRAINED_PATH = Path(__file__).resolve().parent / "pretrained" / "az" / "vigtavl_az.pt"
 TRAIN_ONE = "`vigtavl az train --config az`"
@@ -240,7 +242,9 @@ class AZSearchAgent(Agent):
     def __init__(self, net: AZNet, path: str = "", simulations: int = AZ_SEARCH_SIMULATIONS,
                  seed: int | None = None, considered: int = 16) -> None:
         self.net, self.path = net, path
-        self.cfg = SearchConfig(simulations=simulations, considered=considered, gumbel_scale=0.0)
+        # a pass of Sequential Halving (one leaf per root action in it) goes to the network at once
+        self.cfg = SearchConfig(simulations=simulations, considered=considered, gumbel_scale=0.0,
+                                leaves_per_round=considered)
         self.evaluator = NetEvaluator(net)
         self.search = BatchedSearch(self.evaluator, net.n_players, self.cfg, seed=seed)
         self.seat = 0

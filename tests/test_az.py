@@ -151,6 +151,62 @@ def test_batched_search_evaluates_many_games_per_call():
     assert ev.calls <= 1 + 4  # the roots, then one call per round for all the games
 
 
+class SizedEvaluator(MarkedEvaluator):
+    """A MarkedEvaluator that notes each call's batch size."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n)
+        self.sizes: list[int] = []
+
+    def __call__(self, states, legal):
+        self.sizes.append(len(states))
+        return super().__call__(states, legal)
+
+
+def _passes(schedule: list[int]) -> int:
+    """Runs of equal entries: the Sequential Halving passes of a schedule."""
+    return sum(1 for i, v in enumerate(schedule) if i == 0 or schedule[i - 1] != v)
+
+
+@pytest.mark.parametrize("sims,considered", [(16, 16), (32, 8), (24, 5)])
+def test_a_pass_of_sequential_halving_is_evaluated_in_one_call(sims, considered):
+    """``leaves_per_round``: one network call per pass (one leaf per root action in it), the
+    simulations all counted, and no visit left over from a descent: below the root, a
+    deterministic edge's visits are its child's plus the one that made it."""
+    s, legal, _ = _play_until(lambda s, legal: 1 if len(legal) >= 16 else None)
+    ev = SizedEvaluator(2)
+    cfg = SearchConfig(simulations=sims, considered=considered, gumbel_scale=0.0, leaves_per_round=16)
+    search = BatchedSearch(ev, 2, cfg, seed=3)
+    result = search.run([s])[0]
+    root = search.last_roots[0]
+    assert result.action in legal and root.visits.sum() == sims
+    schedule = considered_visits(considered, sims)
+    assert ev.sizes[0] == 1 and len(ev.sizes) - 1 <= _passes(schedule)  # a pass ending the game needs no call
+    assert max(ev.sizes[1:]) == considered  # the first pass: every considered action at once
+    stack, checked = [root], 0
+    while stack:
+        node = stack.pop()
+        for a, child in enumerate(node.children):
+            if isinstance(child, Node):
+                if not child.terminal:
+                    assert node.visits[a] == child.visits.sum() + 1
+                    checked += 1
+                stack.append(child)
+            elif isinstance(child, dict):
+                assert node.visits[a] >= sum(c.visits.sum() + 1 for c in child.values())
+                stack.extend(child.values())
+    assert checked > 0
+
+
+def test_one_leaf_a_round_is_one_call_per_simulation():
+    s, legal, _ = _play_until(lambda s, legal: 1 if len(legal) >= 16 else None)
+    ev = SizedEvaluator(2)
+    BatchedSearch(ev, 2, SearchConfig(simulations=12, gumbel_scale=0.0), seed=3).run([s])
+    assert ev.sizes[0] == 1 and set(ev.sizes[1:]) <= {1} and len(ev.sizes) <= 13
+    with pytest.raises(ValueError, match="leaves_per_round"):
+        SearchConfig(leaves_per_round=0)
+
+
 # ------------------------------------------------------------------ model files and specs
 @pytest.fixture(scope="module")
 def az_model(tmp_path_factory) -> Path:
