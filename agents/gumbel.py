@@ -233,8 +233,8 @@ class _Tree:
         """Descents this round: the rest of the current Sequential Halving pass (simulations that
         ask for the same root visit count), at most ``leaves_per_round``."""
         cap = min(self.cfg.leaves_per_round, self.cfg.simulations - self.done)
-        if cap <= 1 or self.done >= len(self.schedule):
-            return max(0, min(1, cap))
+        if cap <= 1:  # (the schedule has an entry for each simulation)
+            return max(0, cap)
         want, k = self.schedule[self.done], 1
         while k < cap and self.schedule[self.done + k] == want:
             k += 1

@@ -73,13 +73,18 @@ class ModelFileError(AgentUnavailableError):
 
 
 # ------------------------------------------------------------------ trained models as agents
+def shipped_paths() -> dict[str, Path]:
+    """The shipped networks' names -> their files, installed or not: ``pretrained`` (2 players),
+    ``pretrained-3p`` and ``pretrained-4p`` (read when called, so a test may move a file)."""
+    return {PRETRAINED: PRETRAINED_PATH, PRETRAINED_3P: PRETRAINED_3P_PATH, PRETRAINED_4P: PRETRAINED_4P_PATH}
+
+
 def resolve_model_path(spec: str | Path) -> Path:
     """``"pretrained"`` -> the shipped model, ``"pretrained-3p"`` and ``"pretrained-4p"`` the
     shipped 3- and 4-player ones; else the path, which must exist."""
-    if str(spec) == PRETRAINED_3P and PRETRAINED_3P_PATH.is_file():
-        return PRETRAINED_3P_PATH
-    if str(spec) == PRETRAINED_4P and PRETRAINED_4P_PATH.is_file():
-        return PRETRAINED_4P_PATH
+    shipped = shipped_paths().get(str(spec))
+    if str(spec) != PRETRAINED and shipped is not None and shipped.is_file():
+        return shipped
     if str(spec) in RECORDS:
         return RECORDS[str(spec)]
     if str(spec) == PRETRAINED:

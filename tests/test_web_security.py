@@ -135,6 +135,8 @@ def test_a_shipped_model_not_installed_is_refused_and_never_looked_for_elsewhere
         r = local(create_app()).post("/api/games", json={"seats": seats})
         assert "does not exist yet" in one_line_error(r, 400)
     assert not marker.exists(), "the pickle ran"
+    from agents.web.guards import SHIPPED_MODELS
+    assert SHIPPED_MODELS == tuple(agents.ppo.shipped_paths())  # the guard's torch-free list, kept in step
 
 
 # -------------------------------------------------------------------- 2. maps: presets and named folders

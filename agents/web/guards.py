@@ -237,8 +237,7 @@ class ModelGuard:
             from agents import ppo
         except ImportError:
             return None
-        return {ppo.PRETRAINED: ppo.PRETRAINED_PATH, ppo.PRETRAINED_3P: ppo.PRETRAINED_3P_PATH,
-                ppo.PRETRAINED_4P: ppo.PRETRAINED_4P_PATH}
+        return ppo.shipped_paths()
 
     def check(self, spec: str) -> str:
         """``spec`` with its model as the real path checked (a shipped name kept as it is), or a
