@@ -38,6 +38,7 @@ from vigtavl_env.agent import Agent, AgentUnavailableError
 from vigtavl_env.codec import ActionCodec
 from vigtavl_env.engine import GameState, legal_actions
 from vigtavl_env.engine.actions import N_GLOBAL_VERBS, N_HEX_VERBS
+from vigtavl_env.engine.state import PHASE_NAMES, PLACEMENT
 from vigtavl_env.engine.version import ENV_NAME
 from vigtavl_env.observation import ObservationEncoder
 
@@ -49,6 +50,11 @@ FORMAT = "vigtavl-az/1"
 AZ_SEARCH_SIMULATIONS = 24
 AZ_SEARCH_CONSIDERED = 8
 AZ_SEARCH_C_SCALE = 0.03
+# The phase from which az-search searches (before it, the network's prior decides alone): the
+# placement, so every phase. Searching from the battle phase only, where the value head starts to
+# predict the result, was measured on 600 games and did no better (docs/benchmarks.md, "az-search
+# from the battle phase"); the option stays for experiments.
+AZ_SEARCH_FROM_PHASE = PLACEMENT
 PRETRAINED = "pretrained"
 PRETRAINED_PATH = Path(__file__).resolve().parent / "pretrained" / "az" / "vigtavl_az.pt"
 TRAIN_ONE = "`vigtavl az train --config az`"
@@ -216,6 +222,19 @@ def _one_thread() -> Iterator[None]:
 
 
 # ------------------------------------------------------------------ agents
+def prior_choice(net: AZNet, observation: np.ndarray, action_mask: np.ndarray, path: str = "") -> int:
+    """The network's most likely legal action (env index): one forward pass."""
+    if tuple(observation.shape) != net.obs_shape or action_mask.shape != (net.n_actions,):
+        raise ValueError(f"az model {path} was trained on observations {net.obs_shape} and "
+                         f"{net.n_actions} actions; this game has {tuple(observation.shape)} and "
+                         f"{action_mask.shape[0]} (another player count or board size)")
+    with _one_thread(), th.no_grad():
+        logits, _ = net(th.as_tensor(observation, dtype=th.float32)[None])
+    scores = logits[0].numpy().astype(np.float64)
+    scores[np.asarray(action_mask) == 0] = -np.inf
+    return int(np.argmax(scores))
+
+
 class AZAgent(Agent):
     """The network alone: its most likely legal action, one forward pass per decision."""
 
@@ -226,27 +245,23 @@ class AZAgent(Agent):
         self.seat = 0
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, info: dict[str, Any]) -> int:
-        if tuple(observation.shape) != self.net.obs_shape or action_mask.shape != (self.net.n_actions,):
-            raise ValueError(f"az model {self.path} was trained on observations {self.net.obs_shape} and "
-                             f"{self.net.n_actions} actions; this game has {tuple(observation.shape)} and "
-                             f"{action_mask.shape[0]} (another player count or board size)")
-        with _one_thread(), th.no_grad():
-            logits, _ = self.net(th.as_tensor(observation, dtype=th.float32)[None])
-        scores = logits[0].numpy().astype(np.float64)
-        scores[np.asarray(action_mask) == 0] = -np.inf
-        return int(np.argmax(scores))
+        return prior_choice(self.net, observation, action_mask, self.path)
 
 
 class AZSearchAgent(Agent):
-    """The network inside :mod:`agents.gumbel`'s search, ``simulations`` per decision; needs
-    ``info["state"]`` (the engine state, as the search bot does)."""
+    """The network inside :mod:`agents.gumbel`'s search, ``simulations`` per decision, from phase
+    ``search_from`` on (before it, the network alone; default :data:`AZ_SEARCH_FROM_PHASE`, every
+    phase); needs ``info["state"]`` (the engine state, as the search bot does)."""
 
     name = "az-search"
 
     def __init__(self, net: AZNet, path: str = "", simulations: int = AZ_SEARCH_SIMULATIONS,
                  seed: int | None = None, considered: int = AZ_SEARCH_CONSIDERED,
-                 c_scale: float = AZ_SEARCH_C_SCALE) -> None:
-        self.net, self.path = net, path
+                 c_scale: float = AZ_SEARCH_C_SCALE, search_from: int = AZ_SEARCH_FROM_PHASE) -> None:
+        if search_from not in range(len(PHASE_NAMES) - 1):
+            raise ValueError(f"search_from must be a phase number 0..{len(PHASE_NAMES) - 2} "
+                             f"({', '.join(PHASE_NAMES[:-1])}), not {search_from!r}")
+        self.net, self.path, self.search_from = net, path, search_from
         # a pass of Sequential Halving (one leaf per root action in it) goes to the network at once
         self.cfg = SearchConfig(simulations=simulations, considered=considered, c_scale=c_scale, gumbel_scale=0.0,
                                 leaves_per_round=considered)
@@ -262,6 +277,8 @@ class AZSearchAgent(Agent):
         state = info.get("state")
         if not isinstance(state, GameState):
             raise ValueError(f"{self.name} needs info['state'], the engine state (see vigtavl_env.agent.agent_info)")
+        if state.phase < self.search_from:
+            return prior_choice(self.net, observation, action_mask, self.path)
         codec = self.evaluator.tools(state)[1]
         legal = legal_actions(state)
         if len(legal) == 1:

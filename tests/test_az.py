@@ -231,6 +231,37 @@ def test_specs_make_agents_and_bad_ones_fail_in_one_line(az_model, tmp_path):
         assert "\n" not in str(e.value), spec
 
 
+def test_az_search_from_a_phase_plays_the_prior_before_it(az_model):
+    """With ``search_from`` the battle phase, az-search's choice before it is the network's own
+    (no search is run); from it on the search decides. By default it searches in every phase.
+    A bad phase is one line."""
+    from agents.az import AZAgent, AZSearchAgent, load_az_net
+    from vigtavl_env.codec import ActionCodec
+    from vigtavl_env.engine.state import BATTLE, BUILD, PLACEMENT
+    from vigtavl_env.observation import ObservationEncoder
+    net = load_az_net(az_model)
+    assert AZSearchAgent(net).search_from == PLACEMENT
+    agent, alone = AZSearchAgent(net, simulations=4, seed=0, search_from=BATTLE), AZAgent(net)
+    calls = []
+    run = agent.search.run
+    agent.search.run = lambda states: calls.append(len(states)) or run(states)
+    for phase in (BUILD, BATTLE):
+        s, legal, _ = _play_until(lambda s, legal: 1 if s.phase == phase and len(legal) >= 3 else None)
+        codec, encoder = ActionCodec(s.gmap.board), ObservationEncoder(s.gmap, s.config.rounds_per_phase)
+        obs, mask = encoder.encode(s, s.current_player), codec.new_mask(legal)
+        before = len(calls)
+        choice = agent.act(obs, mask, {"state": s})
+        assert mask[choice] == 1
+        if phase == BUILD:
+            assert len(calls) == before and choice == alone.act(obs, mask, {"state": s})
+        else:
+            assert calls[before:] == [1]
+    for bad in (-1, 3, "battle"):
+        with pytest.raises(ValueError, match="search_from must be a phase") as e:
+            AZSearchAgent(net, search_from=bad)
+        assert "\n" not in str(e.value)
+
+
 def test_az_agents_play_a_match(az_model):
     from agents.match import run_match
     result = run_match([f"az-search:{az_model}:2", f"az:{az_model}"], 2, seed=0, progress=False, max_steps=40)
