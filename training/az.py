@@ -57,7 +57,7 @@ from torch.nn import functional as F
 from tqdm import tqdm
 
 from agents.az import AZNet, NetEvaluator, from_ppo, load_az_net, model_payload, net_from_payload
-from agents.gumbel import BatchedSearch, SearchConfig, from_seats
+from agents.gumbel import BatchedSearch, from_seats
 from agents.match import run_match
 from training.az_config import AZConfig
 from training.evaluate import best_so_far
@@ -150,9 +150,7 @@ class SelfPlay:
         probe = raw_env(num_players=cfg.num_players, map=cfg.map, seed=cfg.seed)
         self.gmap, self.rules = probe.gmap, probe.config
         self.cfg, self.evaluator, self.buffer = cfg, evaluator, buffer
-        s = cfg.search
-        self.search = BatchedSearch(evaluator, cfg.num_players,
-                                    SearchConfig(s.simulations, s.considered, s.c_visit, s.c_scale, s.gumbel_scale),
+        self.search = BatchedSearch(evaluator, cfg.num_players, cfg.search,
                                     seed=seed, stop=None if stop is None else stop.check)
 
     def play(self, games: int, first_game: int, on_game: Any = None) -> SelfPlayStats:

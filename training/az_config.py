@@ -6,25 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from agents.gumbel import SearchConfig
 from training.config import ConfigError
 
 DEVICES = ("cpu", "auto", "cuda")
-
-
-@dataclass
-class AZSearchSettings:
-    """The search in self-play (:class:`agents.gumbel.SearchConfig`)."""
-
-    simulations: int = 16
-    """Simulations per searched decision (each one network evaluation)."""
-    considered: int = 16
-    """Root actions Sequential Halving considers at most."""
-    c_visit: float = 50.0
-    """sigma(q) = (c_visit + max visits) * c_scale * q, q rescaled to [0, 1] at the node."""
-    c_scale: float = 0.1
-    """See c_visit."""
-    gumbel_scale: float = 1.0
-    """Gumbel noise at the root in self-play (the moves played are samples of the improved policy)."""
 
 
 @dataclass
@@ -48,8 +33,8 @@ class AZConfig:
     """Self-play games per generation."""
     parallel_games: int = 16
     """Self-play games searched together (one network call per round of simulations for all)."""
-    search: AZSearchSettings = field(default_factory=AZSearchSettings)
-    """The search's settings in self-play."""
+    search: SearchConfig = field(default_factory=SearchConfig)
+    """The search's settings in self-play (:class:`agents.gumbel.SearchConfig`, which checks them)."""
     buffer_size: int = 20_000
     """Positions the replay buffer keeps (the oldest go first); ~27 KB each (float16 planes)."""
     max_legal: int = 384
@@ -100,8 +85,5 @@ class AZConfig:
             raise ConfigError(f"eval_workers must be >= 1, got {self.eval_workers}")
         if self.num_players not in (2, 3, 4):
             raise ConfigError(f"num_players must be 2, 3 or 4, got {self.num_players!r}")
-        s = self.search
-        if s.simulations < 1 or s.considered < 1 or min(s.c_visit, s.c_scale, s.gumbel_scale) < 0:
-            raise ConfigError(f"search: simulations and considered >= 1, c_visit, c_scale, gumbel_scale >= 0; got {s}")
         if not self.start_from.strip():
             raise ConfigError("start_from must name a PPO model ('pretrained' or a .zip) or an az model (.pt)")
