@@ -368,6 +368,19 @@ def test_an_az_runs_curve_draws_its_losses_over_positions(tmp_path):
     assert all(COLORS[i] in colours for i in range(len(AZ_LOSSES)))  # both losses drawn
 
 
+def test_the_runs_search_settings_are_the_searchs_own_and_bad_ones_name_the_group():
+    """``search`` in an az config is :class:`agents.gumbel.SearchConfig` itself; a value it refuses
+    is one ConfigError line that names the ``search`` group."""
+    from training.az_config import AZConfig
+    from training.config import ConfigError, load_config
+    cfg = load_config("az", ["search.simulations=5", "search.c_scale=0.2"], cls=AZConfig)
+    assert cfg.search == SearchConfig(simulations=5, considered=cfg.search.considered, c_scale=0.2)
+    for bad in ("search.simulations=0", "search.c_scale=-1", "search.leaves_per_round=0"):
+        with pytest.raises(ConfigError, match="^search: ") as e:
+            load_config("az", [bad], cls=AZConfig)
+        assert "\n" not in str(e.value), bad
+
+
 def test_best_json_names_the_best_generation_against_the_eval_opponents(tmp_path):
     import json
     from training.az import record_best

@@ -256,7 +256,12 @@ def from_dict(cls: type, data: Any, where: str = "") -> Any:
             raise ConfigError(f"unknown key {where + str(key)!r}; allowed keys{' in ' + where[:-1] if where else ''}: "
                               f"{', '.join(names)}")
     values = {k: _convert(hints[k], v, where + k) for k, v in data.items()}
-    return cls(**values)
+    try:
+        return cls(**values)
+    except ConfigError:
+        raise
+    except ValueError as e:  # a group that checks itself (agents.gumbel.SearchConfig): name the group
+        raise ConfigError(f"{where[:-1] or 'the config'}: {e}") from None
 
 
 def _convert(hint: Any, value: Any, name: str) -> Any:
