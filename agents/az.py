@@ -258,7 +258,7 @@ class AZSearchAgent(Agent):
     def __init__(self, net: AZNet, path: str = "", simulations: int = AZ_SEARCH_SIMULATIONS,
                  seed: int | None = None, considered: int = AZ_SEARCH_CONSIDERED,
                  c_scale: float = AZ_SEARCH_C_SCALE, search_from: int = AZ_SEARCH_FROM_PHASE) -> None:
-        if search_from not in range(len(PHASE_NAMES) - 1):
+        if isinstance(search_from, bool) or search_from not in range(len(PHASE_NAMES) - 1):
             raise ValueError(f"search_from must be a phase number 0..{len(PHASE_NAMES) - 2} "
                              f"({', '.join(PHASE_NAMES[:-1])}), not {search_from!r}")
         self.net, self.path, self.search_from = net, path, search_from

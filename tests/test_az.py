@@ -256,7 +256,7 @@ def test_az_search_from_a_phase_plays_the_prior_before_it(az_model):
             assert len(calls) == before and choice == alone.act(obs, mask, {"state": s})
         else:
             assert calls[before:] == [1]
-    for bad in (-1, 3, "battle"):
+    for bad in (-1, 3, "battle", True):
         with pytest.raises(ValueError, match="search_from must be a phase") as e:
             AZSearchAgent(net, search_from=bad)
         assert "\n" not in str(e.value)
