@@ -1,4 +1,4 @@
-"""The self-taught network and its agents: ``az:MODEL`` and ``az-search:MODEL[:N]`` (:mod:`agents.registry`).
+"""The self-taught network and its agents: ``az:MODEL`` and ``az-search:MODEL[:N][:Mms]`` (:mod:`agents.registry`).
 
 :class:`AZNet` is the PPO network's trunk and action head (:mod:`agents.network`, the same
 modules, so PPO weights load as they are) with a value head of one output per player: the
@@ -12,8 +12,9 @@ or no such file at all, is refused in one line.
 
 - ``az:MODEL``: :class:`AZAgent`, the network alone, one forward pass per decision: its most
   likely legal action.
-- ``az-search:MODEL[:N]``: :class:`AZSearchAgent`, :mod:`agents.gumbel`'s search with N
-  simulations (default :data:`AZ_SEARCH_SIMULATIONS`), no Gumbel noise: deterministic for a seed.
+- ``az-search:MODEL[:N][:Mms]``: :class:`AZSearchAgent`, :mod:`agents.gumbel`'s search with N
+  simulations (default :data:`AZ_SEARCH_SIMULATIONS`), no Gumbel noise: deterministic for a seed
+  unless a time limit of M milliseconds per decision cuts it short (``vigtavl serve`` sets one).
 
 ``MODEL`` is a path, or ``pretrained`` for the shipped one (``agents/pretrained/az/``: its README
 says how it was trained and how strong it is).
@@ -23,6 +24,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import math
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -251,17 +254,21 @@ class AZAgent(Agent):
 class AZSearchAgent(Agent):
     """The network inside :mod:`agents.gumbel`'s search, ``simulations`` per decision, from phase
     ``search_from`` on (before it, the network alone; default :data:`AZ_SEARCH_FROM_PHASE`, every
-    phase); needs ``info["state"]`` (the engine state, as the search bot does)."""
+    phase), within ``ms`` milliseconds of wall time per decision when given (the simulations
+    done by then decide); needs ``info["state"]`` (the engine state, as the search bot does)."""
 
     name = "az-search"
 
     def __init__(self, net: AZNet, path: str = "", simulations: int = AZ_SEARCH_SIMULATIONS,
                  seed: int | None = None, considered: int = AZ_SEARCH_CONSIDERED,
-                 c_scale: float = AZ_SEARCH_C_SCALE, search_from: int = AZ_SEARCH_FROM_PHASE) -> None:
+                 c_scale: float = AZ_SEARCH_C_SCALE, search_from: int = AZ_SEARCH_FROM_PHASE,
+                 ms: float | None = None) -> None:
         if isinstance(search_from, bool) or search_from not in range(len(PHASE_NAMES) - 1):
             raise ValueError(f"search_from must be a phase number 0..{len(PHASE_NAMES) - 2} "
                              f"({', '.join(PHASE_NAMES[:-1])}), not {search_from!r}")
-        self.net, self.path, self.search_from = net, path, search_from
+        if ms is not None and (isinstance(ms, bool) or not ms > 0 or not math.isfinite(ms)):
+            raise ValueError(f"ms must be a positive number of milliseconds per decision, not {ms!r}")
+        self.net, self.path, self.search_from, self.ms = net, path, search_from, ms
         # a pass of Sequential Halving (one leaf per root action in it) goes to the network at once
         self.cfg = SearchConfig(simulations=simulations, considered=considered, c_scale=c_scale, gumbel_scale=0.0,
                                 leaves_per_round=considered)
@@ -283,8 +290,9 @@ class AZSearchAgent(Agent):
         legal = legal_actions(state)
         if len(legal) == 1:
             return codec.to_env(legal[0])
+        deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000.0
         with _one_thread():
-            result = self.search.run([state])[0]
+            result = self.search.run([state], deadline=deadline)[0]
         return codec.to_env(result.action)
 
 
@@ -294,6 +302,6 @@ def load_az_agent(spec: str | Path, seed: int | None = None) -> AZAgent:
 
 
 def load_az_search_agent(spec: str | Path, simulations: int = AZ_SEARCH_SIMULATIONS,
-                         seed: int | None = None) -> AZSearchAgent:
+                         seed: int | None = None, ms: float | None = None) -> AZSearchAgent:
     path = resolve_az_path(spec)
-    return AZSearchAgent(load_az_net(spec), str(path), simulations=simulations, seed=seed)
+    return AZSearchAgent(load_az_net(spec), str(path), simulations=simulations, seed=seed, ms=ms)

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -82,6 +83,11 @@ class SearchConfig:
     evaluate a Sequential Halving pass (one simulation per root action still in it) together;
     a single game's search then makes a few calls of several positions instead of one call per
     simulation."""
+    common_dice: bool = False
+    """Common random numbers: the root actions of one Sequential Halving pass are simulated on
+    the same dice (a stream per pass and depth), so the halving compares them on the same luck
+    instead of on each one's own draw (the search bot's practice). False: every simulation
+    draws its own dice."""
 
     def __post_init__(self) -> None:
         if self.simulations < 1 or self.considered < 1 or self.leaves_per_round < 1:
@@ -224,6 +230,8 @@ class _Tree:
         self.considered[order[:m]] = True
         self.schedule = considered_visits(m, cfg.simulations)
         self.done = 0
+        # common_dice: this search's streams (drawn only then: without it the draws are as before)
+        self.dice_base = rng.getrandbits(64) if cfg.common_dice else 0
 
     @property
     def finished(self) -> bool:
@@ -272,8 +280,10 @@ class BatchedSearch:
         self.evaluations = 0  # network positions evaluated (for throughput figures)
         self.last_roots: list[Node] = []  # the last run's searched roots (for inspection and tests)
 
-    def run(self, states: Sequence[GameState]) -> list[SearchResult]:
-        """The search's decision for each position (none of them finished)."""
+    def run(self, states: Sequence[GameState], deadline: float | None = None) -> list[SearchResult]:
+        """The search's decision for each position (none of them finished). ``deadline``
+        (``time.perf_counter()``'s clock): no round starts after it, and each game plays its best
+        action of the simulations done by then (the prior's own choice if none)."""
         legal = [legal_actions(s) for s in states]
         results: list[SearchResult | None] = [None] * len(states)
         todo = []
@@ -289,6 +299,8 @@ class BatchedSearch:
             while not all(t.finished for t in trees):
                 if self.stop is not None:
                     self.stop()
+                if deadline is not None and time.perf_counter() > deadline:
+                    break
                 leaves = []
                 for t in trees:
                     for _ in range(t.round_size()):
@@ -312,8 +324,13 @@ class BatchedSearch:
         are counted now, its value when the network answers) or to the game's end (backed up
         here, None returned)."""
         node, path = tree.root, []
+        dice_pass = -1  # the root action's visits before this simulation: its Sequential Halving pass
         while True:
-            a = tree.root_action() if node is tree.root else node.interior_action(self.cfg)
+            if node is tree.root:
+                a = tree.root_action()
+                dice_pass = int(node.visits[a])
+            else:
+                a = node.interior_action(self.cfg)
             path.append((node, a))
             node.visits[a] += 1.0
             child = node.children[a]
@@ -326,6 +343,8 @@ class BatchedSearch:
                 node = child
             else:
                 state = self._clone(node.state)
+                if self.cfg.common_dice:
+                    state.rng = _dice_stream(tree.dice_base, dice_pass, len(path))
                 before = state.rng
                 apply_action(state, node.legal[a], node.legal)
                 rolled = state.rng != before
@@ -374,6 +393,14 @@ class BatchedSearch:
         outcomes = parent.children[a]
         assert isinstance(outcomes, dict)
         return outcomes.setdefault(leaf.key, node)
+
+
+def _dice_stream(base: int, dice_pass: int, depth: int) -> int:
+    """The dice seed of a pass's simulations at one depth (splitmix64's finaliser over the three)."""
+    z = (base + 0x9E3779B97F4A7C15 * (dice_pass + 1) + 0xD1B54A32D192ED03 * depth) & MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
 
 
 def _add_value(path: list[tuple[Node, int]], value: np.ndarray) -> None:

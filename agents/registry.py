@@ -16,7 +16,8 @@ Specs (``list_agents()`` lists them with a line each):
   adds the network's value of each simulation's end, at 2 tokens per unit of value.
 - ``az:MODEL``: a self-taught network (``vigtavl az train``) alone, its most likely legal action,
   one forward pass per decision; ``az-search:MODEL`` and ``az-search:MODEL:N``: the network in
-  Gumbel search with N simulations per decision (default 16; ``agents.az``, ``agents.gumbel``).
+  Gumbel search with N simulations per decision (default 24; ``agents.az``, ``agents.gumbel``),
+  ``:Mms`` adding a time limit of M milliseconds per decision.
   ``MODEL`` is a ``.pt`` model file (``runs/<run>/generations/gen_<k>.pt``) or ``pretrained``.
 
 The shipped ``pretrained`` model (``agents/pretrained/``) plays ``vigtavl_v2``; a model trained on
@@ -52,7 +53,7 @@ AGENTS: dict[str, str] = {
                   "network's value at weight W",
     "az": "a self-taught network alone (vigtavl az train): az:path/to/gen_k.pt or az:pretrained",
     "az-search": "a self-taught network in Gumbel search: az-search:MODEL, az-search:MODEL:N for N "
-                 "simulations per decision (default 16)",
+                 "simulations per decision (default 24), :Mms for a time limit",
 }
 
 BUDGET = re.compile(r"\d+|\d+(\.\d*)?ms")  # a search budget: simulations or milliseconds
@@ -61,6 +62,7 @@ VALUE_WEIGHT = re.compile(r"v(\d+(\.\d*)?)")  # ppo-search's weight of the netwo
 PPO_MISSING = "PPO agents need torch and sb3-contrib (pip install vigtavl); train one with `vigtavl train`"
 AZ_MISSING = "az agents need torch (pip install vigtavl); train one with `vigtavl az train`"
 SIMULATIONS = re.compile(r"\d+")  # az-search's simulations per decision
+MS = re.compile(r"\d+(\.\d*)?ms")  # az-search's time limit per decision
 
 
 def list_agents() -> list[str]:
@@ -187,31 +189,41 @@ def _ppo_search(arg: str, spec: str, seed: int | None) -> Agent:
     return load_ppo_search_agent(model, seed=seed, **options)
 
 
-def _split_az(name: str, arg: str, spec: str) -> tuple[str, int | None]:
-    """``MODEL`` or, for az-search, ``MODEL:N`` -> the model and the simulations (None: default)."""
-    model, simulations = arg, None
-    if name == "az-search" and ":" in arg:
-        head, _, last = arg.rpartition(":")
-        if SIMULATIONS.fullmatch(last.strip()):
-            model, simulations = head, int(last)
+def _split_az(name: str, arg: str, spec: str) -> tuple[str, int | None, float | None]:
+    """``MODEL`` or, for az-search, ``MODEL[:N][:Mms]`` -> the model, the simulations and the
+    milliseconds per decision (None: the default, no time limit)."""
+    model, simulations, ms = arg, None, None
+    bad = (f"bad az-search budget in {spec!r}: {{!r}} is not a positive number of simulations "
+           "(az-search:MODEL:16) or of milliseconds (az-search:MODEL:16:50ms), each named once")
+    while name == "az-search" and ":" in model:
+        head, _, last = model.rpartition(":")
+        part = last.strip().lower()
+        if SIMULATIONS.fullmatch(part) and simulations is None:
+            simulations = int(part)
             if simulations < 1:
-                raise ValueError(f"bad az-search budget in {spec!r}: {last!r} is not a positive number of "
-                                 "simulations (az-search:MODEL:16)")
-        elif last.strip().lower().endswith("ms") or not last.strip():
-            raise ValueError(f"bad az-search budget in {spec!r}: {last!r} is not a positive number of "
-                             "simulations (az-search:MODEL:16)")
+                raise ValueError(bad.format(last))
+        elif MS.fullmatch(part) and ms is None:
+            ms = float(part[:-2])
+            if not ms > 0:
+                raise ValueError(bad.format(last))
+        elif not part or part.endswith("ms") or SIMULATIONS.fullmatch(part):
+            raise ValueError(bad.format(last))
+        else:
+            break  # a ':' inside the model's path
+        model = head
     if not model.strip():
         raise ValueError(f"agent {spec!r} needs a model: {name}:path/to/gen_k.pt or {name}:pretrained")
-    return model.strip(), simulations
+    return model.strip(), simulations, ms
 
 
 def _az(name: str, arg: str, spec: str, seed: int | None) -> Agent:
-    """``az:MODEL`` (the network alone) or ``az-search:MODEL[:N]`` (N simulations)."""
-    model, simulations = _split_az(name, arg, spec)
+    """``az:MODEL`` (the network alone) or ``az-search:MODEL[:N][:Mms]`` (N simulations, within
+    M milliseconds per decision)."""
+    model, simulations, ms = _split_az(name, arg, spec)
     try:
         from agents.az import AZ_SEARCH_SIMULATIONS, load_az_agent, load_az_search_agent
     except ImportError:
         raise AgentUnavailableError(AZ_MISSING) from None
     if name == "az":
         return load_az_agent(model, seed=seed)
-    return load_az_search_agent(model, simulations or AZ_SEARCH_SIMULATIONS, seed=seed)
+    return load_az_search_agent(model, simulations or AZ_SEARCH_SIMULATIONS, seed=seed, ms=ms)

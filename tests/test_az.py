@@ -207,6 +207,33 @@ def test_one_leaf_a_round_is_one_call_per_simulation():
         SearchConfig(leaves_per_round=0)
 
 
+
+@pytest.mark.parametrize("common", [True, False])
+def test_common_dice_give_the_root_actions_of_a_pass_the_same_dice(monkeypatch, common):
+    """``common_dice``: every root action of a Sequential Halving pass is applied on the same
+    dice stream, and each pass on its own; without it every simulation draws its own."""
+    import agents.gumbel as gumbel
+
+    s, legal, _ = _play_until(lambda s, legal: 1 if len(legal) >= 8 else None)
+    seen: list[int] = []  # the dice stream of each application to a clone of the root
+
+    def recording(state, code, legal_=None):
+        if state is not s and state.decisions == s.decisions:
+            seen.append(state.rng)
+        return apply_action(state, code, legal_)
+
+    monkeypatch.setattr(gumbel, "apply_action", recording)
+    cfg = SearchConfig(simulations=8, considered=4, gumbel_scale=0.0, leaves_per_round=4, common_dice=common)
+    result = BatchedSearch(MarkedEvaluator(2), 2, cfg, seed=5).run([s])[0]
+    assert result.action in legal
+    first_pass = seen[:4]  # schedule [0, 0, 0, 0, 1, 1, 2, 2]: four root actions once each
+    assert len(first_pass) == 4
+    if common:
+        assert len(set(first_pass)) == 1 and len(set(seen)) <= 3
+        assert set(seen[4:]).isdisjoint(first_pass)  # later passes draw other dice
+    else:
+        assert len(set(first_pass)) == 4
+
 # ------------------------------------------------------------------ model files and specs
 @pytest.fixture(scope="module")
 def az_model(tmp_path_factory) -> Path:
@@ -224,7 +251,7 @@ def test_specs_make_agents_and_bad_ones_fail_in_one_line(az_model, tmp_path):
     junk = tmp_path / "junk.pt"
     junk.write_text("not a model")
     for spec, error in [("az:", ValueError), ("az-search:", ValueError), (f"az-search:{az_model}:0", ValueError),
-                        (f"az-search:{az_model}:50ms", ValueError), ("az:missing.pt", FileNotFoundError),
+                        (f"az-search:{az_model}:0ms", ValueError), ("az:missing.pt", FileNotFoundError),
                         (f"az:{junk}", AZModelError), (f"az:{tmp_path}", FileNotFoundError)]:
         with pytest.raises(error) as e:
             make_agent(spec)
@@ -244,7 +271,7 @@ def test_az_search_from_a_phase_plays_the_prior_before_it(az_model):
     agent, alone = AZSearchAgent(net, simulations=4, seed=0, search_from=BATTLE), AZAgent(net)
     calls = []
     run = agent.search.run
-    agent.search.run = lambda states: calls.append(len(states)) or run(states)
+    agent.search.run = lambda states, deadline=None: calls.append(len(states)) or run(states, deadline)
     for phase in (BUILD, BATTLE):
         s, legal, _ = _play_until(lambda s, legal: 1 if s.phase == phase and len(legal) >= 3 else None)
         codec, encoder = ActionCodec(s.gmap.board), ObservationEncoder(s.gmap, s.config.rounds_per_phase)
@@ -261,6 +288,26 @@ def test_az_search_from_a_phase_plays_the_prior_before_it(az_model):
             AZSearchAgent(net, search_from=bad)
         assert "\n" not in str(e.value)
 
+
+def test_az_search_within_a_time_limit_stops_its_simulations(az_model):
+    """``az-search:MODEL:N:Mms``: the simulations done within M ms decide (the web server's
+    bound); a bad limit is refused in one line."""
+    from vigtavl_env.codec import ActionCodec
+
+    s, legal, _ = _play_until(lambda s, legal: 1 if len(legal) >= 16 else None)
+    agent = make_agent(f"az-search:{az_model}:100000:200ms", seed=0)
+    assert agent.ms == 200.0 and agent.cfg.simulations == 100000
+    codec = ActionCodec(s.gmap.board)
+    mask = codec.new_mask(legal)
+    agent.act(np.zeros(1), mask, {"state": s})  # torch's first call is slow
+    t0 = time.perf_counter()
+    action = agent.act(np.zeros(1), mask, {"state": s})
+    assert time.perf_counter() - t0 < 5.0  # 100,000 simulations would take minutes
+    assert codec.to_engine(action) in legal
+    assert 0 < agent.search.last_roots[0].visits.sum() < 100000
+    for bad in ("az-search:{}:0ms", "az-search:{}:5ms:6ms", "az-search:{}:16:8"):
+        with pytest.raises(ValueError, match="bad az-search budget"):
+            make_agent(bad.format(az_model))
 
 def test_az_agents_play_a_match(az_model):
     from agents.match import run_match

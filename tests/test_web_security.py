@@ -139,6 +139,26 @@ def test_a_shipped_model_not_installed_is_refused_and_never_looked_for_elsewhere
     assert SHIPPED_MODELS == tuple(agents.ppo.shipped_paths())  # the guard's torch-free list, kept in step
 
 
+def test_the_az_agents_shipped_model_is_their_own_and_for_two_players_only(tmp_path, monkeypatch):
+    import agents.az
+    for spec in ("az:pretrained-3p", "az-search:pretrained-4p:8"):
+        with pytest.raises(Exception, match="has no shipped pretrained-"):
+            ModelGuard().check(spec)
+    assert ModelGuard().check("az-search:pretrained:8:50ms") == "az-search:pretrained:8:50ms"
+    client = local(create_app(think_ms=300))
+    game = start(client, ["az-search:pretrained", "human"])
+    assert game["seats"][0] == "az-search:pretrained:24:300ms" and game["status"]["to_act"] == 0
+    moved = client.post(f"/api/games/{game['id']}/advance").json()
+    assert moved["status"]["to_act"] == 1  # the search loaded its freighters within the cap
+    menu = {a["spec"] for a in client.get("/api/meta").json()["agents"]}
+    assert {"az:pretrained", "az-search:pretrained"} <= menu
+    # the check looks at the az file, not the PPO one of the same name
+    monkeypatch.setattr(agents.az, "PRETRAINED_PATH", tmp_path / "gone" / "vigtavl_az.pt")
+    r = local(create_app()).post("/api/games", json={"seats": ["human", "az-search:pretrained"]})
+    assert "does not exist yet" in one_line_error(r, 400)
+    assert ModelGuard().check("ppo:pretrained") == "ppo:pretrained"
+
+
 # -------------------------------------------------------------------- 2. maps: presets and named folders
 def test_a_map_outside_the_maps_folders_gets_the_same_answer_whether_or_not_it_exists(tmp_path):
     maps, outside = tmp_path / "maps", tmp_path / "outside"
@@ -187,6 +207,9 @@ def test_a_results_file_naming_a_file_as_its_map_is_refused_unread(client, resul
     ("search:infms", "bad search budget"),
     ("search:nanms", "bad search budget"),
     ("search:-5ms", "bad search budget"),
+    ("az-search:pretrained:24:9999ms", "at most 300ms"),
+    ("az-search:pretrained:xms", "bad az-search budget"),
+    ("az-search:pretrained:0", "bad az-search budget"),
 ])
 def test_an_agent_over_the_time_cap_is_refused(client, spec, words):
     assert words in one_line_error(client.post("/api/games", json={"seats": ["human", spec]}), 400)
@@ -197,6 +220,9 @@ def test_an_agent_over_the_time_cap_is_refused(client, spec, words):
     ("search:99999999", "search:99999999:300ms"),
     ("search:50:100ms", "search:50:100ms"),
     ("greedy", "greedy"),
+    ("az-search:pretrained", "az-search:pretrained:24:300ms"),
+    ("az-search:pretrained:99999", "az-search:pretrained:99999:300ms"),
+    ("az-search:pretrained:8:50ms", "az-search:pretrained:8:50ms"),
 ])
 def test_every_search_gets_a_time_limit_within_the_cap(client, spec, runs):
     from agents.search import DEFAULT_ITERATIONS

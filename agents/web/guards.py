@@ -43,7 +43,8 @@ LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})
 SAFE_METHODS = ("GET", "HEAD")
 FOREIGN_FETCH = ("cross-site", "same-site")  # Sec-Fetch-Site values of another origin's page
 FAST_AGENTS = ("random", "greedy", "aggressor", "builder", "ppo", "az")  # one pass per decision
-SEARCH_AGENTS = ("search", "ppo-search")
+SEARCH_AGENTS = ("search", "ppo-search", "az-search")
+AZ_AGENTS = ("az", "az-search")  # their shipped model is agents.az's, for 2 players only
 MS_BUDGET = re.compile(r"\d+(\.\d*)?ms")
 SHIPPED_MODELS = ("pretrained", "pretrained-3p", "pretrained-4p")
 RANDOM_MAP = "random"
@@ -230,10 +231,14 @@ class ModelGuard:
         self.named = frozenset(os.path.realpath(m) for m in models)
 
     @staticmethod
-    def shipped() -> dict[str, Path] | None:
-        """``pretrained`` names -> the shipped files, installed or not; None without torch (no
-        model can load, and make_agent says so before any file is opened)."""
+    def shipped(kind: str = "ppo") -> dict[str, Path] | None:
+        """``pretrained`` names -> the shipped files of an agent kind (``ppo``, ``ppo-search``:
+        the PPO networks; ``az``, ``az-search``: the self-taught one), installed or not; None
+        without torch (no model can load, and make_agent says so before any file is opened)."""
         try:
+            if kind in AZ_AGENTS:
+                from agents import az
+                return {az.PRETRAINED: az.PRETRAINED_PATH}
             from agents import ppo
         except ImportError:
             return None
@@ -245,8 +250,12 @@ class ModelGuard:
         model = spec_model(spec)
         if not model:
             return spec
-        shipped = self.shipped()
+        kind = spec.strip().partition(":")[0].lower()
+        shipped = self.shipped(kind)
         if model in SHIPPED_MODELS:
+            if shipped is not None and model not in shipped:
+                raise WebError(f"agent {spec!r}: {kind} has no shipped {model} model (only "
+                               f"{', '.join(sorted(shipped))}); choose another agent")
             if shipped is not None and not shipped[model].is_file():
                 raise WebError(f"agent {spec!r}: the shipped model {shipped[model]} does not exist yet on this "
                                "server (it is put there by the project); choose another agent")
@@ -266,7 +275,7 @@ class ModelGuard:
 
 # -------------------------------------------------------------------- agents and their time
 def bounded_spec(spec: str, think_ms: int) -> str:
-    """The spec a seat runs: a ``search`` or ``ppo-search`` spec gets a time limit of
+    """The spec a seat runs: a ``search``, ``ppo-search`` or ``az-search`` spec gets a time limit of
     ``think_ms`` per decision unless it names one; one above ``think_ms`` is refused (400)."""
     spec = spec.strip()
     kind, _, arg = spec.partition(":")
@@ -278,7 +287,11 @@ def bounded_spec(spec: str, think_ms: int) -> str:
             raise WebError(f"agent {spec!r}: this server runs only its own agents ("
                            f"{', '.join(FAST_AGENTS + SEARCH_AGENTS)}), whose thinking time it bounds")
         return spec  # an unknown agent: check_agents names the known ones
-    budget = arg if kind == "search" else arg[len(spec_model(spec) or ""):]
+    try:
+        model = spec_model(spec)
+    except ValueError as e:  # a bad az-search budget
+        raise WebError(str(e)) from None
+    budget = arg if kind == "search" else arg[len(model or ""):]
     parts = [p.strip().lower() for p in budget.split(":") if p.strip()]
     times = [p for p in parts if p.endswith("ms")]
     for t in times:
@@ -297,6 +310,9 @@ def _default_simulations(kind: str) -> int:
     if kind == "search":
         from agents.search import DEFAULT_ITERATIONS
         return DEFAULT_ITERATIONS
+    if kind == "az-search":
+        from agents.az import AZ_SEARCH_SIMULATIONS
+        return AZ_SEARCH_SIMULATIONS
     from agents.ppo import PPO_SEARCH_ITERATIONS
     return PPO_SEARCH_ITERATIONS
 

@@ -162,7 +162,9 @@ def _agents_menu(models: list[str]) -> list[dict[str, str]]:
               ("ppo:pretrained", "the shipped 2-player network"),
               ("ppo:pretrained-3p", "the shipped 3-player network"),
               ("ppo:pretrained-4p", "the shipped 4-player network"),
-              ("ppo-search:pretrained", AGENTS["ppo-search"])]
+              ("ppo-search:pretrained", AGENTS["ppo-search"]),
+              ("az:pretrained", "the shipped self-taught 2-player network"),
+              ("az-search:pretrained", "the shipped self-taught 2-player network in Gumbel search")]
     specs += [(f"ppo:{m}", "a model named with --model") for m in models]
     return [{"spec": s, "about": a} for s, a in specs]
 
