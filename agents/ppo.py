@@ -81,18 +81,17 @@ def shipped_paths() -> dict[str, Path]:
 
 def resolve_model_path(spec: str | Path) -> Path:
     """``"pretrained"`` -> the shipped model, ``"pretrained-3p"`` and ``"pretrained-4p"`` the
-    shipped 3- and 4-player ones; else the path, which must exist."""
-    shipped = shipped_paths().get(str(spec))
-    if str(spec) != PRETRAINED and shipped is not None and shipped.is_file():
-        return shipped
+    shipped 3- and 4-player ones (a shipped name whose file is missing is refused, never looked
+    for as a relative path); else the path, which must exist."""
     if str(spec) in RECORDS:
         return RECORDS[str(spec)]
-    if str(spec) == PRETRAINED:
-        if not PRETRAINED_PATH.is_file():
+    shipped = shipped_paths().get(str(spec))
+    if shipped is not None:
+        if not shipped.is_file():
             raise FileNotFoundError(
-                f"the pretrained model {PRETRAINED_PATH} does not exist yet: train one with `vigtavl train "
+                f"the {spec} model {shipped} does not exist yet: train one with `vigtavl train "
                 "--config configs/ppo_vs_bots.yaml` and copy its runs/<run>/best_model.zip there")
-        return PRETRAINED_PATH
+        return shipped
     path = Path(spec)
     if path.is_dir():  # a run folder given for its model: name the file to give instead
         inside = next((m for m in (path / "best_model.zip", path / "final_model.zip") if m.is_file()), None)

@@ -105,3 +105,16 @@ def test_a_run_folder_points_at_its_model(tmp_path):
     (tmp_path / "best_model.zip").write_bytes(b"")
     with pytest.raises(ModelFileError, match=f"is a folder.*{tmp_path / 'best_model.zip'}"):
         make_agent(f"ppo:{tmp_path}")
+
+
+@pytest.mark.parametrize("name,attr", [("pretrained", "PRETRAINED_PATH"), ("pretrained-3p", "PRETRAINED_3P_PATH"),
+                                       ("pretrained-4p", "PRETRAINED_4P_PATH")])
+def test_a_missing_shipped_model_is_refused_not_looked_for_as_a_relative_path(tmp_path, monkeypatch, name, attr):
+    import agents.ppo
+    from agents.ppo import resolve_model_path
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).write_bytes(b"a file by the shipped model's name, in the working folder")
+    monkeypatch.setattr(agents.ppo, attr, tmp_path / "gone" / "model.zip")
+    with pytest.raises(FileNotFoundError, match="does not exist yet") as e:
+        resolve_model_path(name)
+    assert "\n" not in str(e.value)
