@@ -9,6 +9,7 @@ no real choice (alike units, a single option).
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from conftest import at, battles, hexes, hx, make_map, refused, verbs
@@ -703,6 +704,42 @@ def test_own_units_with_a_way_out_do_not_surrender():
     act(state, "end activation")
     assert state.u_where[t] == ON_BOARD and not any(e["event"] == "surrender" for e in state.events)
 
+
+POSITIONS = Path(__file__).resolve().parent / "positions"
+
+
+def test_a_freighter_lost_while_its_knight_acts_ends_its_activation():
+    """T6 (v2): a knight steps ashore from its active freighter (the freighter exception) and
+    so leaves the freighter ringed: it surrenders at once (sinks), and its activation ends with
+    the knight's, for it has nothing left to do. Before, the sunk freighter stayed active and was
+    offered moves from nowhere (its hex -1 read as the board's last hex), back onto the board.
+    The position: a random duel game (seed 1135) saved before the knight's move."""
+    state = from_json((POSITIONS / "knight_leaves_its_freighter_to_surrender.json").read_text())
+    freighter, knight = state.stack[0].unit, state.stack[1].unit
+    assert state.u_type[freighter] == FREIGHTER and state.u_carrier[knight] == freighter
+    act(state, "move", (-3, 2))
+    assert state.u_where[freighter] == GONE and state.u_where[knight] == ON_BOARD
+    assert [e["event"] for e in state.events[-2:]] == ["surrender", "sunk"]
+    assert "move" not in verbs(state)  # the knight has moved; the freighter is gone
+    act(state, "end activation")
+    assert state.stack == [] and state.active is None
+    assert [e["unit"] for e in state.events if e["event"] == "end_activation"] == [knight, freighter]
+    assert "move" not in verbs(state) and state.u_where[freighter] == GONE
+
+
+@pytest.mark.parametrize("map_name,seeds", [("duel", range(1100, 1200)), ("quad", range(600, 700))])
+def test_no_unit_acts_once_it_is_off_the_board(map_name, seeds):
+    """Property, over random games (these seeds met the case above twice): after every
+    decision, the acting unit (the top of the activation stack) is on the board or aboard."""
+    gm = load_map(map_name)
+    for seed in seeds:
+        state, rng = new_game(gm, seed=seed), random.Random(seed)
+        state.record_events = False
+        while not state.is_over:
+            legal = legal_actions(state)
+            apply_action(state, rng.choice(legal), legal)
+            assert state.active is None or state.u_where[state.active.unit] in (ON_BOARD, LOADED), \
+                (seed, state.decisions)
 
 def test_self_ring_closed_two_hexes_away_surrenders():
     """T6 (v2): "an adjacent hex occupied by the same player's units at maximum occupancy is not

@@ -38,7 +38,7 @@ from .config import RulesConfig
 from .free_actions import breach, breachers, guard_options, rescue_spots, seize, seizers
 from .legal import (
     activation_spent, battle_sides, decision_units, hexes_for, legal_codes, may_battle_move, open_verbs,
-    variant_options,
+    still_on_board, variant_options,
 )
 from .movement import freighter_with_room, reach
 from .state import (
@@ -746,7 +746,9 @@ def _recruit_onto(state: GameState, cell: int, freighter: int) -> None:
 
 # ------------------------------------------------------------------ turn flow
 def end_activation(state: GameState) -> None:
-    """Lay the unit on its side; retaliation follows once no unit of the turn is active."""
+    """Lay the unit on its side; retaliation follows once no unit of the turn is active. An
+    outer activation whose unit was lost meanwhile (a freighter that surrendered when its knight
+    stepped ashore, T6) ends with it: it has nothing left to do."""
     rec = state.stack.pop()
     state.emit("end_activation", unit=rec.unit)
     if state.retaliator >= 0:
@@ -757,6 +759,8 @@ def end_activation(state: GameState) -> None:
             state.pending_retaliation.append(p)
     if not state.stack:
         _next_retaliation(state)
+    elif not still_on_board(state, state.stack[-1].unit):
+        end_activation(state)
 
 
 def end_turn(state: GameState) -> None:

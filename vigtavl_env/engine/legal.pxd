@@ -38,6 +38,7 @@ cpdef list decision_units(GameState state, int player, int verb, int cell, objec
 cpdef list freighters_with_room(GameState state, int cell, int player)
 @cython.locals(u=int, me=int, start=int, ship=bint, d=int, n=int, w=int)
 cpdef list battle_sides(GameState state, Activation top, Reach r, int cell)
+cpdef bint still_on_board(GameState state, int u)
 cpdef bint activation_spent(GameState state, Activation top)
 @cython.locals(v=int, out=list)
 cpdef list _all_builds(GameState state, Shared sh)

@@ -109,6 +109,8 @@ def open_verbs(state: GameState) -> tuple[list[int], list[int], str]:
 def _unit_verbs(state: GameState) -> list[int]:
     top = state.active
     out = []
+    if not still_on_board(state, top.unit):
+        return out  # lost while active (T6: it surrendered): nothing left to do but end
     if top.move != MOVE_DONE and top.move_left > 0:
         out += [MOVE, MOVE_ARTILLERY]
     if not top.attacked and state.phase == BATTLE:
@@ -276,9 +278,16 @@ def battle_sides(state: GameState, top: Activation, r: Reach, cell: int) -> list
     return sorted(out)
 
 
+def still_on_board(state: GameState, u: int) -> bool:
+    """The unit is on the board or aboard a freighter there (not captured, sunk or in reserve)."""
+    return state.u_where[u] == ON_BOARD or state.u_where[u] == LOADED
+
+
 def activation_spent(state: GameState, top: Activation) -> bool:
     """The active unit has no action left: its attack used or impossible, and its movement
-    used or impossible."""
+    used or impossible (a unit lost while active, by its own surrender, has none)."""
+    if not still_on_board(state, top.unit):
+        return True
     if state.phase == BATTLE and not top.attacked:
         for verb in (ATTACK, SHOOT, FIRE_ARTILLERY):
             if _unit_action_hexes(state, verb):
@@ -312,7 +321,7 @@ def _nesting_open(state: GameState, top) -> bool:
     """The part of the freighter exception (``nested_ok``) that depends on the active unit
     alone: outside a retaliation and a nested activation, a freighter, or a knight aboard one
     and still moving."""
-    if state.retaliator >= 0 or len(state.stack) > 1:
+    if state.retaliator >= 0 or len(state.stack) > 1 or not still_on_board(state, top.unit):
         return False
     t_active = state.u_type[top.unit]
     if t_active == FREIGHTER:

@@ -3,6 +3,10 @@ cimport cython
 from vigtavl_env.engine.state cimport GameState
 
 
+# the stats of stats.py and the phase of state.py, as C ints here (imported by name in movement.py)
+cdef int ARTILLERY_OCCUPANCY, FREIGHTER, FREIGHTER_CAPACITY, MAX_OCCUPANCY, BATTLE
+
+
 cdef class Reach:
     cdef public dict cost, stops, battles
     cdef public set windy
@@ -14,12 +18,13 @@ cpdef int freighter_with_room(GameState state, int cell, int player)
 @cython.locals(me=int, ship=bint, start=int, battle_phase=bint, need=int, walls=cython.int[:],
                holder=cython.int[:], occ=cython.int[:], art_owner=cython.int[:], own_terrain=cython.int[:],
                nbr=cython.int[:], nbr_edge=cython.int[:], res=Reach, costs=dict, stops=dict, rode=set,
-               frontier=list, later=list, nxt=list, cost=int, a=int, b=int, d=int, e=int, w=int, h=int)
+               frontier=list, later=list, nxt=list, cost=int, a=int, b=int, d=int, e=int, w=int, h=int,
+               seen=cython.int[:], windy=cython.uchar[:], go_on=bint)
 cpdef Reach reach(GameState state, int u, int points, bint towing=*, bint can_attack=*, bint wind=*)
 
 @cython.locals(land=int, h=int)
-cpdef bint _enter(GameState state, Reach res, int b, int cost, int me, bint ship, int need, bint towing,
-                  bint battle_phase, bint can_attack)
+cpdef bint _enter(GameState state, Reach res, int[:] seen, int b, int cost, int me, bint ship, int need,
+                  bint towing, bint battle_phase, bint can_attack)
 
 @cython.locals(v=int)
 cpdef bint _has_defenders(GameState state, int cell, int owner)

@@ -18,9 +18,16 @@ Rules implemented here (Units > Movement, Winds, Occupancy, Walls, Freighters):
 Every step costs 1 (the wind costs 2), so a bucketed breadth-first search finds the cheapest
 cost of every hex; ``reach`` returns the hexes where the unit may stop, and the hexes where it
 may move in to start a battle.
+
+Speed: the search asks "seen yet?" and "came in on the wind?" of typed arrays (C arrays in the
+compiled build), never of the result's dicts, which it fills in the same order as ever (callers
+iterate them, and the bots' ties follow that order).
 """
 
 from __future__ import annotations
+
+from array import array
+from typing import Any
 
 from .state import BATTLE, GameState
 from .stats import ARTILLERY_OCCUPANCY, FREIGHTER, FREIGHTER_CAPACITY, IS_SHIP, MAX_OCCUPANCY
@@ -67,8 +74,13 @@ def reach(state: GameState, u: int, points: int, towing: bool = False, can_attac
     nbr, nbr_edge = state.nbr, state.nbr_edge
     wind_to = gmap.wind_targets_cw if state.wind > 0 else gmap.wind_targets_ccw
     res = Reach()
+    if start < 0:
+        return res  # not on the board: nowhere to go
     costs, stops = res.cost, res.stops
+    seen = array("i", [-1]) * state.n_cells  # each hex's cost once reached (the keys of costs)
+    windy = bytearray(state.n_cells)  # 1: its cheapest way in rode the wind (the set res.windy)
     costs[start] = 0
+    seen[start] = 0
     frontier = [start]
     later: list[int] = []  # hexes reached by the wind, one cost level further out
     rode = res.windy  # hexes whose cheapest way in used the wind: one ride per move
@@ -81,13 +93,14 @@ def reach(state: GameState, u: int, points: int, towing: bool = False, can_attac
                 if b < 0:
                     continue
                 e = nbr_edge[a * 6 + d]
-                if b in costs:
-                    if b in rode and costs[b] == cost and a not in rode and own_terrain[b]:
+                if seen[b] >= 0:
+                    if windy[b] and seen[b] == cost and not windy[a] and own_terrain[b]:
                         # as cheap without the wind: the ride is not needed to get here
                         w = walls[e]
                         h = holder[b]
                         if (w < 0 or w == me) and (h == -1 or h == me):
                             rode.discard(b)
+                            windy[b] = 0
                     continue
                 w = walls[e]
                 if w >= 0 and w != me:
@@ -96,35 +109,40 @@ def reach(state: GameState, u: int, points: int, towing: bool = False, can_attac
                 if own_terrain[b] and (h < 0 or h == me):
                     # The common step (as _enter does it): an empty or own hex of its terrain.
                     costs[b] = cost
+                    seen[b] = cost
                     if occ[b] + need <= MAX_OCCUPANCY and not (towing and art_owner[b] >= 0):
                         stops[b] = cost
-                elif not _enter(state, res, b, cost, me, ship, need, towing, battle_phase, can_attack):
+                elif not _enter(state, res, seen, b, cost, me, ship, need, towing, battle_phase, can_attack):
                     continue
                 nxt.append(b)
-                if a in rode:
+                if windy[a]:
                     rode.add(b)
+                    windy[b] = 1
         if ship and wind and cost + 1 <= points:
             # Riding the wind arrives one level later, so ordinary steps of this level go first.
             for a in frontier:
-                if a in rode:
+                if windy[a]:
                     continue
                 for b in wind_to[a]:
                     h = holder[b]
-                    if b not in res.cost and (h == -1 or h == me):
-                        res.cost[b] = cost + 1
+                    if seen[b] < 0 and (h == -1 or h == me):
+                        costs[b] = cost + 1
+                        seen[b] = cost + 1
                         if occ[b] + 1 <= MAX_OCCUPANCY:
-                            res.stops[b] = cost + 1
+                            stops[b] = cost + 1
                         later.append(b)
                         rode.add(b)
+                        windy[b] = 1
         frontier = nxt
         if not frontier and not later:
             break
     return res
 
 
-def _enter(state: GameState, res: Reach, b: int, cost: int, me: int, ship: bool, need: int, towing: bool,
-           battle_phase: bool, can_attack: bool) -> bool:
-    """Record what stepping onto ``b`` at ``cost`` allows; True if movement may go on from b."""
+def _enter(state: GameState, res: Reach, seen: Any, b: int, cost: int, me: int, ship: bool, need: int,
+           towing: bool, battle_phase: bool, can_attack: bool) -> bool:
+    """Record what stepping onto ``b`` at ``cost`` allows (in ``res`` and in ``reach``'s
+    ``seen``); True if movement may go on from b."""
     land = state.land[b]
     if not land and not state.sea[b]:
         return False  # mountain
@@ -132,7 +150,7 @@ def _enter(state: GameState, res: Reach, b: int, cost: int, me: int, ship: bool,
     if ship != (not land):
         # A knight steps onto sea only to board its own freighter (and stops there).
         if not ship and not towing and h == me and freighter_with_room(state, b, me) >= 0:
-            res.cost[b] = cost
+            res.cost[b] = seen[b] = cost
             res.stops[b] = cost
         return False
     if h >= 0 and h != me:
@@ -140,12 +158,12 @@ def _enter(state: GameState, res: Reach, b: int, cost: int, me: int, ship: bool,
             # U28: knights (the defenders of a land hex) are attacked only by a player with a
             # development to hold the prisoner; ships may always be attacked.
             if can_attack and (ship or _has_development(state, me)) and _has_defenders(state, b, h):
-                res.cost[b] = cost
+                res.cost[b] = seen[b] = cost
                 res.battles[b] = cost
             return False
-        res.cost[b] = cost  # build phase: pass through, never stop
+        res.cost[b] = seen[b] = cost  # build phase: pass through, never stop
         return True
-    res.cost[b] = cost
+    res.cost[b] = seen[b] = cost
     if state.occ[b] + need <= MAX_OCCUPANCY and not (towing and state.art_owner[b] >= 0):
         res.stops[b] = cost
     return True
