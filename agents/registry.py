@@ -62,7 +62,7 @@ VALUE_WEIGHT = re.compile(r"v(\d+(\.\d*)?)")  # ppo-search's weight of the netwo
 PPO_MISSING = "PPO agents need torch and sb3-contrib (pip install vigtavl); train one with `vigtavl train`"
 AZ_MISSING = "az agents need torch (pip install vigtavl); train one with `vigtavl az train`"
 SIMULATIONS = re.compile(r"\d+")  # az-search's simulations per decision
-MS = re.compile(r"\d+(\.\d*)?ms")  # az-search's time limit per decision
+MS = re.compile(r"\d+(\.\d*)?ms")  # a time limit per decision (az-search's, and the web server's check of every search)
 
 
 def list_agents() -> list[str]:

@@ -30,7 +30,7 @@ from typing import Any
 from starlette.exceptions import HTTPException
 
 from agents.records import RESULTS_SCHEMA
-from agents.registry import spec_model
+from agents.registry import MS, spec_model
 from vigtavl_env.agent import agent_names
 
 HUMAN = "human"
@@ -45,7 +45,6 @@ FOREIGN_FETCH = ("cross-site", "same-site")  # Sec-Fetch-Site values of another 
 FAST_AGENTS = ("random", "greedy", "aggressor", "builder", "ppo", "az")  # one pass per decision
 SEARCH_AGENTS = ("search", "ppo-search", "az-search")
 AZ_AGENTS = ("az", "az-search")  # their shipped model is agents.az's, for 2 players only
-MS_BUDGET = re.compile(r"\d+(\.\d*)?ms")
 SHIPPED_MODELS = ("pretrained", "pretrained-3p", "pretrained-4p")
 RANDOM_MAP = "random"
 UNKNOWN_MAP = ("unknown map: choose a preset, 'random', or a .txt file inside a folder named with "
@@ -295,7 +294,7 @@ def bounded_spec(spec: str, think_ms: int) -> str:
     parts = [p.strip().lower() for p in budget.split(":") if p.strip()]
     times = [p for p in parts if p.endswith("ms")]
     for t in times:
-        if not MS_BUDGET.fullmatch(t):
+        if not MS.fullmatch(t):
             raise WebError(f"bad search budget in {spec!r}: {t!r} is not a number of milliseconds (search:50ms)")
         if float(t[:-2]) > think_ms:
             raise WebError(f"agent {spec!r} would think up to {t} per decision; this server allows at most "

@@ -182,7 +182,7 @@ def _all_walls(state: GameState, sh: Shared) -> list[list[int]]:
 def _h_occupy(state: GameState, verb: int, sh: Shared) -> list[int]:
     u = state.occupy_unit
     # Still possible after a retaliation in between (the unit may have been captured).
-    if u < 0 or state.u_where[u] not in (ON_BOARD, LOADED) or not can_occupy(state, u, state.occupy_cell):
+    if u < 0 or not still_on_board(state, u) or not can_occupy(state, u, state.occupy_cell):
         return []
     return [state.occupy_cell]
 
@@ -222,7 +222,7 @@ def decision_units(state: GameState, player: int, verb: int, cell: int, parent: 
         top, t = state.active, verb - ACTIVATE
         for u in range(state.n_units):
             if (state.u_cell[u] == cell and state.u_type[u] == t and state.u_owner[u] == player
-                    and (state.u_where[u] == ON_BOARD or state.u_where[u] == LOADED)
+                    and still_on_board(state, u)
                     and not state.u_flags[u] & SPENT and (top is None or nested_ok(state, top.unit, u))):
                 out.append(u)
         return out

@@ -19,7 +19,7 @@ cpdef int freighter_with_room(GameState state, int cell, int player)
                holder=cython.int[:], occ=cython.int[:], art_owner=cython.int[:], own_terrain=cython.int[:],
                nbr=cython.int[:], nbr_edge=cython.int[:], res=Reach, costs=dict, stops=dict, rode=set,
                frontier=list, later=list, nxt=list, cost=int, a=int, b=int, d=int, e=int, w=int, h=int,
-               seen=cython.int[:], windy=cython.uchar[:], go_on=bint)
+               seen=cython.int[:], windy=cython.uchar[:])
 cpdef Reach reach(GameState state, int u, int points, bint towing=*, bint can_attack=*, bint wind=*)
 
 @cython.locals(land=int, h=int)
