@@ -38,7 +38,7 @@ from vigtavl_env.agent import Agent, GameStopped
 from agents.match import DEFAULT_MAX_STEPS, GameJob, agent_seed, check_agents, make_agent, run_game
 from agents.records import GameRecord
 from agents.replay import TurnPrinter, narrator, text_map
-from vigtavl_env.codec import ActionCodec
+from vigtavl_env.codec import ActionCodec, mask_indices
 from vigtavl_env.engine import actions as A
 from vigtavl_env.engine import describe, winners
 from vigtavl_env.engine.hexgrid import DIRECTION_NAMES
@@ -149,7 +149,7 @@ class Menu:
     """The legal decisions of one moment, numbered, grouped by kind, found by typed text."""
 
     def __init__(self, state: Any, codec: Any, mask: np.ndarray) -> None:
-        actions = sorted(np.flatnonzero(mask).tolist(), key=codec.to_engine)
+        actions = sorted(mask_indices(np.asarray(mask)).tolist(), key=codec.to_engine)
         self.choices = [describe_choice(state, codec.to_engine(a), a, i)
                         for i, a in enumerate(actions, 1)]
         self.kinds: dict[str, list[Choice]] = {}

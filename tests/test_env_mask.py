@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vigtavl_env import raw_env
-from vigtavl_env.codec import NO_CODE, ActionCodec
+from vigtavl_env.codec import NO_CODE, ActionCodec, mask_indices
 from vigtavl_env.engine import IllegalActionError, apply_action, legal_actions, to_json
 from vigtavl_env.engine import actions as A
 from vigtavl_env.engine.hexgrid import Board
@@ -84,6 +84,20 @@ def test_the_codecs_mask_writers_agree_with_numpys_fancy_indexing():
         batch = np.ones((2, codec.n_actions), dtype=bool)
         codec.fill_mask(batch[1], codes)
         assert np.array_equal(batch[1], want) and batch[0].all()  # one row written, in place
+
+
+def test_mask_indices_are_numpys_flatnonzero_for_every_mask_kind():
+    rng = np.random.default_rng(6)
+    for size in (0, 1, 40, 6661):
+        want = np.sort(rng.choice(6661, size=size, replace=False))
+        for dtype in (bool, np.int8, np.uint8, np.int64, np.float32):  # one-byte masks read as bool
+            mask = np.zeros(6661, dtype=dtype)
+            mask[want] = 1
+            assert np.array_equal(mask_indices(mask), want)
+            batch = np.zeros((3, 6661), dtype=dtype)
+            batch[:, want] = 1
+            assert np.array_equal(mask_indices(batch[2]), want)
+            assert np.array_equal(mask_indices(batch[:, ::-1][1]), np.sort(6660 - want))  # a strided row
 
 
 def test_codec_layout_is_verb_times_hw_plus_tensor_cell():

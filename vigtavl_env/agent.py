@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from .codec import ActionCodec
+from .codec import ActionCodec, mask_indices
 from .engine import GameState, legal_actions
 
 
@@ -111,7 +111,7 @@ class RandomAgent(Agent):
         self.seat = 0
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, info: dict[str, Any]) -> int:
-        legal = np.flatnonzero(action_mask)
+        legal = mask_indices(np.asarray(action_mask))
         if legal.size == 0:
             raise ValueError("random agent was asked to act with no legal action")
         return int(legal[self.rng.randrange(legal.size)])

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from . import compiled
-from .codec import ActionCodec
+from .codec import ActionCodec, mask_indices
 from .engine import apply_action, legal_actions, load_map, new_game
 from .env import env as vigtavl_env
 from .observation import ObservationEncoder
@@ -59,7 +59,7 @@ def aec_loop(env: Any, steps: int, seed: int) -> tuple[float, int]:
             if terminated or truncated:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
+            legal = mask_indices(obs["action_mask"])
             env.step(int(legal[rng.integers(len(legal))]))
             done += 1
             if done >= steps:

@@ -19,6 +19,7 @@ import numpy as np
 from tqdm import tqdm
 
 from . import compiled
+from .codec import mask_indices
 from .vector import VigtavlVectorEnv
 
 AIM_PEER_RATIO = 1.0  # issue 30's aims: 64 games vs random >= 1.0x the peer; greedy >= 0.5x random
@@ -33,7 +34,7 @@ def vector_rate(venv: VigtavlVectorEnv, seconds: float, rng: np.random.Generator
         masks = venv.action_masks()
         actions = np.empty(n, dtype=np.int64)
         for i in range(n):  # a uniform legal action per row
-            legal = np.flatnonzero(masks[i])
+            legal = mask_indices(masks[i])
             actions[i] = legal[rng.integers(legal.size)]
         venv.step(actions)
         steps += n
@@ -57,7 +58,7 @@ def connect_four_rate(seconds: float, rng: np.random.Generator) -> float | None:
             if term or trunc:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
+            legal = mask_indices(obs["action_mask"])
             env.step(int(legal[rng.integers(len(legal))]))
             steps += 1
     return steps / (time.process_time() - t0)
