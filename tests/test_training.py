@@ -209,6 +209,26 @@ def _tiny_model(path: Path) -> Path:
     return path.with_suffix(".zip") if path.suffix != ".zip" else path
 
 
+def test_cloning_starts_from_init_from_weights(tmp_path: Path) -> None:
+    """``init_from`` with ``pretrain.teacher``: the network loads the model's weights, then clones
+    the teacher from them. With a vanishing cloning step the cloned network is the loaded one; with
+    a real step it moves away from it."""
+    from stable_baselines3.common.save_util import load_from_zip_file
+
+    from training.train import train
+    start = _tiny_model(tmp_path / "start.zip")
+    _, want, _ = load_from_zip_file(str(start), device="cpu")
+    moved = {}
+    for lr in (1e-12, 1e-2):
+        cfg = load_config(QUICK, TINY + [f"run_dir={tmp_path / 'runs'}", f"run_name=lr{lr}", f"init_from={start}",
+                                         "pretrain.teacher=greedy", "pretrain.games=1", f"pretrain.learning_rate={lr}",
+                                         "total_timesteps=64", "eval_every=0", "vec_env=dummy", "n_envs=1"])
+        train(cfg, progress=False)
+        _, got, _ = load_from_zip_file(str(tmp_path / "runs" / f"lr{lr}" / "pretrained_model.zip"), device="cpu")
+        moved[lr] = max(float((got["policy"][k] - w).abs().max()) for k, w in want["policy"].items())
+    assert moved[1e-12] < 1e-6 < 1e-3 < moved[1e-2], moved
+
+
 def _fake_checkpoint(path: Path) -> Path:
     """A zip with the members a checkpoint has (no real weights): enough to be found, not to load."""
     import zipfile

@@ -148,8 +148,9 @@ class TrainConfig:
     pretrain: PretrainConfig = field(default_factory=PretrainConfig)
     """Behaviour cloning of a bot before PPO (off unless pretrain.teacher is set)."""
     init_from: str | None = None
-    """Start PPO from this model's weights instead (a .zip path, or a shipped name such as
-    "v1/pretrained"): one of this environment, or of vigtavl_v1 widened (training/transfer.py)."""
+    """Start from this model's weights (a .zip path, or a shipped name such as "v1/pretrained"): one
+    of this environment, or one widened from vigtavl_v1 or from fewer players (training/transfer.py).
+    With pretrain.teacher set as well, the cloning starts from these weights, then PPO."""
     eval_every: int = 50_000
     """Evaluate against each eval opponent every this many timesteps (0: never)."""
     eval_games: int = 40
@@ -230,9 +231,8 @@ def _check_values(cfg: TrainConfig) -> None:
                                    or pt.learning_rate <= 0 or pt.value_weight < 0 or not pt.teacher.strip()):
         raise ConfigError(f"pretrain: a non-empty teacher, games, epochs, batch_size, workers >= 1, "
                           f"learning_rate > 0 and value_weight >= 0; got {pt}")
-    if cfg.init_from is not None and (not cfg.init_from.strip() or pt.teacher is not None):
-        raise ConfigError("init_from: a model path, and no pretrain.teacher with it (the network starts "
-                          f"from the model's weights, not from cloning); got init_from={cfg.init_from!r}")
+    if cfg.init_from is not None and not cfg.init_from.strip():
+        raise ConfigError(f"init_from: a model path or a shipped name; got init_from={cfg.init_from!r}")
     if cfg.eval_every and not cfg.eval_opponents:
         raise ConfigError("eval_opponents must list at least one agent when eval_every > 0")
     if any(not s.strip() for s in cfg.eval_opponents) or any(not o.name.strip() for o in cfg.opponents):
