@@ -1,7 +1,9 @@
 """The speed-ups change nothing a caller can see.
 
 - Results the engine remembers between calls (build sites near developments, own walls) are
-  dropped when the lists they come from change, whichever state or map asks next.
+  dropped when the lists they come from change, whichever state or map asks next; the hexes
+  around each player's developments, kept in the state between decisions, equal a fresh count
+  after every decision of random games, in clones that went their own way too.
 - The observation encoder keeps nothing from one state to the next: its output equals a fresh
   encoder's, bit for bit, whatever order states come in (pending choices too), and
   ``encode_into`` writes exactly what ``encode`` returns into the caller's array.
@@ -57,6 +59,47 @@ def test_remembered_results_do_not_leak_between_maps_or_states() -> None:
         sc.development(0, "camp", (0, 0))
         state = sc.build()
         assert ((1, 0) in hexes(state, "build soldier")) is expect_land
+
+
+def test_a_clones_development_leaves_the_originals_kept_sites_alone() -> None:
+    from vigtavl_env.engine.building import _near_sites, near_sites
+    sc = Scenario(make_map(2), phase="build", gold=6)
+    sc.development(0, "camp", (0, 0))
+    state = sc.build()
+    kept = near_sites(state, 0)
+    twin = state.clone()
+    assert near_sites(twin, 0) is kept  # the clone starts from what the original kept
+    twin.set_development(twin.gmap.board.index[(3, 0)], 1, 0)
+    assert near_sites(twin, 0) == _near_sites(twin, 0) != kept
+    assert near_sites(state, 0) is kept and kept == _near_sites(state, 0)
+    state.set_development(state.gmap.board.index[(-3, 0)], 1, 0)  # another hex: the two differ
+    assert near_sites(state, 0) == _near_sites(state, 0) != near_sites(twin, 0)
+    state.dev_owner[state.gmap.board.index[(-3, 0)]] = 1  # an owner written by hand is seen too
+    assert near_sites(state, 0) == _near_sites(state, 0) == kept
+
+
+@pytest.mark.parametrize("preset", ["duel", "triad", "quad"])
+def test_kept_near_sites_equal_a_fresh_count_after_every_decision(preset: str) -> None:
+    from vigtavl_env.engine.building import _near_sites, near_sites
+    gmap, rng, checked = load_map(preset), random.Random(41), 0
+    for g in range(6):
+        state = new_game(gmap, seed=4100 + g)
+        while not state.is_over:
+            legal = legal_actions(state)
+            if rng.random() < 0.1 and len(legal) > 1:  # a clone goes its own way for a few decisions
+                twin = state.clone(keep_events=False)
+                for _ in range(3):
+                    if twin.is_over:
+                        break
+                    other = legal_actions(twin)
+                    apply_action(twin, other[rng.randrange(len(other))], legal=other)
+                    for p in range(state.n_players):
+                        assert near_sites(twin, p) == _near_sites(twin, p)
+            apply_action(state, legal[rng.randrange(len(legal))], legal=legal)
+            for p in range(state.n_players):
+                assert near_sites(state, p) == _near_sites(state, p)
+                checked += 1
+    assert checked > 1000
 
 
 def test_own_walls_follow_the_walls() -> None:

@@ -85,7 +85,20 @@ def near_development(state: GameState, player: int) -> list[int]:
 
 def near_sites(state: GameState, player: int) -> tuple[list[int], list[int], list[int]]:
     """:func:`near_development` by terrain, ascending: (land hexes, sea hexes, sea hexes next to
-    an own development)."""
+    an own development). Kept in the state between decisions (``GameState.near_memo``) with the
+    development owners they come from, and used again while those are the same, however the
+    table was written; the lists are shared, so callers never change them."""
+    owners = bytes(state.dev_owner)
+    memo = state.near_memo[player]
+    if memo is not None and memo[0] == owners:
+        return memo[1]
+    out = _near_sites(state, player)
+    state.near_memo[player] = (owners, out)
+    return out
+
+
+def _near_sites(state: GameState, player: int) -> tuple[list[int], list[int], list[int]]:
+    """:func:`near_sites` worked out afresh."""
     land, sea, sea_by_development = [], [], []
     for c in near_development(state, player):
         if state.land[c]:

@@ -40,6 +40,7 @@ cdef class GameState:
     cdef public object pending
     cdef public unsigned long long rng
     cdef public bint record_events
+    cdef public list near_memo
     cdef dict __dict__
 
     @cython.locals(whole=cython.int[:])

@@ -212,6 +212,9 @@ class GameState:
         self.forced_dice: list[int] = []
         self.record_events = True
         self.events: list[dict] = []
+        # Legal facts kept between decisions: each player's hexes around his developments
+        # (building.near_sites) with the development owners they were worked out from.
+        self.near_memo: list[Any] = [None] * p
 
     def _map_views(self) -> None:
         """The map's tables as views: ``nbr[c * 6 + d]`` (the neighbour, -1 off the board),
@@ -298,6 +301,7 @@ class GameState:
         new.rng, new.forced_dice = self.rng, self.forced_dice[:]
         new.record_events = self.record_events
         new.events = self.events[:] if keep_events else []
+        new.near_memo = self.near_memo[:]  # entries are never changed, only replaced
         return new
 
     def __deepcopy__(self, memo: dict) -> "GameState":
