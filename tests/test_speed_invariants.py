@@ -2,8 +2,9 @@
 
 - Results the engine remembers between calls (build sites near developments, own walls) are
   dropped when the lists they come from change, whichever state or map asks next; the hexes
-  around each player's developments, kept in the state between decisions, equal a fresh count
-  after every decision of random games, in clones that went their own way too.
+  around each player's developments and the scan of the deciding player's units, kept in the
+  state between decisions, equal a fresh count after every decision of random games, in clones
+  that went their own way too.
 - The observation encoder keeps nothing from one state to the next: its output equals a fresh
   encoder's, bit for bit, whatever order states come in (pending choices too), and
   ``encode_into`` writes exactly what ``encode`` returns into the caller's array.
@@ -100,6 +101,52 @@ def test_kept_near_sites_equal_a_fresh_count_after_every_decision(preset: str) -
                 assert near_sites(state, p) == _near_sites(state, p)
                 checked += 1
     assert checked > 1000
+
+
+def _mine_fields(mine) -> tuple:
+    return (mine.upright, mine.land_cells, mine.board_units, mine.board_cells, mine.cells)
+
+
+@pytest.mark.parametrize("preset", ["duel", "triad", "quad"])
+def test_the_kept_scan_of_units_equals_a_fresh_one_after_every_decision(preset: str) -> None:
+    from vigtavl_env.engine.shared import Mine, kept_mine
+    gmap, rng, reused = load_map(preset), random.Random(43), 0
+    for g in range(6):
+        state = new_game(gmap, seed=4300 + g)
+        while not state.is_over:
+            legal = legal_actions(state)
+            if rng.random() < 0.1 and len(legal) > 1:  # a clone goes its own way for a few decisions
+                twin = state.clone(keep_events=False)
+                for _ in range(3):
+                    if twin.is_over:
+                        break
+                    other = legal_actions(twin)
+                    apply_action(twin, other[rng.randrange(len(other))], legal=other)
+                    me = twin.current_player
+                    assert _mine_fields(kept_mine(twin, me)) == _mine_fields(Mine(twin, me))
+            kept = state.mine_memo
+            apply_action(state, legal[rng.randrange(len(legal))], legal=legal)
+            if state.is_over:
+                break
+            me = state.current_player
+            got = kept_mine(state, me)
+            reused += kept is not None and got is kept[-1]
+            assert _mine_fields(got) == _mine_fields(Mine(state, me))
+            for p in range(state.n_players):  # any player, the deciding one or not
+                assert _mine_fields(kept_mine(state, p)) == _mine_fields(Mine(state, p))
+    assert reused > 100  # kept and used again, not only worked out afresh
+
+
+def test_a_unit_written_by_hand_is_seen_by_the_kept_scan() -> None:
+    from vigtavl_env.engine.shared import Mine, kept_mine
+    from vigtavl_env.engine.state import SPENT
+    sc = Scenario(make_map(2), phase="battle")
+    sc.unit(0, "soldier", (0, 0))
+    state = sc.build()
+    kept = kept_mine(state, 0)
+    assert kept_mine(state, 0) is kept and kept.upright[0]
+    state.u_flags[0] |= SPENT  # laid on its side by hand
+    assert _mine_fields(kept_mine(state, 0)) == _mine_fields(Mine(state, 0)) and not kept_mine(state, 0).upright[0]
 
 
 def test_own_walls_follow_the_walls() -> None:

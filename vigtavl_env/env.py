@@ -416,13 +416,17 @@ class raw_env(AECEnv, EzPickle):
         self._version += 1
         self._steps += 1
         self._cumulative_rewards[agent] = 0
-        self._clear_rewards()
+        rewards = self.rewards
+        for a in rewards:  # AECEnv._clear_rewards, here where the compiled env runs it in C
+            rewards[a] = 0
         self._set_rewards(tokens_before)
         if s.is_over:
             self.terminations = dict.fromkeys(self.agents, True)
         elif self._steps >= self.max_steps:
             self.truncations = dict.fromkeys(self.agents, True)
-        self._accumulate_rewards()
+        cumulative = self._cumulative_rewards
+        for a in rewards:  # AECEnv._accumulate_rewards, likewise
+            cumulative[a] += rewards[a]
         if s.is_over or self._steps >= self.max_steps:
             self._deads_step_first()
         self._update_selection_and_infos()

@@ -28,6 +28,10 @@ cdef class Shared:
 
 
 
+@cython.locals(units=bytes, memo=tuple, mine=Mine)
+cpdef Mine kept_mine(GameState state, int me)
+@cython.locals(k=Py_ssize_t)
+cpdef bint _same_activations(GameState state, list units)
 @cython.locals(u=int, w=int, t=int, c=int, active=set, cells=set, board_cells=set, board_units=list,
                upright=list, land_cells=list)
 cpdef _scan_units(Mine mine, GameState state, int me)

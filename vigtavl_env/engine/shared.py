@@ -32,9 +32,9 @@ class Shared:
 
     def mine(self) -> "Mine":
         """One scan of the deciding player's units, shared by activation, seize, breach and
-        discharge."""
+        discharge (kept between decisions: :func:`kept_mine`)."""
         if self._mine is None:
-            self._mine = Mine(self.state, self.me)
+            self._mine = kept_mine(self.state, self.me)
         return self._mine
 
     def own_walls(self) -> list[list[int]]:
@@ -108,6 +108,30 @@ class Mine:
 
     def __init__(self, state: GameState, me: int) -> None:
         _scan_units(self, state, me)
+
+
+def kept_mine(state: GameState, me: int) -> Mine:
+    """``Mine(state, me)``, kept in the state between decisions (``GameState.mine_memo``) with
+    the unit tables and activations it came from, and used again while those are the same;
+    its lists and sets are shared, so callers never change them."""
+    units = state.units_key()
+    memo = state.mine_memo
+    if (memo is not None and memo[0] == me and memo[1] == state.n_units and memo[2] == units
+            and _same_activations(state, memo[3])):
+        return memo[4]
+    mine = Mine(state, me)
+    state.mine_memo = (me, state.n_units, units, [a.unit for a in state.stack], mine)
+    return mine
+
+
+def _same_activations(state: GameState, units: list[int]) -> bool:
+    """The units active now (the activation stack, outermost first) are ``units``."""
+    if len(state.stack) != len(units):
+        return False
+    for k in range(len(units)):
+        if state.stack[k].unit != units[k]:
+            return False
+    return True
 
 
 def _scan_units(mine: Mine, state: GameState, me: int) -> None:

@@ -41,6 +41,7 @@ cdef class GameState:
     cdef public unsigned long long rng
     cdef public bint record_events
     cdef public list near_memo
+    cdef public object mine_memo
     cdef dict __dict__
 
     @cython.locals(whole=cython.int[:])
@@ -59,6 +60,8 @@ cdef class GameState:
     cpdef earn(self, int player, int source, int n)
     cpdef set_development(self, int cell, int dev, int owner)
     cpdef set_artillery(self, int cell, int owner)
+    @cython.locals(head=int)
+    cpdef bytes units_key(self)
     cpdef _refresh_holder(self, int cell)
     @cython.locals(z=cython.ulonglong)
     cpdef int roll(self)

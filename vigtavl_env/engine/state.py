@@ -212,9 +212,11 @@ class GameState:
         self.forced_dice: list[int] = []
         self.record_events = True
         self.events: list[dict] = []
-        # Legal facts kept between decisions: each player's hexes around his developments
-        # (building.near_sites) with the development owners they were worked out from.
+        # Legal facts kept between decisions, each with what it was worked out from: each
+        # player's hexes around his developments (building.near_sites), and the deciding
+        # player's units grouped for the verbs (shared.kept_mine).
         self.near_memo: list[Any] = [None] * p
+        self.mine_memo: Any = None
 
     def _map_views(self) -> None:
         """The map's tables as views: ``nbr[c * 6 + d]`` (the neighbour, -1 off the board),
@@ -302,6 +304,7 @@ class GameState:
         new.record_events = self.record_events
         new.events = self.events[:] if keep_events else []
         new.near_memo = self.near_memo[:]  # entries are never changed, only replaced
+        new.mine_memo = self.mine_memo
         return new
 
     def __deepcopy__(self, memo: dict) -> "GameState":
@@ -316,6 +319,13 @@ class GameState:
         exactly when these tables are equal)."""
         return b"".join([bytes(self.art_owner), bytes(self.walls), bytes(self.u_owner), bytes(self.u_type),
                          bytes(self.u_cell), bytes(self.u_where), bytes(self.u_carrier)])
+
+    def units_key(self) -> bytes:
+        """The unit tables as bytes (each unit's owner, type, hex, place, carrier, holder and
+        flags, and the empty room after them): with ``n_units``, equal for two states of one
+        map exactly when those tables are."""
+        head = 6 * self.n_cells + 2 * self.n_edges
+        return self.buf[head:head + N_UNIT_TABLES * self.unit_room].tobytes()
 
     def score_key(self) -> tuple:
         """Everything a position's evaluation may read, hashable: the tables, the counters and
