@@ -79,28 +79,39 @@ def test_a_clones_development_leaves_the_originals_kept_sites_alone() -> None:
     assert near_sites(state, 0) == _near_sites(state, 0) == kept
 
 
-@pytest.mark.parametrize("preset", ["duel", "triad", "quad"])
-def test_kept_near_sites_equal_a_fresh_count_after_every_decision(preset: str) -> None:
-    from vigtavl_env.engine.building import _near_sites, near_sites
-    gmap, rng, checked = load_map(preset), random.Random(41), 0
+def play_with_clones(preset: str, seed: int, check) -> None:
+    """6 random games; ``check(state, kept_before)`` after every decision, on the game and on
+    clones that go their own way for a few decisions now and then (``kept_before``: the state's
+    kept scan of units before the decision, ``GameState.mine_memo``)."""
+    gmap, rng = load_map(preset), random.Random(seed)
     for g in range(6):
-        state = new_game(gmap, seed=4100 + g)
+        state = new_game(gmap, seed=seed * 100 + g)
         while not state.is_over:
             legal = legal_actions(state)
-            if rng.random() < 0.1 and len(legal) > 1:  # a clone goes its own way for a few decisions
+            if rng.random() < 0.1 and len(legal) > 1:
                 twin = state.clone(keep_events=False)
                 for _ in range(3):
                     if twin.is_over:
                         break
-                    other = legal_actions(twin)
+                    other, kept = legal_actions(twin), twin.mine_memo
                     apply_action(twin, other[rng.randrange(len(other))], legal=other)
-                    for p in range(state.n_players):
-                        assert near_sites(twin, p) == _near_sites(twin, p)
+                    check(twin, kept)
+            kept = state.mine_memo
             apply_action(state, legal[rng.randrange(len(legal))], legal=legal)
-            for p in range(state.n_players):
-                assert near_sites(state, p) == _near_sites(state, p)
-                checked += 1
-    assert checked > 1000
+            check(state, kept)
+
+
+@pytest.mark.parametrize("preset", ["duel", "triad", "quad"])
+def test_kept_near_sites_equal_a_fresh_count_after_every_decision(preset: str) -> None:
+    from vigtavl_env.engine.building import _near_sites, near_sites
+    checked = []
+
+    def check(state, _kept) -> None:
+        for p in range(state.n_players):
+            assert near_sites(state, p) == _near_sites(state, p)
+        checked.append(1)
+    play_with_clones(preset, 41, check)
+    assert len(checked) > 500
 
 
 def _mine_fields(mine) -> tuple:
@@ -110,31 +121,18 @@ def _mine_fields(mine) -> tuple:
 @pytest.mark.parametrize("preset", ["duel", "triad", "quad"])
 def test_the_kept_scan_of_units_equals_a_fresh_one_after_every_decision(preset: str) -> None:
     from vigtavl_env.engine.shared import Mine, kept_mine
-    gmap, rng, reused = load_map(preset), random.Random(43), 0
-    for g in range(6):
-        state = new_game(gmap, seed=4300 + g)
-        while not state.is_over:
-            legal = legal_actions(state)
-            if rng.random() < 0.1 and len(legal) > 1:  # a clone goes its own way for a few decisions
-                twin = state.clone(keep_events=False)
-                for _ in range(3):
-                    if twin.is_over:
-                        break
-                    other = legal_actions(twin)
-                    apply_action(twin, other[rng.randrange(len(other))], legal=other)
-                    me = twin.current_player
-                    assert _mine_fields(kept_mine(twin, me)) == _mine_fields(Mine(twin, me))
-            kept = state.mine_memo
-            apply_action(state, legal[rng.randrange(len(legal))], legal=legal)
-            if state.is_over:
-                break
-            me = state.current_player
-            got = kept_mine(state, me)
-            reused += kept is not None and got is kept[-1]
-            assert _mine_fields(got) == _mine_fields(Mine(state, me))
-            for p in range(state.n_players):  # any player, the deciding one or not
-                assert _mine_fields(kept_mine(state, p)) == _mine_fields(Mine(state, p))
-    assert reused > 100  # kept and used again, not only worked out afresh
+    reused = []
+
+    def check(state, kept) -> None:
+        if state.is_over:
+            return
+        me = state.current_player
+        got = kept_mine(state, me)
+        reused.append(kept is not None and got is kept[-1])
+        for p in range(state.n_players):  # the deciding player first, then any player
+            assert _mine_fields(kept_mine(state, p)) == _mine_fields(Mine(state, p))
+    play_with_clones(preset, 43, check)
+    assert sum(reused) > 100  # kept and used again, not only worked out afresh
 
 
 def test_a_unit_written_by_hand_is_seen_by_the_kept_scan() -> None:
