@@ -40,6 +40,7 @@ then ends any still busy.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import itertools
@@ -182,10 +183,17 @@ def state_digest(state: Any) -> str:
 
 def map_text_for(gmap: Any) -> str | None:
     """``None`` for an unchanged preset (replays load it by name), else the map as text."""
-    from vigtavl_env.engine.maps import format_map, list_presets, load_map
-    if gmap.name in list_presets() and load_map(gmap.name, gmap.num_players) == gmap:
+    from vigtavl_env.engine.maps import format_map, list_presets
+    if gmap.name in list_presets() and _preset(gmap.name, gmap.num_players) == gmap:
         return None
     return format_map(gmap)
+
+
+@functools.lru_cache(maxsize=16)
+def _preset(name: str, num_players: int) -> Any:
+    """A preset map, loaded once per process (maps are read-only): every game's record asks."""
+    from vigtavl_env.engine.maps import load_map
+    return load_map(name, num_players)
 
 
 def make_env(job: GameJob) -> Any:

@@ -17,8 +17,8 @@ from vigtavl_env import raw_env
 from vigtavl_env.engine import actions as A
 from vigtavl_env.engine import apply_action, legal_actions, load_map, new_game
 from vigtavl_env.engine.scenario import Scenario, act, code_for
-from vigtavl_env.engine.state import BATTLE, OVER
-from vigtavl_env.engine.stats import FREIGHTER_SPLITS
+from vigtavl_env.engine.state import BATTLE, LOADED, ON_BOARD, OVER
+from vigtavl_env.engine.stats import FREIGHTER, FREIGHTER_SPLITS, IS_SHIP, UNIT_MOVEMENT
 
 HEURISTICS = ("greedy", "aggressor", "builder")
 
@@ -169,6 +169,71 @@ def test_remembered_scores_match_fresh_ones():
             th, fresh = T.threats_of(state, info, q), T.Threats(state, info, q)
             assert [getattr(th, k) for k in th.__slots__] == [getattr(fresh, k) for k in th.__slots__]
         apply_action(state, bots[state.current_player].decide(state, legal), legal)
+
+
+def test_bots_share_the_tables_of_equal_maps():
+    """A bot made for each game finds its map's tables already built (equal maps share them),
+    and keeps the map it met alive, so its id-keyed caches cannot mistake another map for it."""
+    duel, again = load_map("duel"), load_map("duel")
+    assert duel is not again and duel == again
+    a, b = HeuristicAgent(GREEDY, seed=1), HeuristicAgent(AGGRESSOR, seed=2)
+    info = a.map_info(new_game(duel, seed=1))
+    assert b.map_info(new_game(again, seed=2)) is info
+    assert a.map_info(new_game(load_map("triad"), seed=1)) is not info
+    assert all(kept[0] is m for kept, m in zip(a._maps.values(), (duel,)))
+
+
+def test_approach_risk_is_each_units_own_risk_at_most():
+    """approach_risk (one numpy pass over all units) equals its definition unit by unit: per
+    hex, the most any other player's fighting unit threatens to come next to it."""
+    gmap = load_map("duel")
+    info = T.MapInfo(gmap)
+    state, bots = new_game(gmap, seed=5), [HeuristicAgent(GREEDY, seed=1), HeuristicAgent(AGGRESSOR, seed=2)]
+    seen = 0
+    while not state.is_over and state.turns_played < 14:
+        for me in range(state.n_players):
+            turns, scale = (1, 0.8) if state.phase == BATTLE else (2, 0.6)
+            want = np.zeros(info.n, dtype=np.float32)
+            for u in range(state.n_units):
+                t, o = state.u_type[u], state.u_owner[u]
+                if (o == me or state.u_where[u] not in (ON_BOARD, LOADED)
+                        or T.battle_turns_left(state, o) <= 0 or t == FREIGHTER):
+                    continue
+                row = (info.SEA_APPROACH(state.wind)[state.u_cell[u]].astype(np.float32) if IS_SHIP[t]
+                       else info.reach_row(state, u).astype(np.float32) - 1.0)
+                span = float(UNIT_MOVEMENT[t]) + 1.0
+                risk = 1.0 - np.maximum(0.0, row - span) / (span * turns + 1.0)
+                np.maximum(want, np.clip(risk, 0.0, 1.0) * scale, out=want)
+                seen += 1
+            assert T.approach_risk(state, info, me) == want.tolist()
+        legal = legal_actions(state)
+        apply_action(state, bots[state.current_player].decide(state, legal), legal)
+    assert seen > 100
+
+
+def test_recent_positions_can_be_shared_between_threads():
+    """The map tables (and their threat cache) are shared by every bot of the process, the
+    web server's thinking threads included: racing look-ups never raise or mix up values."""
+    import threading
+    kept = T.Recent(8)
+    errors: list[BaseException] = []
+
+    def hammer(seed: int) -> None:
+        rng = random.Random(seed)
+        try:
+            for _ in range(20_000):
+                k = rng.randrange(24)
+                assert kept.get(("key", k), lambda: k * k) == k * k
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=hammer, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert len(kept._d) <= 8
 
 
 # ------------------------------------------------------------------------------ search

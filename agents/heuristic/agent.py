@@ -16,6 +16,7 @@ import random
 from vigtavl_env.agent import EngineAgent
 from vigtavl_env.engine.state import GameState, LOADED, ON_BOARD
 
+from ..tactics.maps import map_info as shared_map_info
 from ..tactics import (
     MapInfo, Recent, Threats, approach_risk, battle_turns_left, split_legal, target_field, threats_of,
 )
@@ -43,7 +44,7 @@ class HeuristicAgent(EngineAgent):
         self.style = style
         self.name = style.name
         self.rng = random.Random(seed)
-        self._maps: dict[int, MapInfo] = {}
+        self._maps: dict[int, tuple] = {}  # id(map) -> (the map, its tables)
         self._threat_cache = Recent(_KEPT)
         self._table_cache = Recent(_KEPT)
         self._pos = Recent(_KEPT)
@@ -98,11 +99,12 @@ class HeuristicAgent(EngineAgent):
         return total
 
     def map_info(self, state: GameState) -> MapInfo:
-        """The tables of ``state``'s map, built once per map this bot meets."""
-        info = self._maps.get(id(state.gmap))
-        if info is None or info.gmap is not state.gmap:
-            info = self._maps[id(state.gmap)] = MapInfo(state.gmap)
-        return info
+        """The tables of ``state``'s map (shared by the process's bots for equal maps). The bot
+        keeps each map it has met alive, so no other map can take its ``id`` (:func:`state_key`)."""
+        kept = self._maps.get(id(state.gmap))
+        if kept is None or kept[0] is not state.gmap:
+            kept = self._maps[id(state.gmap)] = (state.gmap, shared_map_info(state.gmap))
+        return kept[1]
 
     # ------------------------------------------------------------ caches across decisions
     @staticmethod

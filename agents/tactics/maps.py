@@ -6,6 +6,7 @@ threats, tables and scores).
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from typing import Any, Callable
 
@@ -28,19 +29,50 @@ class Recent:
         self._d: OrderedDict[int, tuple] = OrderedDict()
 
     def get(self, key: Any, make: Callable[[], Any]) -> Any:
-        """The value for ``key``, made by ``make()`` if it is not kept."""
+        """The value for ``key``, made by ``make()`` if it is not kept.
+
+        Safe to share between threads (the map tables are, :func:`map_info`): a race can drop
+        or make again an entry, never raise."""
         d = self._d
         h = hash(key)
         e = d.get(h)
         if e is not None and e[0] == key:
-            d.move_to_end(h)
+            if d.pop(h, None) is not None:
+                d[h] = e  # now the most recently used
             return e[1]
         v = make()
-        d[h] = (key, v)  # a different key with the same hash is replaced
-        d.move_to_end(h)
-        if len(d) > self.size:
-            d.popitem(last=False)
+        d.pop(h, None)  # a different key with the same hash is replaced
+        d[h] = (key, v)
+        while len(d) > self.size:
+            try:
+                d.popitem(last=False)
+            except KeyError:  # emptied by another thread meanwhile
+                break
         return v
+
+
+# MapInfo of the maps met lately, shared by every bot of the process: equal maps (name, player
+# count and terrain) have equal tables, and a bot made for each game (a match, the vector env's
+# opponents) would otherwise build them again each time, about a tenth of a heuristic game.
+_MAPS_KEPT = 8
+_maps: OrderedDict = OrderedDict()
+_maps_lock = threading.Lock()
+
+
+def map_info(gmap: Any) -> "MapInfo":
+    """The :class:`MapInfo` of ``gmap``, built once per process for equal maps (the last
+    ``_MAPS_KEPT`` maps are kept)."""
+    with _maps_lock:
+        info = _maps.get(gmap)
+        if info is not None:
+            _maps.move_to_end(gmap)
+            return info
+    info = MapInfo(gmap)  # outside the lock: another thread's map need not wait
+    with _maps_lock:
+        info = _maps.setdefault(gmap, info)
+        while len(_maps) > _MAPS_KEPT:
+            _maps.popitem(last=False)
+    return info
 
 
 class MapInfo:

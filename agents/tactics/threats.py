@@ -129,28 +129,46 @@ def approach_risk(state: GameState, info: MapInfo, me: int) -> list[float]:
     """0..1 per hex: how soon other players' fighting units could stand next to it (for the
     turns before a threat is immediate)."""
     n = info.n
-    risk = np.zeros(n, dtype=np.float32)
     turns = 1 if state.phase == BATTLE else 2
     scale = 0.8 if state.phase == BATTLE else 0.6
-    approach = info.SEA_APPROACH(state.wind)
+    units = []
     for u in range(state.n_units):
         o = state.u_owner[u]
-        if o == me or state.u_where[u] not in (ON_BOARD, LOADED):
+        w = state.u_where[u]
+        if o == me or (w != ON_BOARD and w != LOADED) or state.u_type[u] == FREIGHTER:
             continue
-        if battle_turns_left(state, o) <= 0:
-            continue
-        t = state.u_type[u]
-        if t == FREIGHTER:
-            continue
-        c = state.u_cell[u]
-        if IS_SHIP[t]:
-            d = approach[c].astype(np.float32)
+        if battle_turns_left(state, o) > 0:
+            units.append(u)
+    if not units:
+        return [0.0] * n
+    # Every unit's row at once: steps to stand next to each hex (a ship's approach table
+    # counts that already; a knight's distance less one), beyond its move, per turn of moves.
+    d = _approach_rows(state, info, units)
+    span = np.array([UNIT_MOVEMENT[state.u_type[u]] + 1.0 for u in units], dtype=np.float32)[:, None]
+    r = 1.0 - np.maximum(0.0, d - span) / (span * turns + 1.0)
+    risk = (np.clip(r, 0.0, 1.0) * scale).max(axis=0)
+    return np.maximum(risk, 0.0).tolist()
+
+
+def _approach_rows(state: GameState, info: MapInfo, units: list[int]) -> np.ndarray:
+    """One row per unit: the steps it needs to stand next to each hex (a ship's sea approach
+    table; a knight's static distance, :meth:`MapInfo.reach_row`, less one)."""
+    out = np.empty((len(units), info.n), dtype=np.float32)
+    cells = np.array([state.u_cell[u] for u in units])
+    ships, aboard, land = [], [], []
+    for i, u in enumerate(units):
+        if IS_SHIP[state.u_type[u]]:
+            ships.append(i)
+        elif state.u_where[u] == LOADED:
+            aboard.append(i)
         else:
-            d = info.reach_row(state, u).astype(np.float32) - 1.0
-        span = UNIT_MOVEMENT[t] + 1.0
-        r = 1.0 - np.maximum(0.0, d - span) / (span * turns + 1.0)
-        np.maximum(risk, np.clip(r, 0.0, 1.0) * scale, out=risk)
-    return risk.tolist()
+            land.append(i)
+    if ships:
+        out[ships] = info.SEA_APPROACH(state.wind)[cells[ships]]
+    for rows, table in ((aboard, info.DECK), (land, info.LD)):
+        if rows:
+            out[rows] = table[cells[rows]] - 1.0
+    return out
 
 
 def guards(state: GameState, owner: int) -> set[int]:
