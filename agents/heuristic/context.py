@@ -37,6 +37,7 @@ from ..tactics import (
     CLOSE_WIN, LAST_DEVELOPMENT_BONUS, MapInfo, attack_dice_from, award_shares, battle_turns_left,
     choose_defender, end_counts, guarded, guards, seize_exposure, seize_value, turns_left,
 )
+from ..tactics.threats import holds_development
 
 
 class Context:
@@ -55,7 +56,7 @@ class Context:
         self.my_turns_left = turns_left(state, me)
         self.sig = agent._signature(state, me)
         self.threats = agent._threats(state, info, me, self.sig)
-        self.can_capture = me in state.dev_owner
+        self.can_capture = holds_development(state, me)
         self.my_devs = positions(state.dev_owner, me)
         self.counts: tuple | None = None
         self.free_seizes: set[int] = set()  # seizable now without moving anything

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from vigtavl_env.engine.free_actions import guard_cells
-from vigtavl_env.engine.state import BATTLE, LOADED, ON_BOARD, GameState, positions
+from vigtavl_env.engine.state import BATTLE, LOADED, ON_BOARD, GameState
 from vigtavl_env.engine.stats import (
     ARCHER, DEV_COST, FREIGHTER, IS_SHIP, UNIT_COST, UNIT_MOVEMENT, UNIT_RANGE,
 )
@@ -33,24 +33,17 @@ class Threats:
     def __init__(self, state: GameState, info: MapInfo, player: int) -> None:
         n = info.n
         self.player = player
-        self.can_capture = player in state.dev_owner
+        self.can_capture = holds_development(state, player)
         stand = np.zeros(n, dtype=bool)
         close_masks = {1: np.zeros(n, dtype=bool), 3: np.zeros(n, dtype=bool)}
         ranged_masks = {2: np.zeros(n, dtype=bool), 3: np.zeros(n, dtype=bool)}
-        for u in range(state.n_units):
-            o = state.u_owner[u]
-            if o != player:
-                continue
-            w = state.u_where[u]
-            if w != ON_BOARD and w != LOADED:
-                continue
-            t = state.u_type[u]
-            if t == FREIGHTER:
-                continue
-            m = info.reach_row(state, u) <= UNIT_MOVEMENT[t]
+        for u, t, c, w in fighting_units(state, player):
+            # MapInfo.reach_row, from the unit's type, hex and place already read
+            row = info.SD(state.wind)[c] if IS_SHIP[t] else info.DECK[c] if w == LOADED else info.LD[c]
+            m = row <= UNIT_MOVEMENT[t]
             if w == LOADED and t == ARCHER:
                 m = m.copy()
-                m[state.u_cell[u]] = True
+                m[c] = True
             stand |= m
             if UNIT_RANGE[t]:
                 ranged_masks[UNIT_COST[t]] |= m
@@ -86,23 +79,37 @@ class Threats:
 
 def threats_of(state: GameState, info: MapInfo, player: int) -> Threats:
     """:class:`Threats` of ``player``, remembered in ``info`` for the last positions of his units."""
-    mine = positions(state.u_owner, player)
-    types, cells, where = state.u_type, state.u_cell, state.u_where
-    key = (player, state.wind, player in state.dev_owner,
-           tuple((types[u], cells[u], where[u]) for u in mine))
-    return info.threat_cache.get(key, lambda: Threats(state, info, player))
+    return info.threat_cache.get(threat_key(state, player), lambda: Threats(state, info, player))
 
 
-def target_field(state: GameState, info: MapInfo, me: int) -> tuple[list[float], list[float]]:
-    """Pull of other players' targets per hex, for my knights (over land) and my ships (over
-    sea): the best target value, shrinking with the turns it takes to get next to it."""
+def threat_key(state: GameState, player: int) -> tuple:
+    """What :class:`Threats` of ``player`` depend on: the winds, whether he holds a
+    development, and each of his units' type, hex and place."""
+    units = []
+    for u in range(state.n_units):
+        if state.u_owner[u] == player:
+            units.append((state.u_type[u], state.u_cell[u], state.u_where[u]))
+    return (player, state.wind, holds_development(state, player), tuple(units))
+
+
+def holds_development(state: GameState, player: int) -> bool:
+    """``player`` holds a development (U28: only then may his knights attack knights)."""
+    for c in range(state.n_cells):
+        if state.dev_owner[c] == player:
+            return True
+    return False
+
+
+def _targets(state: GameState, me: int) -> tuple[list[int], list[float]]:
+    """:func:`target_field`'s targets: other players' developments and the units I may attack,
+    with their values."""
     xs, vs = [], []
     for c in range(state.n_cells):
         o = state.dev_owner[c]
         if o >= 0 and o != me:
             xs.append(c)
             vs.append(DEV_COST[state.dev_type[c]] + 1.0)
-    can_capture = me in state.dev_owner
+    can_capture = holds_development(state, me)
     for u in range(state.n_units):
         o = state.u_owner[u]
         if o == me or state.u_where[u] != ON_BOARD:
@@ -112,6 +119,13 @@ def target_field(state: GameState, info: MapInfo, me: int) -> tuple[list[float],
             continue
         xs.append(state.u_cell[u])
         vs.append(0.5 * UNIT_COST[t])
+    return xs, vs
+
+
+def target_field(state: GameState, info: MapInfo, me: int) -> tuple[list[float], list[float]]:
+    """Pull of other players' targets per hex, for my knights (over land) and my ships (over
+    sea): the best target value, shrinking with the turns it takes to get next to it."""
+    xs, vs = _targets(state, me)
     n = info.n
     if not xs:
         return [0.0] * n, [0.0] * n
@@ -132,34 +146,31 @@ def approach_risk(state: GameState, info: MapInfo, me: int) -> list[float]:
     turns = 1 if state.phase == BATTLE else 2
     scale = 0.8 if state.phase == BATTLE else 0.6
     units = []
-    for u in range(state.n_units):
-        o = state.u_owner[u]
-        w = state.u_where[u]
-        if o == me or (w != ON_BOARD and w != LOADED) or state.u_type[u] == FREIGHTER:
-            continue
-        if battle_turns_left(state, o) > 0:
-            units.append(u)
+    for q in range(state.n_players):
+        if q != me and battle_turns_left(state, q) > 0:
+            units += fighting_units(state, q)
     if not units:
         return [0.0] * n
     # Every unit's row at once: steps to stand next to each hex (a ship's approach table
     # counts that already; a knight's distance less one), beyond its move, per turn of moves.
     d = _approach_rows(state, info, units)
-    span = np.array([UNIT_MOVEMENT[state.u_type[u]] + 1.0 for u in units], dtype=np.float32)[:, None]
+    span = np.array([UNIT_MOVEMENT[t] + 1.0 for _, t, _, _ in units], dtype=np.float32)[:, None]
     r = 1.0 - np.maximum(0.0, d - span) / (span * turns + 1.0)
     risk = (np.clip(r, 0.0, 1.0) * scale).max(axis=0)
     return np.maximum(risk, 0.0).tolist()
 
 
-def _approach_rows(state: GameState, info: MapInfo, units: list[int]) -> np.ndarray:
-    """One row per unit: the steps it needs to stand next to each hex (a ship's sea approach
-    table; a knight's static distance, :meth:`MapInfo.reach_row`, less one)."""
+def _approach_rows(state: GameState, info: MapInfo, units: list[tuple]) -> np.ndarray:
+    """One row per unit of ``units`` (:func:`fighting_units`): the steps it needs to stand next
+    to each hex (a ship's sea approach table; a knight's static distance,
+    :meth:`MapInfo.reach_row`, less one)."""
     out = np.empty((len(units), info.n), dtype=np.float32)
-    cells = np.array([state.u_cell[u] for u in units])
+    cells = np.array([c for _, _, c, _ in units])
     ships, aboard, land = [], [], []
-    for i, u in enumerate(units):
-        if IS_SHIP[state.u_type[u]]:
+    for i, (_, t, _, w) in enumerate(units):
+        if IS_SHIP[t]:
             ships.append(i)
-        elif state.u_where[u] == LOADED:
+        elif w == LOADED:
             aboard.append(i)
         else:
             land.append(i)
@@ -168,6 +179,23 @@ def _approach_rows(state: GameState, info: MapInfo, units: list[int]) -> np.ndar
     for rows, table in ((aboard, info.DECK), (land, info.LD)):
         if rows:
             out[rows] = table[cells[rows]] - 1.0
+    return out
+
+
+def fighting_units(state: GameState, player: int) -> list[tuple[int, int, int, int]]:
+    """``(unit, type, hex, place)`` of each of ``player``'s units that could fight next turn:
+    on the board or aboard, freighters aside. (Typed in the compiled build: the state's tables
+    read as C arrays, not through a Python view per read.)"""
+    out = []
+    for u in range(state.n_units):
+        if state.u_owner[u] != player:
+            continue
+        w = state.u_where[u]
+        if w != ON_BOARD and w != LOADED:
+            continue
+        t = state.u_type[u]
+        if t != FREIGHTER:
+            out.append((u, t, state.u_cell[u], w))
     return out
 
 
