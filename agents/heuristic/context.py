@@ -27,6 +27,7 @@ from typing import Any
 from vigtavl_env.engine.building import unit_sites
 from vigtavl_env.engine.combat import coastal_or_sea, defender_options
 from vigtavl_env.engine.hexgrid import angular_gap
+from vigtavl_env.engine.movement import has_development
 from vigtavl_env.engine.state import BATTLE, LOADED, ON_BOARD, PRISONER, SPENT, Activation, GameState, positions
 from vigtavl_env.engine.stats import (
     ARCHER, DEV_COST, FREIGHTER, FREIGHTER_CAPACITY, IS_SHIP, NO_DEV, UNIT_COST, UNIT_MOVEMENT, UNIT_RANGE,
@@ -37,7 +38,6 @@ from ..tactics import (
     CLOSE_WIN, LAST_DEVELOPMENT_BONUS, MapInfo, attack_dice_from, award_shares, battle_turns_left,
     choose_defender, end_counts, guarded, guards, seize_exposure, seize_value, turns_left,
 )
-from ..tactics.threats import holds_development
 
 
 class Context:
@@ -56,7 +56,7 @@ class Context:
         self.my_turns_left = turns_left(state, me)
         self.sig = agent._signature(state, me)
         self.threats = agent._threats(state, info, me, self.sig)
-        self.can_capture = holds_development(state, me)
+        self.can_capture = has_development(state, me)
         self.my_devs = positions(state.dev_owner, me)
         self.counts: tuple | None = None
         self.free_seizes: set[int] = set()  # seizable now without moving anything

@@ -178,10 +178,13 @@ class MapInfo:
 
     def reach_row(self, state: GameState, u: int) -> np.ndarray:
         """Static distance from unit ``u`` to every hex it could stand on."""
-        t = state.u_type[u]
-        c = state.u_cell[u]
+        return self.distance_row(state.u_type[u], state.u_cell[u], state.u_where[u], state.wind)
+
+    def distance_row(self, t: int, c: int, where: int, wind: int) -> np.ndarray:
+        """:meth:`reach_row` of a unit of type ``t`` on hex ``c`` (``where``: on the board or
+        aboard), for a caller that has read those already."""
         if IS_SHIP[t]:
-            return self.SD(state.wind)[c]
-        if state.u_where[u] == LOADED:
+            return self.SD(wind)[c]
+        if where == LOADED:
             return self.DECK[c]
         return self.LD[c]

@@ -11,7 +11,5 @@ cpdef double seize_exposure(GameState state, object info, int cell, int owner, o
 cpdef list fighting_units(GameState state, int player)
 @cython.locals(u=int)
 cpdef tuple threat_key(GameState state, int player)
-@cython.locals(c=int)
-cpdef bint holds_development(GameState state, int player)
 @cython.locals(c=int, o=int, u=int, t=int)
 cpdef tuple _targets(GameState state, int me)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from vigtavl_env.engine.free_actions import guard_cells
+from vigtavl_env.engine.movement import has_development
 from vigtavl_env.engine.state import BATTLE, LOADED, ON_BOARD, GameState
 from vigtavl_env.engine.stats import (
     ARCHER, DEV_COST, FREIGHTER, IS_SHIP, UNIT_COST, UNIT_MOVEMENT, UNIT_RANGE,
@@ -33,14 +34,12 @@ class Threats:
     def __init__(self, state: GameState, info: MapInfo, player: int) -> None:
         n = info.n
         self.player = player
-        self.can_capture = holds_development(state, player)
+        self.can_capture = has_development(state, player)
         stand = np.zeros(n, dtype=bool)
         close_masks = {1: np.zeros(n, dtype=bool), 3: np.zeros(n, dtype=bool)}
         ranged_masks = {2: np.zeros(n, dtype=bool), 3: np.zeros(n, dtype=bool)}
         for u, t, c, w in fighting_units(state, player):
-            # MapInfo.reach_row, from the unit's type, hex and place already read
-            row = info.SD(state.wind)[c] if IS_SHIP[t] else info.DECK[c] if w == LOADED else info.LD[c]
-            m = row <= UNIT_MOVEMENT[t]
+            m = info.distance_row(t, c, w, state.wind) <= UNIT_MOVEMENT[t]
             if w == LOADED and t == ARCHER:
                 m = m.copy()
                 m[c] = True
@@ -89,15 +88,7 @@ def threat_key(state: GameState, player: int) -> tuple:
     for u in range(state.n_units):
         if state.u_owner[u] == player:
             units.append((state.u_type[u], state.u_cell[u], state.u_where[u]))
-    return (player, state.wind, holds_development(state, player), tuple(units))
-
-
-def holds_development(state: GameState, player: int) -> bool:
-    """``player`` holds a development (U28: only then may his knights attack knights)."""
-    for c in range(state.n_cells):
-        if state.dev_owner[c] == player:
-            return True
-    return False
+    return (player, state.wind, has_development(state, player), tuple(units))
 
 
 def _targets(state: GameState, me: int) -> tuple[list[int], list[float]]:
@@ -109,7 +100,7 @@ def _targets(state: GameState, me: int) -> tuple[list[int], list[float]]:
         if o >= 0 and o != me:
             xs.append(c)
             vs.append(DEV_COST[state.dev_type[c]] + 1.0)
-    can_capture = holds_development(state, me)
+    can_capture = has_development(state, me)
     for u in range(state.n_units):
         o = state.u_owner[u]
         if o == me or state.u_where[u] != ON_BOARD:
@@ -156,8 +147,7 @@ def approach_risk(state: GameState, info: MapInfo, me: int) -> list[float]:
     d = _approach_rows(state, info, units)
     span = np.array([UNIT_MOVEMENT[t] + 1.0 for _, t, _, _ in units], dtype=np.float32)[:, None]
     r = 1.0 - np.maximum(0.0, d - span) / (span * turns + 1.0)
-    risk = (np.clip(r, 0.0, 1.0) * scale).max(axis=0)
-    return np.maximum(risk, 0.0).tolist()
+    return (np.clip(r, 0.0, 1.0) * scale).max(axis=0).tolist()
 
 
 def _approach_rows(state: GameState, info: MapInfo, units: list[tuple]) -> np.ndarray:

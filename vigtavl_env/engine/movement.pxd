@@ -30,4 +30,4 @@ cpdef bint _enter(GameState state, Reach res, int[:] seen, int b, int cost, int 
 cpdef bint _has_defenders(GameState state, int cell, int owner)
 
 @cython.locals(c=int)
-cpdef bint _has_development(GameState state, int player)
+cpdef bint has_development(GameState state, int player)

@@ -157,7 +157,7 @@ def _enter(state: GameState, res: Reach, seen: Any, b: int, cost: int, me: int, 
         if battle_phase:
             # U28: knights (the defenders of a land hex) are attacked only by a player with a
             # development to hold the prisoner; ships may always be attacked.
-            if can_attack and (ship or _has_development(state, me)) and _has_defenders(state, b, h):
+            if can_attack and (ship or has_development(state, me)) and _has_defenders(state, b, h):
                 res.cost[b] = seen[b] = cost
                 res.battles[b] = cost
             return False
@@ -176,7 +176,8 @@ def _has_defenders(state: GameState, cell: int, owner: int) -> bool:
     return False
 
 
-def _has_development(state: GameState, player: int) -> bool:
+def has_development(state: GameState, player: int) -> bool:
+    """``player`` holds a development (U28: only then may his knights attack knights)."""
     for c in range(state.n_cells):
         if state.dev_owner[c] == player:
             return True

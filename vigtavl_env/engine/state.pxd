@@ -5,6 +5,7 @@ cimport cython
 
 cpdef list positions(int[:] values, int x)
 cpdef int count_of(int[:] values, int x)
+cpdef int unit_tables_at(int n_cells, int n_edges)
 
 
 cdef class Activation:

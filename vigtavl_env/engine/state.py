@@ -54,6 +54,12 @@ N_UNIT_TABLES = 7  # u_owner u_type u_cell u_where u_carrier u_holder u_flags
 UNIT_ROOM_PER_PLAYER = 32  # room for units made before the tables move to a larger buffer
 
 
+def unit_tables_at(n_cells: int, n_edges: int) -> int:
+    """Where the unit tables start in ``GameState.buf``: after six tables per hex and two
+    per edge (the layout :meth:`GameState._views` reads)."""
+    return 6 * n_cells + 2 * n_edges
+
+
 def positions(values: Any, x: int) -> list[int]:
     """Indices where ``values`` (a table of the state) holds ``x``, ascending."""
     out = []
@@ -239,7 +245,7 @@ class GameState:
         self.dev_builder = whole[5 * n:6 * n]
         self.walls = whole[6 * n:6 * n + e]
         self.wall_builder = whole[6 * n + e:6 * n + 2 * e]
-        u = 6 * n + 2 * e  # the unit tables: room for unit_room units each
+        u = unit_tables_at(n, e)  # the unit tables: room for unit_room units each
         self.u_owner = whole[u:u + k]
         self.u_type = whole[u + room:u + room + k]
         self.u_cell = whole[u + 2 * room:u + 2 * room + k]
@@ -250,7 +256,7 @@ class GameState:
 
     def _make_room(self) -> None:
         """Twice the room for units: a larger buffer, the unit tables copied across."""
-        room, head = self.unit_room, 6 * self.n_cells + 2 * self.n_edges
+        room, head = self.unit_room, unit_tables_at(self.n_cells, self.n_edges)
         old = self.buf
         self.buf = old[:head] + array("i", [0]) * (N_UNIT_TABLES * 2 * room)
         for t in range(N_UNIT_TABLES):
@@ -324,7 +330,7 @@ class GameState:
         """The unit tables as bytes (each unit's owner, type, hex, place, carrier, holder and
         flags, and the empty room after them): with ``n_units``, equal for two states of one
         map exactly when those tables are."""
-        head = 6 * self.n_cells + 2 * self.n_edges
+        head = unit_tables_at(self.n_cells, self.n_edges)
         return self.buf[head:head + N_UNIT_TABLES * self.unit_room].tobytes()
 
     def score_key(self) -> tuple:
