@@ -239,14 +239,19 @@ def _play_to_the_end(env: Any, players: Sequence[Agent], observer: Observer | No
     for name in env.agent_iter():
         if stop is not None and stop():  # about a microsecond: a decision takes hundreds
             raise StopRequested(f"stopped before decision {len(decisions) + 1}")
-        obs, _, terminated, truncated, _ = env.last()
+        seat = env.possible_agents.index(name)
+        player = players[seat]
+        observe = getattr(player, "reads_observation", True)  # engine bots read info["state"] alone
+        obs, _, terminated, truncated, _ = env.last(observe=observe)
         if terminated or truncated:
             env.step(None)
             continue
-        seat = env.possible_agents.index(name)
         info = agent_info(env, name)
         start = time.process_time()  # CPU, all threads: a network on two threads costs twice
-        action = int(players[seat].act(obs["observation"], obs["action_mask"], info))
+        if observe:
+            action = int(player.act(obs["observation"], obs["action_mask"], info))
+        else:
+            action = int(player.act(None, None, info))
         seat_cpu[seat] += time.process_time() - start
         seat_decisions[seat] += 1
         code = env.codec.to_engine(action)

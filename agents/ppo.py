@@ -301,6 +301,7 @@ class PPOSearchAgent(SearchAgent):
     """
 
     name = "ppo-search"
+    reads_observation = True  # the network proposes from the observation
 
     def __init__(self, model: Any, path: str = "", propose: int = 2, min_prob: float = 0.05,
                  value_weight: float = 0.0, iterations: int = PPO_SEARCH_ITERATIONS,
@@ -316,7 +317,9 @@ class PPOSearchAgent(SearchAgent):
         state = info.get("state")
         if not isinstance(state, GameState):
             raise ValueError(f"{self.name} needs info['state'], the engine state (see vigtavl_env.agent.agent_info)")
-        legal = legal_actions(state)
+        legal = info.get("legal")
+        if legal is None:
+            legal = legal_actions(state)
         if len(legal) == 1:
             return self.codec(state).to_env(legal[0])
         probs = self.network.action_probs(observation, action_mask)

@@ -206,3 +206,39 @@ def test_cli_tournament(local_agents, capsys):
     text = capsys.readouterr().out
     assert status == 0
     assert "head to head" in text and "alpha" in text and "beta" in text
+
+
+def test_engine_bots_get_the_envs_legal_list_and_no_observation():
+    """The runner encodes no observation for an agent that reads the engine state alone
+    (``reads_observation`` False) and hands it the env's legal list in ``info["legal"]``; an
+    agent that reads observations still gets them, and both play the same game as before."""
+    from vigtavl_env.agent import EngineAgent
+    from vigtavl_env.engine import legal_actions
+
+    seen: dict[str, list] = {"engine": [], "observing": []}
+
+    class StateReader(EngineAgent):
+        name = "state-reader"
+
+        def decide(self, state, legal):
+            assert legal == legal_actions(state)  # the env's list is the engine's
+            return legal[self.rng.randrange(len(legal))]
+
+        def act(self, observation, action_mask, info):
+            seen["engine"].append((observation, action_mask, "legal" in info))
+            return super().act(observation, action_mask, info)
+
+    class Observing(RandomAgent):
+        def act(self, observation, action_mask, info):
+            seen["observing"].append((observation is not None, action_mask is not None))
+            return super().act(observation, action_mask, info)
+
+    job = M.GameJob(game=0, seed=5, seats=("state-reader", "random"), num_players=2, max_steps=200)
+    env = M.make_env(job)
+    env.reset(seed=job.seed)
+    players = [StateReader(), Observing(seed=1)]
+    for seat, p in enumerate(players):
+        p.reset(seat, seat)
+    M.run_game(env, players, job, [0, 1])
+    assert seen["engine"] and all(o is None and m is None and has for o, m, has in seen["engine"])
+    assert seen["observing"] and all(o and m for o, m in seen["observing"])

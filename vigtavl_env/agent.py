@@ -6,10 +6,11 @@ An agent decides for one seat::
 
 ``observation`` and ``action_mask`` are what the PettingZoo environment gives the deciding
 agent (the ``(C, H, W)`` float32 tensor and the int8 mask over env actions); ``info`` is that
-agent's ``infos`` entry plus one documented hook added by whoever runs the game
-(:func:`agent_info`): ``info["state"]``, the live engine
-:class:`~vigtavl_env.engine.GameState`. Agents must treat it as read-only and ``clone()`` it
-before simulating. The action returned is an env action index whose mask entry is 1.
+agent's ``infos`` entry plus the hooks added by whoever runs the game (:func:`agent_info`):
+``info["state"]``, the live engine :class:`~vigtavl_env.engine.GameState`, and, for the agent
+selected to act, ``info["legal"]``, the engine codes its mask was written from. Agents must
+treat both as read-only and ``clone()`` the state before simulating. The action returned is an
+env action index whose mask entry is 1.
 
 An agent is asked for every decision of its seat, also out of turn: ``info["interrupt"]`` is
 ``"retaliation"`` or ``"defend"`` then (who defends its attacked hex or its development about to
@@ -18,6 +19,9 @@ be seized: the mask holds only the ``choose <type>`` verbs, and "no defence" for
 
 Bots that think in the rules' terms subclass :class:`EngineAgent` and implement
 ``decide(state, legal_codes) -> engine code``; the env/engine translation is done here, once.
+They read neither the observation nor the mask (``reads_observation`` is False), so a runner
+may pass ``None`` for both: the match runner does, as encoding an observation costs more than
+some bots' decisions.
 """
 
 from __future__ import annotations
@@ -50,6 +54,9 @@ class Agent:
     """Base class: a name, a per-game reset, and ``act``."""
 
     name = "agent"
+    reads_observation = True
+    """Whether ``act`` reads its observation and mask; a runner may pass ``None`` for both to an
+    agent that does not (an :class:`EngineAgent` reads ``info`` alone)."""
 
     def reset(self, seat: int, seed: int | None = None) -> None:
         """Called before each game with the agent's seat and a seed for its own randomness."""
@@ -69,16 +76,20 @@ class Agent:
 class EngineAgent(Agent):
     """An agent that reads the engine state and picks among the engine's legal codes."""
 
+    reads_observation = False
+
     def __init__(self) -> None:
         self._codecs: dict[int, ActionCodec] = {}
         self.rng = random.Random(0)
         self.seat = 0
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, info: dict[str, Any]) -> int:
+    def act(self, observation: np.ndarray | None, action_mask: np.ndarray | None, info: dict[str, Any]) -> int:
         state = info.get("state")
         if not isinstance(state, GameState):
             raise ValueError(f"{self.name} needs info['state'], the engine state (see vigtavl_env.agent.agent_info)")
-        codes = legal_actions(state)
+        codes = info.get("legal")
+        if codes is None:  # a caller without the env's list: enumerate it here
+            codes = legal_actions(state)
         code = self.decide(state, codes)
         return self.codec(state).to_env(code)
 
@@ -98,6 +109,8 @@ def agent_info(env: Any, agent: str) -> dict[str, Any]:
     raw = env.unwrapped
     info = dict(raw.infos.get(agent, {}))
     info["state"] = raw.game_state
+    if agent == raw.agent_selection:
+        info["legal"] = raw.legal_codes()  # the env's own list: an engine bot need not enumerate it again
     return info
 
 

@@ -366,6 +366,11 @@ class raw_env(AECEnv, EzPickle):
         self._legal_codes()
         return self._mask
 
+    def legal_codes(self) -> list[int]:
+        """Engine codes of the selected agent's legal decisions: the list its mask was written
+        from (shared, not a copy: read it, never change it)."""
+        return self._legal_codes() if not self._done(self.agent_selection) else []
+
     def legal_action_indices(self) -> np.ndarray:
         """Env indices of the selected agent's legal actions."""
         return self.codec.legal_indices(self._legal_codes())
