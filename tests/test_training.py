@@ -229,6 +229,31 @@ def test_cloning_starts_from_init_from_weights(tmp_path: Path) -> None:
     assert moved[1e-12] < 1e-6 < 1e-3 < moved[1e-2], moved
 
 
+@pytest.mark.parametrize("policy", ["cnn", "mlp"])
+def test_value_warmup_trains_the_critic_alone(tmp_path: Path, policy: str) -> None:
+    """``value_warmup``: while it lasts only the value head's weights move; past it, the trunk and
+    the policy head learn too."""
+    from stable_baselines3.common.save_util import load_from_zip_file
+
+    from training.train import train
+    moved = {}
+    for warmup in (10_000, 64):
+        cls, kwargs = policy_spec(policy, 4, 1, [8])
+        start = tmp_path / f"start{warmup}.zip"
+        MaskablePPO(cls, SingleSeatEnv(), policy_kwargs=kwargs, n_steps=16, batch_size=16, seed=0).save(start)
+        _, want, _ = load_from_zip_file(str(start), device="cpu")
+        cfg = load_config(QUICK, TINY + [f"run_dir={tmp_path / 'runs'}", f"run_name=w{warmup}", f"init_from={start}",
+                                         f"policy={policy}", f"value_warmup={warmup}", "total_timesteps=128",
+                                         "eval_every=0", "vec_env=dummy", "n_envs=1", "learning_rate=0.01"])
+        train(cfg, progress=False)
+        _, got, _ = load_from_zip_file(str(tmp_path / "runs" / f"w{warmup}" / "final_model.zip"), device="cpu")
+        moved[warmup] = {k: float((got["policy"][k] - w).abs().max()) for k, w in want["policy"].items()}
+    critic = {k for k in moved[64] if "value_net" in k}
+    assert critic and all(moved[10_000][k] > 0 for k in critic), moved[10_000]
+    assert all(v == 0.0 for k, v in moved[10_000].items() if k not in critic), moved[10_000]
+    assert any(v > 0 for k, v in moved[64].items() if k not in critic), moved[64]
+
+
 def _fake_checkpoint(path: Path) -> Path:
     """A zip with the members a checkpoint has (no real weights): enough to be found, not to load."""
     import zipfile

@@ -147,6 +147,10 @@ class TrainConfig:
     """Self-play snapshots in the opponent pool."""
     pretrain: PretrainConfig = field(default_factory=PretrainConfig)
     """Behaviour cloning of a bot before PPO (off unless pretrain.teacher is set)."""
+    value_warmup: int = 0
+    """Timesteps at the start of a run during which only the value head learns (the trunk and the
+    policy head frozen). A network carried from another setting (init_from: more players, v1)
+    brings a critic of the old game; PPO's first updates would follow its wrong advantages."""
     init_from: str | None = None
     """Start from this model's weights (a .zip path, or a shipped name such as "v1/pretrained"): one
     of this environment, or one widened from vigtavl_v1 or from fewer players (training/transfer.py).

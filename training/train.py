@@ -144,6 +144,8 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
         # --- callbacks: stop on a signal, training-game stats, checkpoints, league snapshots,
         # evaluation, progress bar
         callbacks: list[BaseCallback] = [StopOnSignal(stop), GameStatsCallback(), CheckpointCallback(cfg, run.dir)]
+        if cfg.value_warmup:
+            callbacks.append(ValueWarmup(cfg.value_warmup))
         if cfg.selfplay.snapshot_every:
             callbacks.append(LeagueCallback(pool, cfg.selfplay.snapshot_every, run.dir))
         if cfg.eval_every:
@@ -286,6 +288,34 @@ class CheckpointCallback(BaseCallback):
         assert self.schedule is not None
         if self.schedule.due(self.model.num_timesteps):
             save_model(self.model, checkpoint_path(self.run_dir, self.model.num_timesteps))
+
+
+class ValueWarmup(BaseCallback):
+    """Freezes every parameter but the value head's until ``steps`` timesteps (``value_warmup``):
+    the critic learns the new game's returns before the policy moves on its advantages. Checked
+    at each rollout's end, so the first update after the threshold trains everything."""
+
+    def __init__(self, steps: int) -> None:
+        super().__init__()
+        self.steps = steps
+
+    def _on_training_start(self) -> None:
+        self._set()
+
+    def _on_step(self) -> bool:
+        return True
+
+    def _on_rollout_end(self) -> None:
+        self._set()
+
+    def _set(self) -> None:
+        warming = self.model.num_timesteps < self.steps
+        policy = self.model.policy
+        critic = [policy.value_net, getattr(policy.mlp_extractor, "value_net", None)]  # 'mlp' has its own layers
+        value = {id(p) for part in critic if part is not None for p in part.parameters()}
+        for p in self.model.policy.parameters():
+            if id(p) not in value:
+                p.requires_grad_(not warming)
 
 
 class GameStatsCallback(BaseCallback):
