@@ -368,6 +368,44 @@ def _signals_ignored() -> Iterator[None]:
                 signal.signal(sig, handler)
 
 
+@contextmanager
+def _signals_deferred() -> Iterator[Callable[[], None]]:
+    """Inside: Ctrl-C and SIGTERM (main thread) are held, and the ``check`` it yields runs the
+    handler each one had, raising there as before. A handler that raises at any bytecode could
+    raise inside the pool's own locking (``wait`` takes each future's lock in turn); a lock left
+    held hangs the pool's thread, and with it the process at exit."""
+    held: list[int] = []
+    previous: dict[int, Any] = {}
+
+    def hold(signum: int, frame: Any) -> None:
+        held.append(signum)
+
+    def check() -> None:
+        while held:
+            sig = held.pop(0)
+            handler = previous.get(sig)
+            if callable(handler):
+                handler(sig, None)
+            elif handler == signal.SIG_IGN:
+                continue
+            elif sig == signal.SIGINT:
+                raise KeyboardInterrupt
+            else:  # the default action: the process ends by the signal
+                signal.signal(sig, signal.SIG_DFL)
+                os.kill(os.getpid(), sig)
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            previous[sig] = signal.signal(sig, hold)
+        except ValueError:  # not the main thread: signals stay as they are
+            pass
+    try:
+        yield check
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
+
+
 # In a worker process, the stop event of the run it plays for, set by the pool's initializer
 # (an event reaches a worker only by inheritance, never as a task's argument).
 _run_stop: Any = None
@@ -447,14 +485,17 @@ def _play_in_workers(jobs: Sequence[GameJob], workers: int, bar: tqdm) -> list[G
     futures: list[Future] = []
     done: dict[Future, list[GameRecord]] = {}  # one assignment per chunk: a signal never splits it
     try:
-        for i in range(0, len(jobs), size):
-            futures.append(pool.submit(play_chunk, list(jobs[i:i + size])))
-        pending = set(futures)
-        while pending:
-            finished, pending = wait(pending, timeout=SIGNAL_POLL_S, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                done[fut] = fut.result()
-                bar.update(len(done[fut]))
+        with _signals_deferred() as check_signals:  # a signal raises here, between waits
+            for i in range(0, len(jobs), size):
+                futures.append(pool.submit(play_chunk, list(jobs[i:i + size])))
+            pending = set(futures)
+            while pending:
+                check_signals()
+                finished, pending = wait(pending, timeout=SIGNAL_POLL_S, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    done[fut] = fut.result()
+                    bar.update(len(done[fut]))
+            check_signals()
     except BaseException as e:  # Ctrl-C, or a game that failed: the other workers stop too
         with _signals_ignored():
             _stop_workers(pool, stop, futures, done)

@@ -199,3 +199,32 @@ def test_workers_end_with_a_parent_killed_outright(tmp_path):
         for pid in workers | _children(parent.pid) | {parent.pid}:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_signals_during_the_pool_loop_raise_only_where_it_checks():
+    """The workers' loop holds Ctrl-C and SIGTERM until its check, which runs the handler they
+    had (a raise inside the pool's locking could leave a lock held and hang the process)."""
+    calls = []
+
+    def raising(signum, frame):
+        calls.append(signum)
+        raise M.StopSignal(signum)
+
+    before = signal.signal(signal.SIGTERM, raising)
+    try:
+        with M._signals_deferred() as check:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)  # the handler runs between bytecodes here: it must only note it
+            assert calls == []
+            with pytest.raises(M.StopSignal) as info:
+                check()
+            assert calls == [signal.SIGTERM] and info.value.signum == signal.SIGTERM
+            check()  # nothing left held
+        assert signal.getsignal(signal.SIGTERM) is raising  # put back
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        with M._signals_deferred() as check:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)
+            check()  # an ignored signal stays ignored
+    finally:
+        signal.signal(signal.SIGTERM, before)
