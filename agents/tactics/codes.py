@@ -49,13 +49,21 @@ def split_legal(legal: list[int], n_cells: int) -> dict[str, list[tuple[int, int
     (``A.LOAD + i`` for the split ``i``) where a hex verb has its cell."""
     out: dict[str, list[tuple[int, int, int]]] = {}
     top = A.N_HEX_VERBS * n_cells
+    groups, verbs = GLOBAL_GROUPS, VERB_GROUP  # module tuples, read once
     for code in legal:
         if code >= top:
             g = code - top
-            out.setdefault(GLOBAL_GROUPS[g], []).append((-1, g, code))
+            key = groups[g]
+            item = (-1, g, code)
         else:
             verb = code // n_cells
-            out.setdefault(VERB_GROUP[verb], []).append((verb, code - verb * n_cells, code))
+            key = verbs[verb]
+            item = (verb, code - verb * n_cells, code)
+        items = out.get(key)
+        if items is None:
+            out[key] = [item]
+        else:
+            items.append(item)
     return out
 
 
