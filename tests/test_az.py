@@ -443,3 +443,39 @@ def test_best_json_names_the_best_generation_against_the_eval_opponents(tmp_path
     best = json.loads((tmp_path / "best.json").read_text())
     assert best["generation"] == 3 and best["positions"] == 300 and best["model"] == "generations/gen_3.pt"
     assert best["win_rates"] == {"ppo:pretrained": 0.5, "greedy": 0.6} and abs(best["mean_win_rate"] - 0.55) < 1e-9
+
+
+def test_a_gate_keeps_the_network_unless_the_new_generation_beats_it(tmp_path):
+    """``gate``: a generation that wins less than the gate against the one before is set aside
+    (``gen_<k>_rejected.pt``) and the network goes on with the previous weights, saved as
+    ``gen_<k>.pt``; one that wins enough, or any with no gate, replaces it."""
+    from training.az import gate_generation, generation_path, save_generation
+    from training.az_config import AZConfig
+    th.manual_seed(0)
+    old = AZNet((CHANNELS_2P, 11, 11), 2, channels=4, blocks=1, hidden=[8])
+    new = AZNet((CHANNELS_2P, 11, 11), 2, channels=4, blocks=1, hidden=[8])
+    save_generation(tmp_path, old, 0)
+    save_generation(tmp_path, new, 1)
+    trained = {k: v.clone() for k, v in new.state_dict().items()}
+
+    def same(a, b):
+        return all(th.equal(a[k], b[k]) for k in a)
+
+    for gate, rate in ((0.0, 0.1), (0.55, 0.6)):
+        assert gate_generation(AZConfig(gate=gate), tmp_path, new, 1, {"eval/win_rate_previous": rate})
+        assert same(new.state_dict(), trained) and not generation_path(tmp_path, 1).with_name("gen_1_rejected.pt").exists()
+    assert not gate_generation(AZConfig(gate=0.55), tmp_path, new, 1, {"eval/win_rate_previous": 0.5})
+    assert same(new.state_dict(), old.state_dict())  # the network kept
+    kept = th.load(generation_path(tmp_path, 1), weights_only=True)["state_dict"]
+    rejected = th.load(tmp_path / "generations" / "gen_1_rejected.pt", weights_only=True)["state_dict"]
+    assert same(kept, old.state_dict()) and same(rejected, trained)
+
+
+def test_a_gate_is_a_share_and_needs_evaluation_games():
+    from training.az_config import AZConfig
+    from training.config import ConfigError, load_config
+    assert load_config("az", ["gate=0.55"], cls=AZConfig).gate == 0.55
+    for bad, says in ((["gate=1.5"], "gate must be a win share"), (["gate=0.55", "eval_games=0"], "gate needs eval_games")):
+        with pytest.raises(ConfigError, match=says) as e:
+            load_config("az", bad, cls=AZConfig)
+        assert "\n" not in str(e.value)

@@ -313,6 +313,22 @@ def evaluate_generation(cfg: AZConfig, run_dir: Path, k: int) -> dict[str, float
     return metrics
 
 
+def gate_generation(cfg: AZConfig, run_dir: Path, net: AZNet, k: int, metrics: dict[str, float]) -> bool:
+    """``gate``: whether generation k won enough of its games against the network before it to
+    replace it. If not, its file moves to ``gen_<k>_rejected.pt``, ``net`` takes the weights of
+    ``gen_<k-1>.pt`` again and they are saved as ``gen_<k>.pt``, so self-play and the next
+    comparison go on from the network kept."""
+    if not cfg.gate or metrics["eval/win_rate_previous"] >= cfg.gate:
+        return True
+    candidate = generation_path(run_dir, k)
+    with replacing(candidate.with_name(f"gen_{k}_rejected.pt")) as tmp:
+        th.save(model_payload(net), tmp)
+    kept = th.load(generation_path(run_dir, k - 1), map_location="cpu", weights_only=True)["state_dict"]
+    net.load_state_dict(kept)
+    save_generation(run_dir, net, k)
+    return False
+
+
 def record_best(cfg: AZConfig, run_dir: Path, k: int, positions: int, metrics: dict[str, float]) -> bool:
     """best.json names the generation with the best mean win rate against ``eval_opponents`` (the
     previous generation is not an opponent to choose by: it moves). Returns whether k is it."""
@@ -425,10 +441,15 @@ def train_az(cfg: AZConfig, resume: str | Path | None = None, progress: bool = T
                 prog.stage = EVAL
             if prog.stage == EVAL:
                 if cfg.eval_games:
+                    save_generation(run.dir, net, k)  # the candidate (again, after a resume: a gate may have replaced it)
                     with stop.at_once():  # thrown away on a signal, played again on resume
                         metrics = evaluate_generation(cfg, run.dir, k)
+                    accepted = gate_generation(cfg, run.dir, net, k, metrics)
+                    if cfg.gate:
+                        metrics["eval/accepted"] = float(accepted)
                     logger.write({"time/total_timesteps": prog.positions, "eval/generation": k, **metrics})
-                    record_best(cfg, run.dir, k, prog.positions, metrics)
+                    if accepted:
+                        record_best(cfg, run.dir, k, prog.positions, metrics)
                     if progress:
                         say(f"gen {k}: " + ", ".join(f"{key[5:]} {v:.2f}" for key, v in metrics.items()))
                 prog.generation, prog.stage = k, SELFPLAY

@@ -55,6 +55,10 @@ class AZConfig:
     eval_games: int = 40
     """Games per evaluation pairing (seats rotated): each generation's network alone against the
     previous generation's and against each of eval_opponents (0: no evaluation)."""
+    gate: float = 0.0
+    """A generation replaces the network that plays self-play only when it wins at least this
+    share of its eval_games against that network (0: every generation does; AlphaGo Zero's gate
+    was 0.55). A rejected one is kept as gen_<k>_rejected.pt, and gen_<k>.pt is the network kept."""
     eval_opponents: list[str] = field(default_factory=lambda: ["ppo:pretrained"])
     """Agent specs each generation plays besides the previous generation."""
     eval_workers: int = 1
@@ -81,6 +85,10 @@ class AZConfig:
                      "checkpoint_minutes", "torch_threads"):
             if getattr(self, name) < 0:
                 raise ConfigError(f"{name} must be >= 0, got {getattr(self, name)!r}")
+        if not 0.0 <= self.gate <= 1.0:
+            raise ConfigError(f"gate must be a win share in 0..1, got {self.gate!r}")
+        if self.gate and not self.eval_games:
+            raise ConfigError("gate needs eval_games > 0: a generation is judged by its games against the one before")
         if self.eval_workers < 1:
             raise ConfigError(f"eval_workers must be >= 1, got {self.eval_workers}")
         if self.num_players not in (2, 3, 4):
