@@ -32,7 +32,7 @@ import torch as th
 
 from agents.search import SearchAgent
 from vigtavl_env.agent import Agent, AgentUnavailableError
-from vigtavl_env.engine import GameState, legal_actions
+from vigtavl_env.engine import GameState
 from vigtavl_env.engine.actions import N_GLOBAL_VERBS, N_HEX_VERBS
 from vigtavl_env.engine.version import ENV_NAME
 from vigtavl_env.observation import ChannelLayout, ObservationEncoder
@@ -314,12 +314,7 @@ class PPOSearchAgent(SearchAgent):
         self._encoders: dict[int, ObservationEncoder] = {}
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, info: dict[str, Any]) -> int:
-        state = info.get("state")
-        if not isinstance(state, GameState):
-            raise ValueError(f"{self.name} needs info['state'], the engine state (see vigtavl_env.agent.agent_info)")
-        legal = info.get("legal")
-        if legal is None:
-            legal = legal_actions(state)
+        state, legal = self.state_and_legal(info)
         if len(legal) == 1:
             return self.codec(state).to_env(legal[0])
         probs = self.network.action_probs(observation, action_mask)

@@ -314,17 +314,15 @@ def evaluate_generation(cfg: AZConfig, run_dir: Path, k: int) -> dict[str, float
 
 
 def gate_generation(cfg: AZConfig, run_dir: Path, net: AZNet, k: int, metrics: dict[str, float]) -> bool:
-    """``gate``: whether generation k won enough of its games against the network before it to
-    replace it. If not, its file moves to ``gen_<k>_rejected.pt``, ``net`` takes the weights of
+    """``gate``: whether generation k (``net``) won enough of its games against the network before
+    it to replace it. If not, it is saved as ``gen_<k>_rejected.pt``, ``net`` takes the weights of
     ``gen_<k-1>.pt`` again and they are saved as ``gen_<k>.pt``, so self-play and the next
     comparison go on from the network kept."""
     if not cfg.gate or metrics["eval/win_rate_previous"] >= cfg.gate:
         return True
-    candidate = generation_path(run_dir, k)
-    with replacing(candidate.with_name(f"gen_{k}_rejected.pt")) as tmp:
+    with replacing(generation_path(run_dir, k).with_name(f"gen_{k}_rejected.pt")) as tmp:
         th.save(model_payload(net), tmp)
-    kept = th.load(generation_path(run_dir, k - 1), map_location="cpu", weights_only=True)["state_dict"]
-    net.load_state_dict(kept)
+    net.load_state_dict(load_az_net(generation_path(run_dir, k - 1)).state_dict())
     save_generation(run_dir, net, k)
     return False
 
@@ -437,11 +435,10 @@ def train_az(cfg: AZConfig, resume: str | Path | None = None, progress: bool = T
                 logger.write({"time/total_timesteps": prog.positions, "loss/updates": prog.updates, **row})
                 if progress and n:
                     say(f"gen {k}: {n} updates, " + ", ".join(f"{key[5:]} {v:.3f}" for key, v in row.items()))
-                save_generation(run.dir, net, k)
                 prog.stage = EVAL
             if prog.stage == EVAL:
+                save_generation(run.dir, net, k)  # here, not after training: a resumed evaluation saves the candidate again
                 if cfg.eval_games:
-                    save_generation(run.dir, net, k)  # the candidate (again, after a resume: a gate may have replaced it)
                     with stop.at_once():  # thrown away on a signal, played again on resume
                         metrics = evaluate_generation(cfg, run.dir, k)
                     accepted = gate_generation(cfg, run.dir, net, k, metrics)

@@ -84,14 +84,18 @@ class EngineAgent(Agent):
         self.seat = 0
 
     def act(self, observation: np.ndarray | None, action_mask: np.ndarray | None, info: dict[str, Any]) -> int:
+        state, codes = self.state_and_legal(info)
+        code = self.decide(state, codes)
+        return self.codec(state).to_env(code)
+
+    def state_and_legal(self, info: dict[str, Any]) -> tuple[GameState, list[int]]:
+        """The engine state of ``info`` and its legal codes: the env's list when the runner gave
+        it (``info["legal"]``), else enumerated here."""
         state = info.get("state")
         if not isinstance(state, GameState):
             raise ValueError(f"{self.name} needs info['state'], the engine state (see vigtavl_env.agent.agent_info)")
         codes = info.get("legal")
-        if codes is None:  # a caller without the env's list: enumerate it here
-            codes = legal_actions(state)
-        code = self.decide(state, codes)
-        return self.codec(state).to_env(code)
+        return state, legal_actions(state) if codes is None else codes
 
     def codec(self, state: GameState) -> ActionCodec:
         board = state.gmap.board
