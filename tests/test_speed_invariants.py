@@ -202,6 +202,38 @@ def test_wrappers_behave_like_pettingzoos() -> None:
     assert ours.observation_space("player_1") is ours.unwrapped.observation_space("player_1")
 
 
+def test_a_step_without_an_observation_reads_the_mask_and_encodes_nothing() -> None:
+    """PettingZoo's TerminateIllegalWrapper observes the agent before a step when the caller
+    did not (``last(observe=False)``), only for the mask; ours reads the raw env's mask: the same
+    game and the same penalty for an illegal action, and no observation encoded."""
+    ours = make_env(num_players=2, seed=3)
+    theirs = pz_wrappers.OrderEnforcingWrapper(pz_wrappers.AssertOutOfBoundsWrapper(
+        pz_wrappers.TerminateIllegalWrapper(raw_env(num_players=2, seed=3), illegal_reward=ILLEGAL_REWARD)))
+    ours.reset(seed=5)
+    theirs.reset(seed=5)
+    raw, observed = ours.unwrapped, []
+    real_observe = raw.observe
+    raw.observe = lambda agent: observed.append(agent) or real_observe(agent)
+    rng = random.Random(0)
+    for _ in range(80):
+        a, b = ours.last(observe=False), theirs.last(observe=False)
+        assert a[1:4] == b[1:4] and a[4]["interrupt"] == b[4]["interrupt"]
+        legal = raw.legal_action_indices()
+        action = int(legal[rng.randrange(len(legal))])
+        ours.step(action)
+        theirs.step(action)
+    assert observed == []
+    illegal = int(np.flatnonzero(raw.action_mask() == 0)[0])
+    ours.last(observe=False)
+    theirs.last(observe=False)
+    ours.step(illegal)
+    theirs.step(illegal)
+    assert observed == []
+    for name in ("rewards", "_cumulative_rewards", "terminations", "truncations"):
+        assert getattr(ours, name) == getattr(theirs, name)
+    assert ILLEGAL_REWARD in ours._cumulative_rewards.values() and all(ours.terminations.values())
+
+
 @pytest.mark.parametrize("action", [-1, 10**6, 2.0, "3", np.int64(-1), np.int64(10**6)])
 def test_out_of_bounds_actions_are_refused_as_pettingzoo_refuses_them(action) -> None:
     ours = make_env(num_players=2, seed=3)

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 # Read on every decision by last(), step() and agent_iter().
 FORWARDED = ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos",
@@ -65,12 +66,37 @@ class TerminateIllegalWrapper(_Forwarding, wrappers.TerminateIllegalWrapper):
         super().__init__(env, illegal_reward)
         self._remember_raw(env)
 
+    def observe(self, agent: Any) -> Any:
+        obs = self.env.observe(agent)  # PettingZoo's observe, without BaseWrapper's extra frame
+        if agent == self._raw.agent_selection:
+            self._prev_obs = obs
+            self._prev_info = self._raw.infos.get(agent, {})
+        return obs
+
+    def step(self, action: Any) -> None:
+        raw = self._raw
+        agent = raw.agent_selection
+        if self._prev_obs is None:
+            # PettingZoo's step would observe the agent here (a caller's ``last(observe=False)``)
+            # only to read the mask: a whole observation encoded for it. The mask is the raw env's.
+            self._prev_obs = {"action_mask": raw.action_mask(agent)}
+            self._prev_info = raw.infos.get(agent, {})
+        if (type(action) is int and not self._terminated and not raw.terminations[agent]
+                and not raw.truncations[agent] and self._prev_obs["action_mask"][action]):
+            self._prev_obs = self._prev_info = None  # a legal move: PettingZoo's last branch, direct
+            self.env.step(action)
+        else:
+            super().step(action)  # PettingZoo's own: a finished agent's step, or an illegal move
+
 
 class AssertOutOfBoundsWrapper(_Forwarding, wrappers.AssertOutOfBoundsWrapper):
     def __init__(self, env: AECEnv) -> None:
         super().__init__(env)
         self._remember_raw(env)
         self._n_actions = self._raw.action_space(self._raw.possible_agents[0]).n
+
+    def observe(self, agent: Any) -> Any:
+        return self.env.observe(agent)  # as BaseWrapper's, in C
 
     def step(self, action: Any) -> None:
         # A plain int in range is what Discrete.contains accepts (about 4 us a call through
@@ -100,6 +126,22 @@ class OrderEnforcingWrapper(_Forwarding, wrappers.OrderEnforcingWrapper):
 
     def __str__(self) -> str:
         return str(self.env)  # as PettingZoo prints its own OrderEnforcingWrapper
+
+    # PettingZoo's step and observe, calling the wrapped env directly (BaseWrapper's frame saved)
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self._raw.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+    def observe(self, agent: Any) -> Any:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.observe(agent)
 
 
 for _name in FORWARDED:

@@ -2,7 +2,8 @@
 
     python -m vigtavl_env.bench_vector [--envs 64] [--seconds 2] [--rounds 3]
 
-Random masked learner actions (one call per step for all games, a numpy pick per row) against
+Random masked learner actions (one call per step for all games, a pick per row by Python's
+``random``, as on the peer's side: a numpy ``Generator`` call costs about 2 us a pick) against
 a random opponent, then against the greedy bot; between them, in alternating rounds so that the
 machine's load hits all alike, PettingZoo's connect_four_v3 AEC loop with random masked actions
 (the peer of ``shared/notes/performance-targets.md``). Medians of the rounds are printed.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import statistics
 import time
 
@@ -26,7 +28,7 @@ AIM_PEER_RATIO = 1.0  # issue 30's aims: 64 games vs random >= 1.0x the peer; gr
 AIM_GREEDY_RATIO = 0.5
 
 
-def vector_rate(venv: VigtavlVectorEnv, seconds: float, rng: np.random.Generator) -> float:
+def vector_rate(venv: VigtavlVectorEnv, seconds: float, rng: random.Random) -> float:
     """Learner steps/s (all rows of one step count) for about ``seconds``."""
     n, steps = venv.num_envs, 0
     t0 = time.process_time()
@@ -35,13 +37,13 @@ def vector_rate(venv: VigtavlVectorEnv, seconds: float, rng: np.random.Generator
         actions = np.empty(n, dtype=np.int64)
         for i in range(n):  # a uniform legal action per row
             legal = mask_indices(masks[i])
-            actions[i] = legal[rng.integers(legal.size)]
+            actions[i] = legal[rng.randrange(legal.size)]
         venv.step(actions)
         steps += n
     return steps / (time.process_time() - t0)
 
 
-def connect_four_rate(seconds: float, rng: np.random.Generator) -> float | None:
+def connect_four_rate(seconds: float, rng: random.Random) -> float | None:
     """PettingZoo connect_four_v3, random masked play through the AEC loop: steps/s (None when
     PettingZoo's classic games are not installed: they need pygame, the ``bench`` extra)."""
     try:
@@ -52,14 +54,14 @@ def connect_four_rate(seconds: float, rng: np.random.Generator) -> float | None:
     env, steps = connect_four_v3.env(), 0
     t0 = time.process_time()
     while time.process_time() - t0 < seconds:
-        env.reset(seed=int(rng.integers(1 << 30)))
+        env.reset(seed=rng.getrandbits(30))
         for agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             if term or trunc:
                 env.step(None)
                 continue
             legal = mask_indices(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
+            env.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
     return steps / (time.process_time() - t0)
 
@@ -72,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.envs < 1 or args.seconds <= 0 or args.rounds < 1:
         ap.error("--envs, --seconds and --rounds must be positive")
-    rng = np.random.default_rng(0)
+    rng = random.Random(0)
     venvs = {name: VigtavlVectorEnv(num_envs=args.envs, opponents=[name], seed=0) for name in ("random", "greedy")}
     for v in venvs.values():
         v.reset()

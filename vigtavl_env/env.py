@@ -380,7 +380,7 @@ class raw_env(AECEnv, EzPickle):
 
     def _update_selection_and_infos(self) -> None:
         s = self.game_state
-        if not s.is_over and not any(self.truncations.values()):
+        if not s.is_over and self._steps < self.max_steps:  # not truncated (step's own test)
             self.agent_selection = self.possible_agents[s.current_player]
             if not self._legal_codes():
                 raise RuntimeError(f"engine listed no legal action for seat {s.current_player} "
@@ -424,7 +424,8 @@ class raw_env(AECEnv, EzPickle):
         rewards = self.rewards
         for a in rewards:  # AECEnv._clear_rewards, here where the compiled env runs it in C
             rewards[a] = 0
-        self._set_rewards(tokens_before)
+        if tokens_before is not None or s.is_over:  # no reward to give before the end otherwise
+            self._set_rewards(tokens_before)
         if s.is_over:
             self.terminations = dict.fromkeys(self.agents, True)
         elif self._steps >= self.max_steps:

@@ -2,6 +2,8 @@
 cimport cython
 from vigtavl_env.engine.state cimport Activation, GameState, Pending
 
+cdef int _G_ACTIVE, _G_ACTIVE_CAN_ATTACK, _G_ACTIVE_MOVE_LEFT, _G_ACTIVE_TYPE, _G_ARTILLERY, _G_ATTACKS, _G_BUILDS_LEFT, _G_DEFENDED, _G_DEV, _G_FLAG, _G_FRONT, _G_GOLD, _G_OCCUPY, _G_PENDING, _G_PENDING_ATTACKER, _G_PENDING_CELL, _G_PENDING_DICE, _G_PENDING_ORIGIN, _G_PENDING_RANGE, _G_PHASE, _G_RECRUIT, _G_RESERVE, _G_RETALIATOR, _G_ROUND, _G_SEIZED, _G_SILVER, _G_SPENT, _G_SUNK, _G_TOKENS, _G_TURN, _G_VARIANT, _G_WALL, _G_WIND
+
 @cython.locals(P=int, spent0=int, u=int, w=int, t=int, o=int, cell=int, rel=int, i=int, dev0=int, art0=int,
                c=int, p=int, d=int, wall0=int, e=int, k=int, reserve=list, castle=list, units0=int,
                n_types=int, sides0=int)

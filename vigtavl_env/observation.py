@@ -275,6 +275,41 @@ _SCALAR_START = len(_G)
 _ROUNDS = _SCALAR_START + 1
 _UNITS = _ROUNDS + 1
 _SIDES = _UNITS + N_WHERE * N_TYPES
+# Each group's position as a module constant: a C int in the compiled build, where a look-up
+# in ``_G`` by name was a Python dict look-up per group per observation.
+_G_ACTIVE = _G["active"]
+_G_ACTIVE_CAN_ATTACK = _G["active_can_attack"]
+_G_ACTIVE_MOVE_LEFT = _G["active_move_left"]
+_G_ACTIVE_TYPE = _G["active_type"]
+_G_ARTILLERY = _G["artillery"]
+_G_ATTACKS = _G["attacks"]
+_G_BUILDS_LEFT = _G["builds_left"]
+_G_DEFENDED = _G["defended"]
+_G_DEV = _G["dev"]
+_G_FLAG = _G["flag"]
+_G_FRONT = _G["front"]
+_G_GOLD = _G["gold"]
+_G_OCCUPY = _G["occupy"]
+_G_PENDING = _G["pending"]
+_G_PENDING_ATTACKER = _G["pending_attacker"]
+_G_PENDING_CELL = _G["pending_cell"]
+_G_PENDING_DICE = _G["pending_dice"]
+_G_PENDING_ORIGIN = _G["pending_origin"]
+_G_PENDING_RANGE = _G["pending_range"]
+_G_PHASE = _G["phase"]
+_G_RECRUIT = _G["recruit"]
+_G_RESERVE = _G["reserve"]
+_G_RETALIATOR = _G["retaliator"]
+_G_ROUND = _G["round"]
+_G_SEIZED = _G["seized"]
+_G_SILVER = _G["silver"]
+_G_SPENT = _G["spent"]
+_G_SUNK = _G["sunk"]
+_G_TOKENS = _G["tokens"]
+_G_TURN = _G["turn"]
+_G_VARIANT = _G["variant"]
+_G_WALL = _G["wall"]
+_G_WIND = _G["wind"]
 
 
 def draw(state: GameState, observer: int, f: Any, tc: Any, tab: Any, hw: int) -> None:
@@ -285,7 +320,7 @@ def draw(state: GameState, observer: int, f: Any, tc: Any, tab: Any, hw: int) ->
     units0, n_types, sides0 = _UNITS, N_TYPES, _SIDES  # typed locals: C arithmetic in the loops
     # Units: counts per (where, type, owner) on their hex, the spent ones, ships in reserve.
     reserve = [0] * (3 * P)
-    spent0 = tab[_G["spent"]]
+    spent0 = tab[_G_SPENT]
     for u in range(state.n_units):
         w = state.u_where[u]
         t = state.u_type[u]
@@ -301,7 +336,7 @@ def draw(state: GameState, observer: int, f: Any, tc: Any, tab: Any, hw: int) ->
             reserve[(t - N_LAND) * P + o] += 1
     # Developments and artillery.
     castle = [0] * P
-    dev0, art0 = tab[_G["dev"]], tab[_G["artillery"]]
+    dev0, art0 = tab[_G_DEV], tab[_G_ARTILLERY]
     for c in range(state.n_cells):
         p = state.dev_owner[c]
         if p >= 0:
@@ -313,7 +348,7 @@ def draw(state: GameState, observer: int, f: Any, tc: Any, tab: Any, hw: int) ->
         if p >= 0:
             f[(art0 + (p - observer + P) % P) * hw + tc[c]] = 1.0
     # Walls: on both hexes they separate, as that hex's edge direction.
-    wall0 = tab[_G["wall"]]
+    wall0 = tab[_G_WALL]
     for e in range(state.n_edges):
         p = state.walls[e]
         if p >= 0:
@@ -329,7 +364,7 @@ def draw(state: GameState, observer: int, f: Any, tc: Any, tab: Any, hw: int) ->
 def _draw_marks(state: GameState, f: Any, tc: Any, tab: Any, hw: int) -> None:
     """This turn's front and attacks, the active hex, the occupation offer, this turn's
     seizures, the pieces defended against them and the hexes a pending choice is about."""
-    front0, attacks0 = tab[_G["front"]], tab[_G["attacks"]]
+    front0, attacks0 = tab[_G_FRONT], tab[_G_ATTACKS]
     for cell, d in state.front.items():
         f[(front0 + d) * hw + tc[cell]] = 1.0
     for k, n in state.attacks.items():
@@ -337,37 +372,37 @@ def _draw_marks(state: GameState, f: Any, tc: Any, tab: Any, hw: int) -> None:
     if state.stack:
         c = state.u_cell[state.stack[-1].unit]
         if c >= 0:
-            f[tab[_G["active"]] * hw + tc[c]] = 1.0
+            f[tab[_G_ACTIVE] * hw + tc[c]] = 1.0
     if state.occupy_unit >= 0 and state.occupy_cell >= 0:
-        f[tab[_G["occupy"]] * hw + tc[state.occupy_cell]] = 1.0
+        f[tab[_G_OCCUPY] * hw + tc[state.occupy_cell]] = 1.0
     for cell in state.seized_this_turn:
-        f[tab[_G["seized"]] * hw + tc[cell]] = 1.0
+        f[tab[_G_SEIZED] * hw + tc[cell]] = 1.0
     for cell in state.defended:
         if still_defended(state, cell):
-            f[tab[_G["defended"]] * hw + tc[cell]] = 1.0
+            f[tab[_G_DEFENDED] * hw + tc[cell]] = 1.0
     pend = state.pending
     if pend is not None:
         if pend.cell >= 0:
-            f[tab[_G["pending_cell"]] * hw + tc[pend.cell]] = 1.0
+            f[tab[_G_PENDING_CELL] * hw + tc[pend.cell]] = 1.0
         if pend.origin >= 0:
-            f[tab[_G["pending_origin"]] * hw + tc[pend.origin]] = 1.0
+            f[tab[_G_PENDING_ORIGIN] * hw + tc[pend.origin]] = 1.0
         if pend.unit >= 0 and state.u_cell[pend.unit] >= 0:
-            f[tab[_G["pending_attacker"]] * hw + tc[state.u_cell[pend.unit]]] = 1.0
+            f[tab[_G_PENDING_ATTACKER] * hw + tc[state.u_cell[pend.unit]]] = 1.0
 
 
 def _draw_scalars(state: GameState, observer: int, f: Any, tc: Any, tab: Any, hw: int,
                   reserve: list[int], castle: list[int]) -> None:
     """The scalars, each broadcast over the hexagon (only the non-zero ones: the rest are 0)."""
     P, tp = state.n_players, state.turn_player
-    _fill(f, tc, hw, tab[_G["wind"]], float(state.wind))
-    _fill(f, tc, hw, tab[_G["phase"]] + state.phase, 1.0)
-    _fill(f, tc, hw, tab[_G["round"]], state.round / tab[_ROUNDS])
+    _fill(f, tc, hw, tab[_G_WIND], float(state.wind))
+    _fill(f, tc, hw, tab[_G_PHASE] + state.phase, 1.0)
+    _fill(f, tc, hw, tab[_G_ROUND], state.round / tab[_ROUNDS])
     if state.phase == BUILD or state.phase == BATTLE:
         cap = UNITS_PER_TURN_WITH_CASTLE if castle[tp] else UNITS_PER_TURN
-        _fill(f, tc, hw, tab[_G["builds_left"]], max(cap - state.built_units, 0) / BUILD_SCALE)
+        _fill(f, tc, hw, tab[_G_BUILDS_LEFT], max(cap - state.built_units, 0) / BUILD_SCALE)
     if state.recruit_type >= 0:
-        _fill(f, tc, hw, tab[_G["recruit"]] + state.recruit_type, 1.0)
-    flag0 = tab[_G["flag"]]
+        _fill(f, tc, hw, tab[_G_RECRUIT] + state.recruit_type, 1.0)
+    flag0 = tab[_G_FLAG]
     _fill(f, tc, hw, flag0, float(state.wall_in_hand))
     _fill(f, tc, hw, flag0 + 1, float(state.wall_relocated))
     _fill(f, tc, hw, flag0 + 2, float(state.discharged))
@@ -375,36 +410,36 @@ def _draw_scalars(state: GameState, observer: int, f: Any, tc: Any, tab: Any, hw
     if state.stack:
         top = state.stack[-1]
         t = state.u_type[top.unit]
-        _fill(f, tc, hw, tab[_G["active_move_left"]], 0.0 if top.move == MOVE_DONE else top.move_left / MOVE_SCALE)
+        _fill(f, tc, hw, tab[_G_ACTIVE_MOVE_LEFT], 0.0 if top.move == MOVE_DONE else top.move_left / MOVE_SCALE)
         can = not top.attacked and state.phase == BATTLE and UNITS[t].can_attack
-        _fill(f, tc, hw, tab[_G["active_can_attack"]], float(can))
-        _fill(f, tc, hw, tab[_G["active_type"]] + t, 1.0)
+        _fill(f, tc, hw, tab[_G_ACTIVE_CAN_ATTACK], float(can))
+        _fill(f, tc, hw, tab[_G_ACTIVE_TYPE] + t, 1.0)
     pend = state.pending
     if pend is not None:
-        _fill(f, tc, hw, tab[_G["pending"]] + pend.kind, 1.0)
-        _fill(f, tc, hw, tab[_G["pending_dice"]], pending_attack_dice(state) / DICE_SCALE)
-        _fill(f, tc, hw, tab[_G["pending_range"]], pend.reach / RANGE_SCALE)
+        _fill(f, tc, hw, tab[_G_PENDING] + pend.kind, 1.0)
+        _fill(f, tc, hw, tab[_G_PENDING_DICE], pending_attack_dice(state) / DICE_SCALE)
+        _fill(f, tc, hw, tab[_G_PENDING_RANGE], pend.reach / RANGE_SCALE)
         if pend.kind == CHOOSE_VARIANT:
             _draw_variants(state, f, tc, tab, hw)
     elif state.phase == PLACEMENT and state.to_load:
-        _fill(f, tc, hw, tab[_G["pending"]] + LOAD_ITEM, 1.0)
+        _fill(f, tc, hw, tab[_G_PENDING] + LOAD_ITEM, 1.0)
     if state.phase != OVER:
-        _fill(f, tc, hw, tab[_G["turn"]] + (tp - observer + P) % P, 1.0)
+        _fill(f, tc, hw, tab[_G_TURN] + (tp - observer + P) % P, 1.0)
     if state.retaliator >= 0:
-        _fill(f, tc, hw, tab[_G["retaliator"]] + (state.retaliator - observer + P) % P, 1.0)
+        _fill(f, tc, hw, tab[_G_RETALIATOR] + (state.retaliator - observer + P) % P, 1.0)
     for p in range(P):
         rel = (p - observer + P) % P
-        _fill(f, tc, hw, tab[_G["gold"]] + rel, min(state.gold[p] / GOLD_SCALE, OBS_HIGH))
-        _fill(f, tc, hw, tab[_G["silver"]] + rel, min(state.silver[p] / SILVER_SCALE, OBS_HIGH))
-        _fill(f, tc, hw, tab[_G["tokens"]] + rel, min(state.tokens[p] / TOKEN_SCALE, OBS_HIGH))
-        _fill(f, tc, hw, tab[_G["sunk"]] + rel, min(state.sunk[p] / SUNK_SCALE, OBS_HIGH))
+        _fill(f, tc, hw, tab[_G_GOLD] + rel, min(state.gold[p] / GOLD_SCALE, OBS_HIGH))
+        _fill(f, tc, hw, tab[_G_SILVER] + rel, min(state.silver[p] / SILVER_SCALE, OBS_HIGH))
+        _fill(f, tc, hw, tab[_G_TOKENS] + rel, min(state.tokens[p] / TOKEN_SCALE, OBS_HIGH))
+        _fill(f, tc, hw, tab[_G_SUNK] + rel, min(state.sunk[p] / SUNK_SCALE, OBS_HIGH))
         for i in range(3):
-            _fill(f, tc, hw, tab[_G["reserve"]] + i * P + rel, reserve[i * P + p] / RESERVE_SCALE)
+            _fill(f, tc, hw, tab[_G_RESERVE] + i * P + rel, reserve[i * P + p] / RESERVE_SCALE)
 
 
 def _draw_variants(state: GameState, f: Any, tc: Any, tab: Any, hw: int) -> None:
     """What each "choose variant k" would pick: the class's status and cargo."""
-    base = tab[_G["variant"]]
+    base = tab[_G_VARIANT]
     for k, cls in enumerate(variant_options(state)):
         feats = variant_features(state, cls[0])
         for i in range(N_VARIANT_FEATURES):

@@ -107,6 +107,7 @@ class VigtavlVectorEnv(VecEnv):
         # comes from outside the seat loop (the learner's seat, a frozen policy's).
         self._players: list[list[EnginePlayer | None]] = [[] for _ in range(n)]
         self._policies: list[list[Any]] = [[] for _ in range(n)]  # per game, per seat: a frozen policy or None
+        self._with_policy = [False] * n  # per game: a seat of it is a frozen policy's
         self._lineups: list[list[str]] = [[] for _ in range(n)]  # per game: the opponents' names
         self._game_seeds = [random.Random() for _ in range(n)]  # per game: the engine seed of each new game
         self._seat_draws = [random.Random() for _ in range(n)]  # per game: its learner seat, opponents, bot seeds
@@ -226,6 +227,7 @@ class VigtavlVectorEnv(VecEnv):
         self.tables[i] = EngineTable(state, self.max_steps)
         n_players, draws = self.n_players, self._seat_draws[i]
         self._players[i], self._policies[i] = [None] * n_players, [None] * n_players
+        self._with_policy[i] = False
         if self.self_play:
             return
         learner = draws.randrange(n_players)
@@ -240,6 +242,7 @@ class VigtavlVectorEnv(VecEnv):
             opponent = self.opponents[k](seat, draws.getrandbits(32))
             if isinstance(opponent, _Policy):
                 self._policies[i][seat] = opponent.model
+                self._with_policy[i] = True
             else:
                 self._players[i][seat] = _bot_player(opponent, self.codec)
             lineup.append(self.opponent_names[k])
@@ -259,9 +262,11 @@ class VigtavlVectorEnv(VecEnv):
         """Frozen policies decide for every game waiting on them, one batched call per policy
         and round, each game then played on to its next outside decision, until no game waits
         on a policy."""
-        while True:
+        games = [i for i, p in enumerate(self._with_policy) if p]  # the others never wait on one
+        while games:
             waiting: dict[int, list[int]] = {}
-            for i, table in enumerate(self.tables):
+            for i in games:
+                table = self.tables[i]
                 seat = table.seat_to_decide()
                 if seat is not None and self._policies[i][seat] is not None:
                     waiting.setdefault(id(self._policies[i][seat]), []).append(i)
