@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 import torch as th
 from sb3_contrib import MaskablePPO
+from stable_baselines3.common.logger import configure
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 from training.config import ConfigError, load_config, save_config
@@ -389,6 +390,49 @@ def test_cloning_records_the_teacher_and_learns_its_decisions() -> None:
     after = evaluate_clone(model.policy, demos, rows, 256)["pretrain/accuracy"]
     assert after > before + 0.25, (before, after)  # a tiny net with a short sight: far from 1
     assert metrics["pretrain/decisions"] == len(demos)
+
+
+class _LowestLegal:
+    """A stand-in student: the lowest legal action; remembers the positions it was shown."""
+
+    def __init__(self) -> None:
+        self.seen: list[np.ndarray] = []
+
+    def predict(self, obs: np.ndarray, action_masks: np.ndarray, deterministic: bool = True) -> tuple[np.ndarray, None]:
+        self.seen.append(obs.astype(np.float16))
+        return np.array(int(np.flatnonzero(action_masks)[0])), None
+
+
+def test_dagger_plays_the_students_moves_and_records_the_teachers_labels() -> None:
+    """In a DAgger round the student's action is played and the teacher's is recorded, at every
+    position the student met (the rows are the student's positions, in order)."""
+    from training.imitation import record_games
+    cfg = load_config(QUICK, ["pretrain.teacher=greedy", "pretrain.games=2", "opponents=[random]"])
+    student = _LowestLegal()
+    demos = record_games(cfg, progress=False, student=student, first_game=10)
+    assert len(demos) == len(student.seen) > 20
+    assert all((row == seen).all() for row, seen in zip(demos.obs, student.seen))
+    assert set(np.unique(demos.games)) == {10, 11}
+    masks = demos.mask_rows(np.arange(len(demos)))
+    assert masks[np.arange(len(demos)), demos.actions].all()  # the labels are legal there
+    lowest = masks.argmax(axis=1)
+    assert (demos.actions != lowest).mean() > 0.2  # greedy's labels, not the moves played
+    teacher_games = record_games(cfg, progress=False, first_game=10)  # same seeds, the teacher playing
+    assert len(teacher_games) != len(demos) or (teacher_games.obs != demos.obs).any()
+
+
+def test_pretrain_runs_dagger_rounds_on_the_networks_own_games() -> None:
+    from training.imitation import pretrain
+    cfg = load_config(QUICK, ["pretrain.teacher=greedy", "pretrain.games=2", "pretrain.epochs=1",
+                              "pretrain.dagger_rounds=2", "net.channels=4", "net.blocks=1", "opponents=[random]"])
+    cls, kwargs = policy_spec("cnn", 4, 1, [8])
+    model = MaskablePPO(cls, SingleSeatEnv(), policy_kwargs=kwargs, n_steps=16, batch_size=16, seed=0)
+    model.set_logger(configure(None, []))
+    metrics = pretrain(model, cfg, progress=False)
+    assert metrics["pretrain/dagger_rounds"] == 2.0 and 0.0 <= metrics["pretrain/student_win_rate"] <= 1.0
+    assert metrics["pretrain/decisions"] > 3 * 20  # the teacher's 2 games and the network's 2 + 2
+    with pytest.raises(ConfigError, match="dagger_rounds"):
+        load_config(QUICK, ["pretrain.teacher=greedy", "pretrain.dagger_rounds=-1"])
 
 
 def test_pretrain_config_is_checked() -> None:

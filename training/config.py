@@ -80,6 +80,12 @@ class PretrainConfig:
     cross-entropy of the teacher's decisions."""
     workers: int = 1
     """Processes recording teacher games."""
+    dagger_rounds: int = 0
+    """After cloning the teacher's own games, rounds of DAgger: in each, the network plays the
+    learner's seat (its most likely action) for ``games`` new games and the teacher labels every
+    position it reaches; those join the recorded set and the network is cloned on all of it again.
+    A clone errs where the teacher never went, and its errors take it there; these are the
+    positions it needs labels for. 0: plain cloning. Recorded in this process (the network is here)."""
 
 
 @dataclass
@@ -232,9 +238,10 @@ def _check_values(cfg: TrainConfig) -> None:
         raise ConfigError(f"selfplay: snapshot_every >= 0, max_snapshots >= 1 and weight >= 0, got {sp}")
     pt = cfg.pretrain
     if pt.teacher is not None and (pt.games < 1 or pt.epochs < 1 or pt.batch_size < 1 or pt.workers < 1
-                                   or pt.learning_rate <= 0 or pt.value_weight < 0 or not pt.teacher.strip()):
+                                   or pt.learning_rate <= 0 or pt.value_weight < 0 or not pt.teacher.strip()
+                                   or pt.dagger_rounds < 0):
         raise ConfigError(f"pretrain: a non-empty teacher, games, epochs, batch_size, workers >= 1, "
-                          f"learning_rate > 0 and value_weight >= 0; got {pt}")
+                          f"learning_rate > 0, value_weight >= 0 and dagger_rounds >= 0; got {pt}")
     if cfg.init_from is not None and not cfg.init_from.strip():
         raise ConfigError(f"init_from: a model path or a shipped name; got init_from={cfg.init_from!r}")
     if cfg.eval_every and not cfg.eval_opponents:

@@ -13,6 +13,10 @@ policy that plays the bot's game; PPO then improves on it against the league.
    cross-entropy of the teacher's action under the masked policy, plus ``value_weight`` times
    the squared error of the value. Every tenth game is held out to report how often the policy's
    most likely action is the teacher's (``pretrain/accuracy``).
+3. DAgger (``pretrain.dagger_rounds``, Ross et al. 2011): the cloned network plays new games, the
+   teacher labels every position it reaches, and the network is cloned again on everything. A
+   clone's small errors take it to positions the teacher's games never showed; these labels are
+   for them. The rounds' value targets are the returns of the network's own games.
 
 Observations are stored as float16 (every plane holds small multiples of 1/3: exact in float16)
 and masks as packed bits, so 100,000 decisions on the duel map take about 2.5 GB.
@@ -70,12 +74,14 @@ def discounted_returns(rewards: list[float], gamma: float) -> np.ndarray:
     return out
 
 
-def record_games(cfg: TrainConfig, progress: bool = True) -> Demonstrations:
-    """The teacher (``cfg.pretrain.teacher``) plays ``cfg.pretrain.games`` games in the learner's seat."""
+def record_games(cfg: TrainConfig, progress: bool = True, student: Any = None, first_game: int = 0) -> Demonstrations:
+    """The teacher (``cfg.pretrain.teacher``) plays ``cfg.pretrain.games`` games in the learner's
+    seat, games ``first_game``, ``first_game + 1`` ...; with a ``student`` (a model), the student
+    plays them and the teacher only labels each position (DAgger), in this process."""
     pt = cfg.pretrain
-    games = list(range(pt.games))
-    if pt.workers <= 1:
-        return _record_chunk(cfg, games, progress)
+    games = list(range(first_game, first_game + pt.games))
+    if pt.workers <= 1 or student is not None:
+        return _record_chunk(cfg, games, progress, student)
     chunks = [games[i::pt.workers * 4] for i in range(pt.workers * 4)]
     parts = []
     with get_context("spawn").Pool(pt.workers) as pool:
@@ -90,7 +96,7 @@ def _record_star(args: tuple[TrainConfig, list[int]]) -> Demonstrations:
     return _record_chunk(*args, progress=False)
 
 
-def _record_chunk(cfg: TrainConfig, games: list[int], progress: bool) -> Demonstrations:
+def _record_chunk(cfg: TrainConfig, games: list[int], progress: bool, student: Any = None) -> Demonstrations:
     from agents.match import make_agent
     pt = cfg.pretrain
     assert pt.teacher is not None
@@ -98,7 +104,8 @@ def _record_chunk(cfg: TrainConfig, games: list[int], progress: bool) -> Demonst
                     reward=cfg.reward, max_steps=cfg.max_steps)
     teacher = make_agent(pt.teacher, seed=cfg.seed)
     obs_rows, mask_rows, actions, returns, game_ids, wins = [], [], [], [], [], []
-    for g in tqdm(games, desc="record teacher", unit="game", disable=not progress):
+    desc = "record teacher" if student is None else "label the student's games"
+    for g in tqdm(games, desc=desc, unit="game", disable=not progress):
         obs, _ = env.reset(seed=cfg.seed + g)
         inner = env.unwrapped
         teacher.reset(inner.seat, cfg.seed + g)
@@ -110,6 +117,8 @@ def _record_chunk(cfg: TrainConfig, games: list[int], progress: bool) -> Demonst
             obs_rows.append(obs.astype(np.float16))
             mask_rows.append(np.packbits(mask))
             actions.append(action)
+            if student is not None:  # the student's move is played; the teacher's is the label
+                action = int(student.predict(obs, action_masks=mask, deterministic=True)[0])
             obs, reward, terminated, truncated, info = env.step(action)
             rewards.append(reward)
             done = terminated or truncated
@@ -187,7 +196,19 @@ def evaluate_clone(policy: Any, demos: Demonstrations, idx: np.ndarray, batch_si
 def pretrain(model: Any, cfg: TrainConfig, progress: bool = True) -> dict[str, float]:
     """Record the teacher's games and clone them into ``model``; the metrics (also logged)."""
     demos = record_games(cfg, progress)
+    teacher_wins = float(np.mean(demos.wins))
     metrics = clone(model, demos, cfg, progress)
+    for k in range(1, cfg.pretrain.dagger_rounds + 1):
+        labelled = record_games(cfg, progress, student=model, first_game=k * cfg.pretrain.games)
+        student_wins = float(np.mean(labelled.wins))  # the network's own games, before this round's cloning
+        demos = Demonstrations.concat([demos, labelled])
+        metrics = clone(model, demos, cfg, progress)
+        metrics["pretrain/dagger_rounds"] = float(k)
+        metrics["pretrain/student_win_rate"] = student_wins
+        if progress:
+            tqdm.write(f"DAgger round {k}: the network won {student_wins:.3f} of its {len(labelled.wins)} games; "
+                       f"held-out agreement after cloning {metrics['pretrain/accuracy']:.3f}")
+    metrics["pretrain/teacher_win_rate"] = teacher_wins  # the teacher's own games (the rounds' are the network's)
     for key, value in metrics.items():
         model.logger.record(key, value)
     model.logger.record("time/total_timesteps", 0)
