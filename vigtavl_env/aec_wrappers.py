@@ -9,7 +9,10 @@ decision (as much as the rules engine's legal list).
 
 The subclasses here behave exactly like PettingZoo's (same checks, same errors, same
 ``str()``, ``isinstance`` of the originals) but answer those reads with one property that goes
-straight to the unwrapped environment, where the chain always ended. Assigning one of these
+straight to the unwrapped environment, where the chain always ended; their ``step`` and
+``observe`` call the wrapped env directly instead of through ``BaseWrapper``'s (one Python frame
+each), and a step that follows ``last(observe=False)`` reads the raw env's mask where PettingZoo's
+``TerminateIllegalWrapper`` would encode a whole observation for it. Assigning one of these
 names on a wrapper is refused (PettingZoo would have stored it on the wrapper, shadowing the
 environment's value, which no caller should rely on).
 """
@@ -81,8 +84,9 @@ class TerminateIllegalWrapper(_Forwarding, wrappers.TerminateIllegalWrapper):
             # only to read the mask: a whole observation encoded for it. The mask is the raw env's.
             self._prev_obs = {"action_mask": raw.action_mask(agent)}
             self._prev_info = raw.infos.get(agent, {})
-        if (type(action) is int and not self._terminated and not raw.terminations[agent]
-                and not raw.truncations[agent] and self._prev_obs["action_mask"][action]):
+        if (type(action) is int and isinstance(self._prev_obs, dict) and not self._terminated
+                and not raw.terminations[agent] and not raw.truncations[agent]
+                and self._prev_obs["action_mask"][action]):
             self._prev_obs = self._prev_info = None  # a legal move: PettingZoo's last branch, direct
             self.env.step(action)
         else:
