@@ -24,6 +24,7 @@ from conftest import hexes, make_map
 from vigtavl_env import env as make_env
 from vigtavl_env import raw_env
 from vigtavl_env.engine import apply_action, legal_actions, load_map, new_game
+from vigtavl_env.engine.actions import BUILD_UNIT, BUILD_WALL
 from vigtavl_env.engine.scenario import Scenario, act
 from vigtavl_env.engine.state import CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_SIDE
 from vigtavl_env.env import ILLEGAL_REWARD
@@ -133,6 +134,49 @@ def test_the_kept_scan_of_units_equals_a_fresh_one_after_every_decision(preset: 
             assert _mine_fields(kept_mine(state, p)) == _mine_fields(Mine(state, p))
     play_with_clones(preset, 43, check)
     assert sum(reused) > 100  # kept and used again, not only worked out afresh
+
+
+def test_bot_games_keep_no_legal_list_different_from_a_fresh_one() -> None:
+    """``python -m vigtavl_env.check_kept`` over a few games: random and heuristic bots seat by
+    seat, on the three presets, every legal list equal to a clone's with nothing kept."""
+    from vigtavl_env.check_kept import check_games
+    games, decisions = check_games(9, ["random", "greedy", "aggressor", "builder"], [2, 3, 4], seed=11,
+                                   progress=False)
+    assert games == 9 and decisions > 900
+
+
+def test_the_check_sees_a_kept_fact_written_wrong() -> None:
+    """The check can fail: kept sites emptied under the same key change the legal list, and a
+    clone with nothing kept does not."""
+    from vigtavl_env.check_kept import check_game, forgetful_clone
+    builds = range(BUILD_UNIT, BUILD_WALL)  # verbs whose hexes start from the kept sites
+
+    def builds_near_a_development(s) -> bool:  # (legal_actions fills the state's kept sites)
+        return any(c // s.n_cells in builds for c in legal_actions(s)) and any(s.near_memo[s.current_player][1])
+
+    state = next(s for s in random_states("duel", 2, 4) if builds_near_a_development(s))
+    want = legal_actions(forgetful_clone(state))
+    assert legal_actions(state) == want
+    owners, _ = state.near_memo[state.current_player]
+    state.near_memo[state.current_player] = (owners, ([], [], []))
+    assert legal_actions(state) != want and legal_actions(forgetful_clone(state)) == want
+    assert check_game(load_map("duel"), ["greedy", "random"], seed=3) > 50
+
+
+@pytest.mark.parametrize("argv", [["--games", "0"], ["--players", "5"], ["--players", "two"], ["--agents", ","]])
+def test_check_kept_refuses_bad_options_in_one_line(argv, capsys) -> None:
+    from vigtavl_env.check_kept import main
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("python -m vigtavl_env.check_kept: error:")
+
+
+def test_check_kept_names_an_agent_it_cannot_use_in_one_line(capsys) -> None:
+    from vigtavl_env.check_kept import main
+    assert main(["--games", "1", "--players", "2", "--agents", "nobody", "--no-progress"]) == 1
+    assert capsys.readouterr().err.strip().startswith("check_kept: unknown agent 'nobody'")
 
 
 def test_a_unit_written_by_hand_is_seen_by_the_kept_scan() -> None:

@@ -1,0 +1,120 @@
+"""What the engine keeps between decisions changes no legal list: a check over many games.
+
+The engine keeps two facts in the state from one decision to the next and uses them again while
+what they came from is unchanged (issue 30's first item, its first pieces): the hexes around
+each player's developments (``GameState.near_memo``) and the deciding player's units grouped
+for the verbs (``GameState.mine_memo``). This plays games -- uniformly random, heuristic bots,
+or a mix drawn seat by seat -- and after every decision compares the engine's legal list with
+the one a clone of the same state enumerates with nothing kept. The tests run it on a few games
+(``tests/test_speed_invariants.py``); this command runs it on thousands::
+
+    python -m vigtavl_env.check_kept --games 2000 --agents random,greedy,aggressor,builder
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Sequence
+
+from tqdm import tqdm
+
+from .agent import EngineAgent, make_named_agent
+from .engine import GameMap, GameState, apply_action, legal_actions, load_map, new_game
+
+MAX_GAMES = 100_000
+PRESETS = {2: "duel", 3: "triad", 4: "quad"}
+
+
+class KeptMismatch(AssertionError):
+    """A legal list that differs from a fresh enumeration of the same state."""
+
+
+def forgetful_clone(state: GameState) -> GameState:
+    """A copy of ``state`` that keeps nothing from earlier decisions."""
+    fresh = state.clone(keep_events=False)
+    fresh.near_memo = [None] * fresh.n_players
+    fresh.mine_memo = None
+    return fresh
+
+
+def check_game(gmap: GameMap, agents: Sequence[str], seed: int) -> int:
+    """Play one game, ``agents[seat]`` in each seat (``"random"`` or an engine bot's name), and
+    compare the legal list with a fresh one after every decision; the decisions checked. A
+    :class:`KeptMismatch` names the first difference."""
+    rng = random.Random(seed)
+    bots: list[EngineAgent | None] = []
+    for seat, name in enumerate(agents):
+        if name == "random":
+            bots.append(None)
+            continue
+        bot = make_named_agent(name, seed=seed + seat)
+        if not isinstance(bot, EngineAgent):
+            raise ValueError(f"{name!r} does not decide from the engine state; use random or a bot (greedy, ...)")
+        bot.reset(seat, seed + seat)
+        bots.append(bot)
+    state = new_game(gmap, seed=seed)
+    state.record_events = False
+    checked = 0
+    while not state.is_over and checked < 5000:
+        legal = legal_actions(state)
+        fresh = legal_actions(forgetful_clone(state))
+        if legal != fresh:
+            only_kept = sorted(set(legal) - set(fresh))[:5]
+            only_fresh = sorted(set(fresh) - set(legal))[:5]
+            raise KeptMismatch(f"game seed {seed}, decision {checked}: the kept legal list differs from a fresh one "
+                               f"(only kept: {only_kept}, only fresh: {only_fresh})")
+        bot = bots[state.current_player]
+        code = legal[rng.randrange(len(legal))] if bot is None else bot.decide(state, legal)
+        apply_action(state, code, legal=legal)
+        checked += 1
+    return checked
+
+
+def check_games(games: int, agents: Sequence[str], players: Sequence[int], seed: int,
+                progress: bool = True) -> tuple[int, int]:
+    """``games`` games, each with a player count from ``players`` and each seat's agent drawn
+    from ``agents``; (games, decisions) checked."""
+    maps = {p: load_map(PRESETS[p]) for p in players}
+    draw = random.Random(seed)
+    decisions = 0
+    for g in tqdm(range(games), desc="games checked", unit="game", disable=not progress):
+        p = players[g % len(players)]
+        lineup = [draw.choice(agents) for _ in range(p)]
+        decisions += check_game(maps[p], lineup, seed + g)
+    return games, decisions
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m vigtavl_env.check_kept", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=200, help=f"games to play, 1..{MAX_GAMES} (default 200)")
+    ap.add_argument("--agents", default="random,greedy,aggressor,builder",
+                    help="comma-separated agents drawn for each seat: random or engine bots (default %(default)s)")
+    ap.add_argument("--players", default="2,3,4", help="player counts, taken in turn (default %(default)s)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
+    args = ap.parse_args(argv)
+    if not 1 <= args.games <= MAX_GAMES:
+        ap.error(f"--games must be 1..{MAX_GAMES}, got {args.games}")
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    if not agents:
+        ap.error("--agents needs at least one agent")
+    try:
+        players = [int(p) for p in args.players.split(",")]
+    except ValueError:
+        ap.error(f"--players takes player counts such as 2,3,4, got {args.players!r}")
+    if not players or any(p not in PRESETS for p in players):
+        ap.error(f"--players takes player counts among 2, 3 and 4, got {args.players!r}")
+    try:
+        games, decisions = check_games(args.games, agents, players, args.seed, progress=not args.no_progress)
+    except (KeptMismatch, ValueError) as e:
+        print(f"check_kept: {e}", file=sys.stderr)
+        return 1
+    print(f"{decisions:,} decisions of {games:,} games ({', '.join(agents)}; {args.players} players): "
+          "every legal list equal to a fresh enumeration")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
