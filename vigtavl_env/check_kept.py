@@ -22,6 +22,7 @@ from tqdm import tqdm
 
 from .agent import EngineAgent, make_named_agent
 from .engine import GameMap, GameState, apply_action, legal_actions, load_map, new_game
+from .env import DEFAULT_MAX_STEPS
 
 MAX_GAMES = 100_000
 PRESETS = {2: "duel", 3: "triad", 4: "quad"}
@@ -57,7 +58,7 @@ def check_game(gmap: GameMap, agents: Sequence[str], seed: int) -> int:
     state = new_game(gmap, seed=seed)
     state.record_events = False
     checked = 0
-    while not state.is_over and checked < 5000:
+    while not state.is_over and checked < DEFAULT_MAX_STEPS:  # cut off where the env truncates
         legal = legal_actions(state)
         fresh = legal_actions(forgetful_clone(state))
         if legal != fresh:
