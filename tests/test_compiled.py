@@ -205,11 +205,38 @@ def _loops_over_state_tables(source: str) -> list[int]:
 
 def test_the_typed_core_indexes_its_tables_instead_of_looping_over_them() -> None:
     # Cython 3.3.0 emitted C that gcc rejects for a loop over a typed memoryview (the device
-    # machine's image had it, and the whole core fell back to plain Python). Indexing compiles
-    # under every Cython, and is what the typed core does everywhere else.
+    # machine's image had it). Indexing compiles under every Cython and is what the typed core
+    # does everywhere else. (3.3.0's core then aborts at run time all the same: the build
+    # refuses that release, test_a_broken_cython_release_builds_nothing_and_says_why.)
     assert _loops_over_state_tables("for u, w in enumerate(state.u_where): pass") == [1]
     assert _loops_over_state_tables("n = sum(1 for o in state.dev_owner if o == 0)") == [1]
     assert _loops_over_state_tables("for u in range(state.n_units): pass") == []
     found = {m: lines for m in compiled.typed_modules()
              if (lines := _loops_over_state_tables(compiled.source_path(m).read_text()))}
     assert found == {}
+
+
+def test_a_broken_cython_release_builds_nothing_and_says_why(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # The GPU machine's image has Cython 3.3.0, whose core aborts at its first game ("Acquisition
+    # count is -1"): the install builds nothing and runs plain Python, and `vigtavl compile`
+    # says why in one line, instead of either making a core that kills the process.
+    import Cython
+    monkeypatch.setattr(Cython, "__version__", "3.3.0")
+    with pytest.raises(ImportError, match="Cython 3.3.0 builds a core that aborts"):
+        compiled.cython_extensions()
+    args = compiled.setup_arguments()
+    assert args["ext_modules"] == []
+    monkeypatch.chdir(tmp_path)  # the install's build_ext, in place: the manifest names the cause
+    from setuptools import Distribution
+    dist = Distribution({"ext_modules": args["ext_modules"], "cmdclass": args["cmdclass"], "script_name": "setup.py"})
+    cmd = dist.get_command_obj("build_ext")
+    cmd.inplace = True
+    cmd.ensure_finalized()
+    cmd.run()
+    error = compiled.read_manifest(tmp_path)["error"]
+    assert "Cython 3.3.0" in error and "!=3.3.0" in error and len(error) <= 120
+    monkeypatch.setattr(compiled, "ROOT", tmp_path)  # `vigtavl compile`: one line, nothing replaced
+    (tmp_path / "setup.py").write_text("")
+    with pytest.raises(ValueError, match=r"^Cython 3\.3\.0 builds a core that aborts at run time: pip install"):
+        compiled.build()

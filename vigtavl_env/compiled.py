@@ -65,6 +65,10 @@ ROOT = Path(__file__).resolve().parent.parent  # holds vigtavl_env/ and agents/
 MANIFEST_NAME = "_compiled.json"
 EXT_SUFFIX = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
 NOT_BUILT = "plain Python: the compiled core was not built"
+# Cython releases whose core is wrong at run time. 3.3.0: "Fatal Python error: Acquisition count
+# is -1" when the state points its memoryviews at a new buffer. pyproject.toml's build
+# requirements exclude them too, but a machine's own Cython (a GPU image's) can still be one.
+BROKEN_CYTHON = {"3.3.0"}
 SPEED_NOTE = "the engine runs as plain Python, about 4x slower"
 
 
@@ -206,12 +210,21 @@ def core_summary(root: Path = ROOT) -> str:
 
 
 # ------------------------------------------------------------------ the build (setup.py's)
+class UnusableCython(ImportError):
+    """The installed Cython is one of :data:`BROKEN_CYTHON`: build nothing, as without Cython."""
+
+
 def cython_extensions(root: Path = ROOT, force: bool = False) -> list[Any]:
     """The C extensions of :data:`MODULES`, cythonized into ``build/cython`` (the ``.c`` files
     never land beside the sources). Needs Cython."""
-    from Cython.Build import cythonize  # only building needs Cython
+    import Cython  # only building needs Cython
+    from Cython.Build import cythonize
     from Cython.Compiler import Options
     from setuptools import Extension
+
+    if Cython.__version__ in BROKEN_CYTHON:
+        raise UnusableCython(f"Cython {Cython.__version__} builds a core that aborts at run time: "
+                             "pip install 'cython>=3.0,!=3.3.0'")
 
     directives = dict(DIRECTIVES)
     if "show_performance_hints" in Options.directive_types:  # hundreds of hints on typing: quiet
@@ -223,7 +236,7 @@ def cython_extensions(root: Path = ROOT, force: bool = False) -> list[Any]:
                      compiler_directives=directives, include_path=[str(root)])
 
 
-def _build_ext_class() -> type:
+def _build_ext_class(no_extensions: str = "Cython is not installed") -> type:
     from setuptools.command.build_ext import build_ext
 
     class BuildExt(build_ext):
@@ -244,7 +257,7 @@ def _build_ext_class() -> type:
             hashes = {m: source_hash(m, root) for m in MODULES if source_path(m, root).is_file()}
             try:
                 if not self.extensions:
-                    raise RuntimeError("Cython is not installed")
+                    raise RuntimeError(no_extensions)
                 super().run()
             except Exception as e:  # no compiler, no Python headers, a compiler error ...
                 first = str(e).splitlines()[0] if str(e) else ""
@@ -272,12 +285,13 @@ def _build_ext_class() -> type:
 
 def setup_arguments(root: Path = ROOT) -> dict[str, Any]:
     """``ext_modules`` and ``cmdclass`` for ``setup()``: every module of :data:`MODULES`, or
-    none (plain Python, said once) when Cython cannot be imported."""
+    none (plain Python, said once) when Cython cannot be imported or is a broken release."""
     try:
-        ext_modules = cython_extensions(root)
+        return {"ext_modules": cython_extensions(root), "cmdclass": {"build_ext": _build_ext_class()}}
+    except UnusableCython as e:
+        return {"ext_modules": [], "cmdclass": {"build_ext": _build_ext_class(str(e))}}
     except ImportError:
-        ext_modules = []
-    return {"ext_modules": ext_modules, "cmdclass": {"build_ext": _build_ext_class()}}
+        return {"ext_modules": [], "cmdclass": {"build_ext": _build_ext_class()}}
 
 
 def build(force: bool = False) -> str:
@@ -301,6 +315,8 @@ def build(force: bool = False) -> str:
     try:
         try:
             exts = cython_extensions(ROOT, force=force)
+        except UnusableCython as e:
+            raise ValueError(str(e)) from None
         except ImportError as e:
             raise ValueError(f"Cython is not installed ({e}): pip install cython") from None
         dist = Distribution({"ext_modules": exts, "cmdclass": {"build_ext": _build_ext_class()},

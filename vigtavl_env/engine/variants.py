@@ -38,7 +38,9 @@ def unit_status(state: GameState, u: int) -> int:
 
 def cargo_key(state: GameState, freighter: int) -> tuple:
     """What a freighter carries: its knights' (type, status), sorted."""
-    return tuple(sorted((state.u_type[v], unit_status(state, v)) for v in state.cargo(freighter)))
+    keys = [(state.u_type[v], unit_status(state, v)) for v in state.cargo(freighter)]
+    keys.sort()
+    return tuple(keys)
 
 
 def variant_key(state: GameState, u: int) -> tuple:
@@ -86,7 +88,7 @@ def describe_variant(state: GameState, u: int) -> str:
     words = STATUS_NAMES[unit_status(state, u)]
     carrier = u if state.u_type[u] == FREIGHTER else (state.u_carrier[u] if state.u_where[u] == LOADED else -1)
     if carrier >= 0:
-        load = "+".join(UNIT_NAMES[state.u_type[v]] for v in sorted(state.cargo(carrier), key=lambda v: state.u_type[v]))
+        load = "+".join(sorted([UNIT_NAMES[state.u_type[v]] for v in state.cargo(carrier)], key=UNIT_NAMES.index))
         where = "carrying" if carrier == u else "aboard a freighter carrying"
         words += f", {where} {load or 'nothing'}"
     return words
