@@ -228,8 +228,9 @@ def test_a_broken_cython_release_builds_nothing_and_says_why(tmp_path: Path,
     args = compiled.setup_arguments()
     assert args["ext_modules"] == []
     monkeypatch.chdir(tmp_path)  # the install's build_ext, in place: the manifest names the cause
-    from setuptools import Distribution
-    dist = Distribution({"ext_modules": args["ext_modules"], "cmdclass": args["cmdclass"], "script_name": "setup.py"})
+    dist = args["distclass"]({"ext_modules": args["ext_modules"], "cmdclass": args["cmdclass"],
+                              "script_name": "setup.py"})
+    assert dist.has_ext_modules()  # else setuptools skips build_ext, and nothing says why
     cmd = dist.get_command_obj("build_ext")
     cmd.inplace = True
     cmd.ensure_finalized()

@@ -288,10 +288,22 @@ def setup_arguments(root: Path = ROOT) -> dict[str, Any]:
     none (plain Python, said once) when Cython cannot be imported or is a broken release."""
     try:
         return {"ext_modules": cython_extensions(root), "cmdclass": {"build_ext": _build_ext_class()}}
-    except UnusableCython as e:
-        return {"ext_modules": [], "cmdclass": {"build_ext": _build_ext_class(str(e))}}
-    except ImportError:
-        return {"ext_modules": [], "cmdclass": {"build_ext": _build_ext_class()}}
+    except ImportError as e:
+        why = str(e) if isinstance(e, UnusableCython) else "Cython is not installed"
+        # build_ext runs only for a distribution with extensions: this one says it has some, so
+        # that the build still warns once and writes why into the manifest (vigtavl --version)
+        return {"ext_modules": [], "cmdclass": {"build_ext": _build_ext_class(why)},
+                "distclass": _distribution_with_build_ext()}
+
+
+def _distribution_with_build_ext() -> type:
+    from setuptools import Distribution
+
+    class CoreDistribution(Distribution):
+        def has_ext_modules(self) -> bool:
+            return True
+
+    return CoreDistribution
 
 
 def build(force: bool = False) -> str:
