@@ -65,10 +65,10 @@ ROOT = Path(__file__).resolve().parent.parent  # holds vigtavl_env/ and agents/
 MANIFEST_NAME = "_compiled.json"
 EXT_SUFFIX = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
 NOT_BUILT = "plain Python: the compiled core was not built"
-# Cython releases whose core is wrong at run time. 3.3.0: reading one of the state's public
-# memoryviews from Python (``state.cell_player``) leaves its acquisition count one short, and the
-# next re-pointing aborts the process ("Fatal Python error: Acquisition count is -1"); the whole
-# project reads them so. pyproject.toml's build requirements exclude these releases, but a
+# Cython releases whose core is wrong at run time. 3.3.0: after Python code reads one of the
+# state's public memoryviews (``state.cell_player``), the next re-pointing of the state's views
+# aborts the process ("Fatal Python error: Acquisition count is -1"); the whole project reads
+# them so. pyproject.toml's build requirements exclude these releases, but a
 # machine's own Cython (a GPU image's) can still be one.
 BROKEN_CYTHON = {"3.3.0"}
 SPEED_NOTE = "the engine runs as plain Python, about 4x slower"
