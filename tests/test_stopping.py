@@ -28,13 +28,20 @@ GAMES = 400  # far more than finish before the signal: a few seconds' run at mos
 PROGRESS = re.compile(r"\| *([0-9]+)/[0-9]+ ")  # the progress bar's "16/400"
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _stopped_run(tmp_path: Path, argv: list[str], sig: int) -> tuple[int, float, str, Path]:
     """Run ``python -m vigtavl ARGV --out F``, send ``sig`` once games are done (the progress bar
     on stderr counts some), and return (status, seconds from the signal to the exit, stderr, F)."""
     out = tmp_path / "results.json"
-    # its own process group, so that cleaning up also ends any worker it leaves behind
+    # its own process group, so that cleaning up also ends any worker it leaves behind; Ctrl-C's
+    # default handling, as at a terminal (a shell's background job, such as a test run started
+    # with `&`, starts its children with SIGINT ignored, and Python then installs no handler)
     proc = subprocess.Popen([sys.executable, "-m", "vigtavl", *argv, "--out", str(out)], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+                            preexec_fn=_default_sigint)
     err: list[str] = []
     games_done = threading.Event()
 
