@@ -225,8 +225,9 @@ def cython_extensions(root: Path = ROOT, force: bool = False) -> list[Any]:
     from setuptools import Extension
 
     if Cython.__version__ in BROKEN_CYTHON:
+        avoid = ",".join(f"!={v}" for v in sorted(BROKEN_CYTHON))
         raise UnusableCython(f"Cython {Cython.__version__} builds a core that aborts at run time: "
-                             "pip install 'cython>=3.0,!=3.3.0'")
+                             f"pip install 'cython>=3.0,{avoid}'")
 
     directives = dict(DIRECTIVES)
     if "show_performance_hints" in Options.directive_types:  # hundreds of hints on typing: quiet
