@@ -219,8 +219,8 @@ def test_the_typed_core_indexes_its_tables_instead_of_looping_over_them() -> Non
 def test_a_broken_cython_release_builds_nothing_and_says_why(tmp_path: Path,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     # The GPU machine's image has Cython 3.3.0, whose core aborts at its first game ("Acquisition
-    # count is -1"): the install builds nothing and runs plain Python, and `vigtavl compile`
-    # says why in one line, instead of either making a core that kills the process.
+    # count is -1"): rather than build such a core, the install builds nothing and runs plain
+    # Python, and `vigtavl compile` says why in one line.
     import Cython
     monkeypatch.setattr(Cython, "__version__", "3.3.0")
     with pytest.raises(ImportError, match="Cython 3.3.0 builds a core that aborts"):
