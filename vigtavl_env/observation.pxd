@@ -1,6 +1,11 @@
 # C types for observation.py in the compiled build (see engine/state.pxd).
 cimport cython
 from vigtavl_env.engine.state cimport Activation, GameState, Pending
+# The other compiled modules' functions this module calls, cimported so that the calls are C calls
+# (imported by name alone, as in the .py, each call would go through a Python function object).
+from vigtavl_env.engine.free_actions cimport still_defended
+from vigtavl_env.engine.variants cimport variant_features
+
 
 cdef int _G_ACTIVE, _G_ACTIVE_CAN_ATTACK, _G_ACTIVE_MOVE_LEFT, _G_ACTIVE_TYPE, _G_ARTILLERY, _G_ATTACKS, _G_BUILDS_LEFT, _G_DEFENDED, _G_DEV, _G_FLAG, _G_FRONT, _G_GOLD, _G_OCCUPY, _G_PENDING, _G_PENDING_ATTACKER, _G_PENDING_CELL, _G_PENDING_DICE, _G_PENDING_ORIGIN, _G_PENDING_RANGE, _G_PHASE, _G_RECRUIT, _G_RESERVE, _G_RETALIATOR, _G_ROUND, _G_SEIZED, _G_SILVER, _G_SPENT, _G_SUNK, _G_TOKENS, _G_TURN, _G_VARIANT, _G_WALL, _G_WIND
 

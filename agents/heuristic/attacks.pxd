@@ -2,6 +2,10 @@
 cimport cython
 from vigtavl_env.engine.state cimport Activation, GameState
 from agents.heuristic.context cimport Context
+# The other compiled modules' functions this module calls, cimported so that the calls are C calls
+# (imported by name alone, as in the .py, each call would go through a Python function object).
+from vigtavl_env.engine.free_actions cimport breachers
+
 
 @cython.locals(st=GameState, top=Activation, u=int, t=int, loaded=bint, here=int, ranged=bint, reach=int, base=int,
                victim=int, p=double, ev=double, bonus=double)

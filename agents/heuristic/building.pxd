@@ -2,6 +2,11 @@
 cimport cython
 from vigtavl_env.engine.state cimport GameState
 from agents.heuristic.context cimport Context
+# The other compiled modules' functions this module calls, cimported so that the calls are C calls
+# (imported by name alone, as in the .py, each call would go through a Python function object).
+from vigtavl_env.engine.tokens cimport may_close_enclosure
+from agents.tactics.threats cimport seize_exposure
+
 
 cpdef double _builder_award_gain(Context ctx)
 @cython.locals(st=GameState, me=int, have=dict, x=int, y=int, room=int, price=int, t=int)

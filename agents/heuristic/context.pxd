@@ -4,6 +4,16 @@
 # methods as C functions.
 cimport cython
 from vigtavl_env.engine.state cimport Activation, GameState
+# The other compiled modules' functions this module calls, cimported so that the calls are C calls
+# (imported by name alone, as in the .py, each call would go through a Python function object).
+from vigtavl_env.engine.building cimport unit_sites
+from vigtavl_env.engine.combat cimport coastal_or_sea, defender_options
+from vigtavl_env.engine.movement cimport has_development
+from vigtavl_env.engine.state cimport positions
+from vigtavl_env.engine.tokens cimport longest_wall
+from agents.tactics.odds cimport attack_dice_from, choose_defender
+from agents.tactics.threats cimport guarded, seize_exposure
+
 
 
 cdef class Context:

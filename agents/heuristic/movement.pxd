@@ -4,6 +4,12 @@ cimport cython
 from vigtavl_env.engine.state cimport Activation, GameState
 from vigtavl_env.engine.movement cimport Reach
 from agents.heuristic.context cimport Context
+# The other compiled modules' functions this module calls, cimported so that the calls are C calls
+# (imported by name alone, as in the .py, each call would go through a Python function object).
+from vigtavl_env.engine.combat cimport can_attack_from_here
+from vigtavl_env.engine.legal cimport battle_sides, may_battle_move, nested_ok
+from vigtavl_env.engine.movement cimport reach
+
 
 @cython.locals(st=GameState, v=double, best=double, k=int, t=int, y=int)
 cpdef double _freighter_lasting_value(Context ctx, int f, int c)

@@ -52,7 +52,7 @@ def _reach_of(ctx: Context, u: int, move_left: int, can_attack: bool, wind: bool
     key = ("reach", u, move_left, can_attack, wind)
     r = ctx.pos.get(key)
     if r is None:
-        r = ctx.pos[key] = reach(ctx.state, u, move_left, can_attack=can_attack, wind=wind)
+        r = ctx.pos[key] = reach(ctx.state, u, move_left, towing=False, can_attack=can_attack, wind=wind)
     return r
 
 

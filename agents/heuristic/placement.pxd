@@ -2,6 +2,10 @@
 cimport cython
 from vigtavl_env.engine.state cimport GameState
 from agents.heuristic.context cimport Context
+# The other compiled modules' functions this module calls, cimported so that the calls are C calls
+# (imported by name alone, as in the .py, each call would go through a Python function object).
+from vigtavl_env.engine.variants cimport unit_status, variant_features
+
 
 @cython.locals(st=GameState, me=int, t=int, v=double, y=int, dd=int, x=int, near=int, u=int)
 cpdef double score_place(Context ctx, int verb, int cell)

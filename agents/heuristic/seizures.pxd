@@ -2,6 +2,12 @@
 cimport cython
 from vigtavl_env.engine.state cimport GameState
 from agents.heuristic.context cimport Context
+# The other compiled modules' functions this module calls, cimported so that the calls are C calls
+# (imported by name alone, as in the .py, each call would go through a Python function object).
+from vigtavl_env.engine.free_actions cimport guard_options
+from vigtavl_env.engine.legal cimport pending_units
+from agents.tactics.odds cimport loss_prob, stake_value
+
 
 @cython.locals(st=GameState, u=int, t=int, here=int, gain=double)
 cpdef double score_occupy(Context ctx, int verb, int cell)

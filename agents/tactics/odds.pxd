@@ -1,6 +1,11 @@
 # C types for odds.py in the compiled build (see vigtavl_env/engine/state.pxd).
 cimport cython
 from vigtavl_env.engine.state cimport GameState
+# The other compiled modules' functions this module calls, cimported so that the calls are C calls
+# (imported by name alone, as in the .py, each call would go through a Python function object).
+from vigtavl_env.engine.combat cimport defender_at, defender_options
+from vigtavl_env.engine.state cimport positions
+
 
 @cython.locals(d=int)
 cpdef int attack_dice_from(GameState state, int base, int target, int origin, bint ranged)

@@ -1,6 +1,11 @@
 # C types for threats.py in the compiled build (see vigtavl_env/engine/state.pxd).
 cimport cython
 from vigtavl_env.engine.state cimport GameState
+# The other compiled modules' functions this module calls, cimported so that the calls are C calls
+# (imported by name alone, as in the .py, each call would go through a Python function object).
+from vigtavl_env.engine.free_actions cimport guard_cells
+from vigtavl_env.engine.movement cimport has_development
+
 
 @cython.locals(x=int)
 cpdef bint guarded(set guard_cells, list cells, int extra_guard=*)

@@ -1,6 +1,11 @@
 # C types for combat.py in the compiled build (see state.pxd).
 cimport cython
 from vigtavl_env.engine.state cimport GameState
+# The other compiled modules' functions this module calls, cimported so that the calls are C calls
+# (imported by name alone, as in the .py, each call would go through a Python function object).
+from vigtavl_env.engine.movement cimport reach
+from vigtavl_env.engine.state cimport positions
+
 
 @cython.locals(u=int, best=int)
 cpdef int defender_at(GameState state, int cell)

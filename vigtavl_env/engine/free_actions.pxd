@@ -1,6 +1,12 @@
 # C types for free_actions.py in the compiled build (see state.pxd).
 cimport cython
 from vigtavl_env.engine.state cimport GameState
+# The other compiled modules' functions this module calls, cimported so that the calls are C calls
+# (imported by name alone, as in the .py, each call would go through a Python function object).
+from vigtavl_env.engine.combat cimport can_stand
+from vigtavl_env.engine.state cimport count_of, positions
+from vigtavl_env.engine.tokens cimport check_wall_awards
+
 
 @cython.locals(u=int)
 cpdef list _seizing_units(GameState state, int player)

@@ -2,6 +2,18 @@
 cimport cython
 from vigtavl_env.engine.state cimport Activation, GameState, Pending
 from vigtavl_env.engine.movement cimport Reach
+# The other compiled modules' functions this module calls, cimported so that the calls are C calls
+# (imported by name alone, as in the .py, each call would go through a Python function object).
+from vigtavl_env.engine.combat cimport (
+    can_occupy, can_stand, check_surrender, defender_options, ranged_targets)
+from vigtavl_env.engine.free_actions cimport breachers, guard_options
+from vigtavl_env.engine.legal cimport (
+    activation_spent, battle_sides, decision_units, legal_codes, may_battle_move, open_verbs,
+    still_on_board)
+from vigtavl_env.engine.movement cimport freighter_with_room, reach
+from vigtavl_env.engine.tokens cimport check_wall_awards
+from vigtavl_env.engine.variants cimport describe_variant, variant_classes
+
 
 # the verb codes of actions.py, as C ints here (imported by name in game.py)
 cdef int ACTIVATE, ATTACK, ATTACK_FROM, BREACH, BUILD_ARTILLERY, BUILD_DEV, BUILD_UNIT, BUILD_WALL

@@ -333,7 +333,7 @@ def move(state: GameState, verb: int, cell: int) -> None:
     player's choice)."""
     top = state.active
     u = top.unit
-    r = reach(state, u, top.move_left, can_attack=may_battle_move(state, top), wind=not top.rode)
+    r = reach(state, u, top.move_left, towing=False, can_attack=may_battle_move(state, top), wind=not top.rode)
     if top.move == MOVE_UNUSED:
         top.origin = state.u_cell[u]
     if cell in r.battles:
@@ -355,7 +355,7 @@ def _move_to(state: GameState, cell: int, freighter: int) -> None:
     """The active unit's move to ``cell`` (aboard ``freighter`` if a knight onto sea)."""
     top = state.active
     u = top.unit
-    r = reach(state, u, top.move_left, can_attack=may_battle_move(state, top), wind=not top.rode)
+    r = reach(state, u, top.move_left, towing=False, can_attack=may_battle_move(state, top), wind=not top.rode)
     cost = r.stops[cell]
     top.move_left -= cost
     top.rode |= cell in r.windy
@@ -373,7 +373,7 @@ def attack_from(state: GameState, verb: int, cell: int) -> None:
     """The mover's answer to CHOOSE_SIDE: the hex its battle move enters the enemy hex from."""
     top, pend = state.active, state.pending
     state.pending = None
-    r = reach(state, top.unit, top.move_left, can_attack=True, wind=not top.rode)
+    r = reach(state, top.unit, top.move_left, towing=False, can_attack=True, wind=not top.rode)
     _battle_move(state, top, pend.cell, cell, r.cost[cell] + 1)
 
 

@@ -3,6 +3,18 @@ cimport cython
 from vigtavl_env.engine.state cimport Activation, GameState, Pending
 from vigtavl_env.engine.shared cimport Shared, Mine
 from vigtavl_env.engine.movement cimport Reach
+# The other compiled modules' functions this module calls, cimported so that the calls are C calls
+# (imported by name alone, as in the .py, each call would go through a Python function object).
+from vigtavl_env.engine.building cimport (
+    artillery_sites, can_afford_development, can_afford_unit, can_afford_wall, development_sites,
+    may_build_now, placement_sites, reserve_ships)
+from vigtavl_env.engine.combat cimport (
+    can_attack_from_here, can_occupy, close_targets, coastal_or_sea, defender_options, ranged_targets)
+from vigtavl_env.engine.free_actions cimport (
+    breachers, dischargeable, guard_options, seize_sources, seizer_cells)
+from vigtavl_env.engine.movement cimport reach
+from vigtavl_env.engine.variants cimport variant_classes
+
 
 # the verb codes of actions.py, as C ints here (imported by name in legal.py)
 cdef int ACTIVATE, ATTACK, ATTACK_FROM, BREACH, BUILD_ARTILLERY, BUILD_DEV, BUILD_UNIT, BUILD_WALL
@@ -15,7 +27,7 @@ cpdef tuple open_verbs(GameState state)
 @cython.locals(top=Activation)
 cpdef list _unit_verbs(GameState state)
 @cython.locals(n=int, shared=Shared, out=list, done_below=int, v=int, start=int, w=int, base=int, c=int,
-               is_open=set, hexes=list, hexes_by_verb=list, g=int, verbs=list, glob=list)
+               is_open=set, hexes=list, hexes_by_verb=list, g=int, verbs=list, glob=list, codes=tuple)
 cpdef list legal_codes(GameState state)
 cpdef int _span_start(int verb)
 cpdef list _span_hexes(GameState state, int start, Shared sh)

@@ -126,6 +126,7 @@ def legal_codes(state: GameState) -> list[int]:
     verbs, glob, _ = open_verbs(state)
     shared = Shared(state)
     is_open = set(verbs)
+    codes = state.gmap.codes  # the map's shared int objects: the list allocates no ints
     out: list[int] = []
     done_below = 0
     for v in sorted(verbs):
@@ -138,12 +139,12 @@ def legal_codes(state: GameState) -> list[int]:
             if hexes and w in is_open:
                 base = w * n
                 for c in hexes:
-                    out.append(base + c)
+                    out.append(codes[base + c])
             w += 1
         done_below = w
     base = N_HEX_VERBS * n
     for g in glob:
-        out.append(base + g)
+        out.append(codes[base + g])
     return out
 
 
@@ -189,7 +190,7 @@ def _h_occupy(state: GameState, verb: int, sh: Shared) -> list[int]:
 
 def _h_attack_from(state: GameState, verb: int, sh: Shared) -> list[int]:
     top, pend = state.active, state.pending
-    r = reach(state, top.unit, top.move_left, can_attack=True, wind=not top.rode)
+    r = reach(state, top.unit, top.move_left, towing=False, can_attack=True, wind=not top.rode)
     return battle_sides(state, top, r, pend.cell)
 
 
@@ -471,7 +472,7 @@ def _unit_action_hexes(state: GameState, verb: int) -> list[int]:
     me = state.u_owner[u]
     cell = state.u_cell[u]
     if verb == MOVE:
-        r = reach(state, u, top.move_left, can_attack=may_battle_move(state, top), wind=not top.rode)
+        r = reach(state, u, top.move_left, towing=False, can_attack=may_battle_move(state, top), wind=not top.rode)
         return sorted(list(r.stops) + list(r.battles))
     if verb == MOVE_ARTILLERY:
         if state.u_where[u] != ON_BOARD or state.u_type[u] not in LAND_TYPES or state.art_owner[cell] != me:

@@ -51,6 +51,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .actions import n_actions
 from .hexgrid import Axial, Board, rotate60
 
 SEA = 0
@@ -94,6 +95,7 @@ class GameMap:
         coastal_cells, border_sea_cells: the same two sets as sorted tuples of cell indices.
         flat: neighbours, edges (both ``cell * 6 + direction``), is_sea and is_land in one
             ``array('i')``, for the compiled core (``GameState`` views it).
+        codes: ``tuple(range(n_actions))``, the ints the legal lists are made of.
         wind_targets_cw, wind_targets_ccw: per cell, the border sea cells a ship on it reaches by
             riding the prevailing wind one side onward (side ``k`` -> ``k + 1`` clockwise,
             ``k - 1`` counter-clockwise, sides as in ``board.sides``); a corner cell gets the
@@ -113,6 +115,7 @@ class GameMap:
     wind_targets_cw: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
     wind_targets_ccw: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
     flat: array = field(init=False, compare=False, repr=False)
+    codes: tuple[int, ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         _check_name(self.name)
@@ -141,6 +144,9 @@ class GameMap:
         # neighbour and edge per cell and direction (cell * 6 + d), then the terrain masks.
         set_(self, "flat", array("i", [n for nbs in board.neighbours for n in nbs]
                                  + [e for es in board.edge for e in es] + list(is_sea) + list(is_land)))
+        # Every engine action code as one int object, shared by every legal list of the map: a
+        # list of codes then allocates no ints (most codes are past CPython's small-int cache).
+        set_(self, "codes", tuple(range(n_actions(board.n_cells))))
 
 
 def side_for(num_players: int) -> int:

@@ -1,6 +1,13 @@
 # C types for shared.py in the compiled build (see state.pxd).
 cimport cython
 from vigtavl_env.engine.state cimport GameState
+# The other compiled modules' functions this module calls, cimported so that the calls are C calls
+# (imported by name alone, as in the .py, each call would go through a Python function object).
+from vigtavl_env.engine.building cimport (
+    development_candidates, near_sites, unit_capacity, unit_sites, wall_sites)
+from vigtavl_env.engine.free_actions cimport guard_cells, may_breach
+from vigtavl_env.engine.state cimport positions
+
 
 
 cdef class Mine:

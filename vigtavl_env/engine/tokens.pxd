@@ -1,6 +1,10 @@
 # C types for tokens.py in the compiled build (see state.pxd).
 cimport cython
 from vigtavl_env.engine.state cimport GameState
+# The other compiled modules' functions this module calls, cimported so that the calls are C calls
+# (imported by name alone, as in the .py, each call would go through a Python function object).
+from vigtavl_env.engine.state cimport count_of, positions
+
 
 cpdef bint may_close_enclosure(GameState state, int player, int edge)
 @cython.locals(e=int)

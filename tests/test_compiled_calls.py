@@ -1,0 +1,89 @@
+"""The compiled core calls its own functions as C functions.
+
+A compiled module that imports another compiled module's function by name (``from .building
+import unit_sites``), as the plain-Python source must, calls it as a Python object -- a module
+look-up, argument boxing, a Python call -- unless its ``.pxd`` also cimports it. Issue 30 found
+most of the engine's calls between modules going that way. This reads every compiled module's
+source and ``.pxd`` (no build needed) and names each function imported by name from another
+compiled module, declared there as ``cpdef``, that the importer's ``.pxd`` does not cimport.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+from pathlib import Path
+
+from vigtavl_env.compiled import MODULES
+
+ROOT = Path(__file__).resolve().parents[1]
+# The heuristic's dispatch keeps its scorers as values in a table (a Python call either way).
+VALUES_ONLY = {"agents.heuristic.agent"}
+_CPDEF = re.compile(r"^cpdef\s+(?:[\w\[\]\.]+\s+)?(\w+)\s*\(", re.M)
+_CIMPORT = re.compile(r"^from\s+([\w\.]+)\s+cimport\s+(\([^)]*\)|[^\n]*)", re.M)
+
+
+def _pxd(module: str) -> Path:
+    return ROOT / (module.replace(".", "/") + ".pxd")
+
+
+def _cpdefs(module: str) -> set[str]:
+    return set(_CPDEF.findall(_pxd(module).read_text()))
+
+
+def _cimported(module: str) -> set[tuple[str, str]]:
+    out = set()
+    for source, names in _CIMPORT.findall(_pxd(module).read_text()):
+        for name in names.strip("()").replace("\n", " ").split(","):
+            if name.strip():
+                out.add((source, name.strip().split(" as ")[0]))
+    return out
+
+
+def _imports(module: str) -> set[tuple[str, str]]:
+    """(defining module, name) of every function the module imports by name from a compiled module."""
+    tree = ast.parse((ROOT / (module.replace(".", "/") + ".py")).read_text())
+    package = module.rsplit(".", 1)[0]
+    out = set()
+    for node in tree.body:
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        source = importlib.util.resolve_name("." * node.level + (node.module or ""), package) \
+            if node.level else node.module
+        for alias in node.names:
+            if alias.asname:
+                continue
+            defined_in = getattr(getattr(importlib.import_module(source), alias.name, None), "__module__", None)
+            if defined_in in MODULES and defined_in != module:
+                out.add((defined_in, alias.name))
+    return out
+
+
+def test_every_call_between_compiled_modules_is_cimported() -> None:
+    missing = []
+    with_pxd = [m for m in MODULES if _pxd(m).is_file()]
+    for module in with_pxd:
+        if module in VALUES_ONLY:
+            continue
+        cimported = _cimported(module)
+        for source, name in sorted(_imports(module)):
+            if _pxd(source).is_file() and name in _cpdefs(source) and (source, name) not in cimported:
+                missing.append(f"{module}: cimport {name} from {source}")
+    assert not missing, "calls that go through Python objects:\n" + "\n".join(missing)
+
+
+def test_the_check_sees_a_missing_cimport(monkeypatch) -> None:
+    """The check is not vacuous: legal.py's imports from building.py are cpdef functions, and
+    the regexes read them from the real files."""
+    imports = _imports("vigtavl_env.engine.legal")
+    assert ("vigtavl_env.engine.building", "may_build_now") in imports
+    assert "may_build_now" in _cpdefs("vigtavl_env.engine.building")
+    assert ("vigtavl_env.engine.building", "may_build_now") in _cimported("vigtavl_env.engine.legal")
+    monkeypatch.setattr(f"{__name__}._cimported", lambda module: set())
+    try:
+        test_every_call_between_compiled_modules_is_cimported()
+    except AssertionError as e:
+        assert "vigtavl_env.engine.legal: cimport may_build_now from vigtavl_env.engine.building" in str(e)
+    else:
+        raise AssertionError("the check passed with nothing cimported")
