@@ -51,7 +51,7 @@ MODULES = (
     "vigtavl_env.engine.combat", "vigtavl_env.engine.building", "vigtavl_env.engine.free_actions",
     "vigtavl_env.engine.tokens", "vigtavl_env.engine.shared", "vigtavl_env.engine.legal",
     "vigtavl_env.engine.game", "vigtavl_env.observation", "vigtavl_env.codec", "vigtavl_env.env",
-    "vigtavl_env.aec_wrappers",
+    "vigtavl_env.aec_wrappers", "vigtavl_env.seats", "vigtavl_env.vector",
     "agents.tactics.codes", "agents.tactics.odds", "agents.tactics.values", "agents.tactics.maps",
     "agents.tactics.threats", "agents.tactics.evaluation",
     "agents.heuristic.context", "agents.heuristic.movement", "agents.heuristic.attacks", "agents.heuristic.seizures",

@@ -6,6 +6,13 @@ from vigtavl_env.engine.state cimport Activation, GameState, Pending
 from vigtavl_env.engine.free_actions cimport still_defended
 from vigtavl_env.engine.variants cimport variant_features
 
+# Constants of other modules this module compares with, as C ints here (imported by name in the .py;
+# nothing imports them from this module).
+cdef int ARTILLERY_RANGE, BATTLE, BUILD, CASTLE, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD
+cdef int CHOOSE_PRISON, CHOOSE_RESCUE_SPOT, CHOOSE_SEIZER, CHOOSE_SIDE, CHOOSE_VARIANT, LOADED, MAX_VARIANTS
+cdef int MOVE_DONE, ON_BOARD, OVER, PLACEMENT, PRISONER, RESERVE, SPENT, UNITS_PER_TURN
+cdef int UNITS_PER_TURN_WITH_CASTLE
+
 
 cdef int _G_ACTIVE, _G_ACTIVE_CAN_ATTACK, _G_ACTIVE_MOVE_LEFT, _G_ACTIVE_TYPE, _G_ARTILLERY, _G_ATTACKS, _G_BUILDS_LEFT, _G_DEFENDED, _G_DEV, _G_FLAG, _G_FRONT, _G_GOLD, _G_OCCUPY, _G_PENDING, _G_PENDING_ATTACKER, _G_PENDING_CELL, _G_PENDING_DICE, _G_PENDING_ORIGIN, _G_PENDING_RANGE, _G_PHASE, _G_RECRUIT, _G_RESERVE, _G_RETALIATOR, _G_ROUND, _G_SEIZED, _G_SILVER, _G_SPENT, _G_SUNK, _G_TOKENS, _G_TURN, _G_VARIANT, _G_WALL, _G_WIND
 

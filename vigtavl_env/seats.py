@@ -27,7 +27,9 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 from .agent import agent_info
-from .engine import GameState, apply_action, legal_actions, returns, winners
+from .engine import returns, winners
+from .engine.game import apply_action, legal_actions
+from .engine.state import GameState
 
 REWARDS = ("win_loss", "tokens", "margin")
 MARGIN_SCALE = 10.0  # "margin": own tokens minus the best opponent's, divided by this

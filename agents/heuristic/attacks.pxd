@@ -6,6 +6,10 @@ from agents.heuristic.context cimport Context
 # (imported by name alone, as in the .py, each call would go through a Python function object).
 from vigtavl_env.engine.free_actions cimport breachers
 
+# Constants of other modules this module compares with, as C ints here (imported by name in the .py;
+# nothing imports them from this module).
+cdef int ARTILLERY_COST, MOVE_DONE
+
 
 @cython.locals(st=GameState, top=Activation, u=int, t=int, loaded=bint, here=int, ranged=bint, reach=int, base=int,
                victim=int, p=double, ev=double, bonus=double)

@@ -7,6 +7,10 @@ from agents.heuristic.context cimport Context
 from vigtavl_env.engine.tokens cimport may_close_enclosure
 from agents.tactics.threats cimport seize_exposure
 
+# Constants of other modules this module compares with, as C ints here (imported by name in the .py;
+# nothing imports them from this module).
+cdef int CAMP, CASTLE, CITADEL, COMPLEX, FORT, GREAT_WALL, LAST_DEVELOPMENT_BONUS, NO_DEV
+
 
 cpdef double _builder_award_gain(Context ctx)
 @cython.locals(st=GameState, me=int, have=dict, x=int, y=int, room=int, price=int, t=int)

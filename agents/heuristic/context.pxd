@@ -14,6 +14,10 @@ from vigtavl_env.engine.tokens cimport longest_wall
 from agents.tactics.odds cimport attack_dice_from, choose_defender
 from agents.tactics.threats cimport guarded, seize_exposure
 
+# Constants of other modules this module compares with, as C ints here (imported by name in the .py;
+# nothing imports them from this module).
+cdef int ARCHER, BATTLE, FREIGHTER, FREIGHTER_CAPACITY, LAST_DEVELOPMENT_BONUS, LOADED, NO_DEV, ON_BOARD
+cdef int PRISONER, SPENT
 
 
 cdef class Context:

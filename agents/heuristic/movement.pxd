@@ -10,6 +10,10 @@ from vigtavl_env.engine.combat cimport can_attack_from_here
 from vigtavl_env.engine.legal cimport battle_sides, may_battle_move, nested_ok
 from vigtavl_env.engine.movement cimport reach
 
+# Constants of other modules this module compares with, as C ints here (imported by name in the .py;
+# nothing imports them from this module).
+cdef int ARCHER, FREIGHTER, LOADED, ON_BOARD, SPENT
+
 
 @cython.locals(st=GameState, v=double, best=double, k=int, t=int, y=int)
 cpdef double _freighter_lasting_value(Context ctx, int f, int c)

@@ -6,6 +6,10 @@ from agents.heuristic.context cimport Context
 # (imported by name alone, as in the .py, each call would go through a Python function object).
 from vigtavl_env.engine.variants cimport unit_status, variant_features
 
+# Constants of other modules this module compares with, as C ints here (imported by name in the .py;
+# nothing imports them from this module).
+cdef int ACTING, CHOOSE_BREACHER, FREIGHTER, GALLEON, ON_BOARD
+
 
 @cython.locals(st=GameState, me=int, t=int, v=double, y=int, dd=int, x=int, near=int, u=int)
 cpdef double score_place(Context ctx, int verb, int cell)

@@ -8,6 +8,10 @@ from vigtavl_env.engine.free_actions cimport guard_options
 from vigtavl_env.engine.legal cimport pending_units
 from agents.tactics.odds cimport loss_prob, stake_value
 
+# Constants of other modules this module compares with, as C ints here (imported by name in the .py;
+# nothing imports them from this module).
+cdef int CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, MAX_OCCUPANCY, NO_DEV, ON_BOARD
+
 
 @cython.locals(st=GameState, u=int, t=int, here=int, gain=double)
 cpdef double score_occupy(Context ctx, int verb, int cell)

@@ -6,6 +6,10 @@ from vigtavl_env.engine.state cimport GameState
 from vigtavl_env.engine.combat cimport defender_at, defender_options
 from vigtavl_env.engine.state cimport positions
 
+# Constants of other modules this module compares with, as C ints here (imported by name in the .py;
+# nothing imports them from this module).
+cdef int BREACH_HIT_MAX, FREIGHTER, LAST_DEVELOPMENT_BONUS, NO_DEV, ON_BOARD
+
 
 @cython.locals(d=int)
 cpdef int attack_dice_from(GameState state, int base, int target, int origin, bint ranged)

@@ -6,6 +6,10 @@ from vigtavl_env.engine.state cimport GameState
 from vigtavl_env.engine.free_actions cimport guard_cells
 from vigtavl_env.engine.movement cimport has_development
 
+# Constants of other modules this module compares with, as C ints here (imported by name in the .py;
+# nothing imports them from this module).
+cdef int ARCHER, BATTLE, FREIGHTER, LOADED, ON_BOARD
+
 
 @cython.locals(x=int)
 cpdef bint guarded(set guard_cells, list cells, int extra_guard=*)

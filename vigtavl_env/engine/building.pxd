@@ -6,6 +6,11 @@ from vigtavl_env.engine.state cimport GameState
 from vigtavl_env.engine.movement cimport freighter_with_room
 from vigtavl_env.engine.state cimport count_of
 
+# Constants of other modules this module compares with, as C ints here (imported by name in the .py;
+# nothing imports them from this module).
+cdef int ARTILLERY_COST, ARTILLERY_LIMIT, ARTILLERY_OCCUPANCY, BATTLE, BUILD, CASTLE, GONE, MAX_OCCUPANCY
+cdef int MOVE_IN_PROGRESS, NO_DEV, PRISONER, RESERVE, UNITS_PER_TURN, UNITS_PER_TURN_WITH_CASTLE, WALL_COST
+
 
 cpdef bint may_build_now(GameState state)
 @cython.locals(c=int)

@@ -6,6 +6,11 @@ from vigtavl_env.engine.state cimport GameState
 from vigtavl_env.engine.movement cimport reach
 from vigtavl_env.engine.state cimport positions
 
+# Constants of other modules this module compares with, as C ints here (imported by name in the .py;
+# nothing imports them from this module).
+cdef int ARCHER, ARTILLERY_COST, BATTLE, CHOOSE_DEFENDER, CHOOSE_PRISON, CHOOSE_VARIANT, FREIGHTER, LOADED
+cdef int MAX_OCCUPANCY, ON_BOARD, PRISONER, SRC_BATTLE
+
 
 @cython.locals(u=int, best=int)
 cpdef int defender_at(GameState state, int cell)

@@ -7,6 +7,11 @@ from vigtavl_env.engine.combat cimport can_stand
 from vigtavl_env.engine.state cimport count_of, positions
 from vigtavl_env.engine.tokens cimport check_wall_awards
 
+# Constants of other modules this module compares with, as C ints here (imported by name in the .py;
+# nothing imports them from this module).
+cdef int BREACHED, BREACH_HIT_MAX, CAVALRY, CHOOSE_RESCUE_SPOT, FREIGHTER, LOADED, NO_DEV, ON_BOARD, PRISONER
+cdef int SPENT, SRC_CONQUER, SRC_RESCUE
+
 
 @cython.locals(u=int)
 cpdef list _seizing_units(GameState state, int player)

@@ -14,6 +14,12 @@ from vigtavl_env.engine.movement cimport freighter_with_room, reach
 from vigtavl_env.engine.tokens cimport check_wall_awards
 from vigtavl_env.engine.variants cimport describe_variant, variant_classes
 
+# Constants of other modules this module compares with, as C ints here (imported by name in the .py;
+# nothing imports them from this module).
+cdef int ARTILLERY_COST, ARTILLERY_SLOT, BATTLE, BUILD, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD
+cdef int CHOOSE_PRISON, CHOOSE_RESCUE_SPOT, CHOOSE_SEIZER, CHOOSE_SIDE, CHOOSE_VARIANT, FREIGHTER, LOADED
+cdef int MOVE_DONE, MOVE_IN_PROGRESS, MOVE_UNUSED, ON_BOARD, OVER, PRISONER, RESERVE, SPENT, WALL_COST
+
 
 # the verb codes of actions.py, as C ints here (imported by name in game.py)
 cdef int ACTIVATE, ATTACK, ATTACK_FROM, BREACH, BUILD_ARTILLERY, BUILD_DEV, BUILD_UNIT, BUILD_WALL

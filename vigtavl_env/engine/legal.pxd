@@ -15,6 +15,12 @@ from vigtavl_env.engine.free_actions cimport (
 from vigtavl_env.engine.movement cimport reach
 from vigtavl_env.engine.variants cimport variant_classes
 
+# Constants of other modules this module compares with, as C ints here (imported by name in the .py;
+# nothing imports them from this module).
+cdef int ARTILLERY_SLOT, BATTLE, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_PRISON
+cdef int CHOOSE_RESCUE_SPOT, CHOOSE_SIDE, CHOOSE_VARIANT, FREIGHTER, FREIGHTER_CAPACITY, LOADED, MOVE_DONE
+cdef int ON_BOARD, OVER, PLACEMENT, RESERVE, SPENT
+
 
 # the verb codes of actions.py, as C ints here (imported by name in legal.py)
 cdef int ACTIVATE, ATTACK, ATTACK_FROM, BREACH, BUILD_ARTILLERY, BUILD_DEV, BUILD_UNIT, BUILD_WALL

@@ -8,6 +8,9 @@ from vigtavl_env.engine.building cimport (
 from vigtavl_env.engine.free_actions cimport guard_cells, may_breach
 from vigtavl_env.engine.state cimport positions
 
+# Constants of other modules this module compares with, as C ints here (imported by name in the .py;
+# nothing imports them from this module).
+cdef int LOADED, ON_BOARD, SPENT
 
 
 cdef class Mine:
@@ -32,7 +35,6 @@ cdef class Shared:
     cpdef int capacity(self)
     cpdef list dev_candidates(self)
     cpdef list unit_sites(self, int utype)
-
 
 
 @cython.locals(units=bytes, memo=tuple, mine=Mine)

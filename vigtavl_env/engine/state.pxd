@@ -3,6 +3,11 @@
 # that cimports GameState is a C array access.
 cimport cython
 
+# Constants of other modules this module compares with, as C ints here (imported by name in the .py;
+# nothing imports them from this module).
+cdef int ARTILLERY_OCCUPANCY, FREIGHTER, NO_DEV
+
+
 cpdef list positions(int[:] values, int x)
 cpdef int count_of(int[:] values, int x)
 cpdef int unit_tables_at(int n_cells, int n_edges)

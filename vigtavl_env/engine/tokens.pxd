@@ -5,6 +5,11 @@ from vigtavl_env.engine.state cimport GameState
 # (imported by name alone, as in the .py, each call would go through a Python function object).
 from vigtavl_env.engine.state cimport count_of, positions
 
+# Constants of other modules this module compares with, as C ints here (imported by name in the .py;
+# nothing imports them from this module).
+cdef int CAMP, CASTLE, CITADEL, COMPLEX, FORT, GREAT_WALL, MOUNTAIN, N_TOKEN_SOURCES, PRISONER, SRC_ADMIRAL
+cdef int SRC_BUILDER, SRC_CITADEL, SRC_COMPLEX, SRC_GENERAL, SRC_GREAT_WALL
+
 
 cpdef bint may_close_enclosure(GameState state, int player, int edge)
 @cython.locals(e=int)

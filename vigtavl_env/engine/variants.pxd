@@ -3,6 +3,11 @@
 cimport cython
 from vigtavl_env.engine.state cimport Activation, GameState
 
+# Constants of other modules this module compares with, as C ints here (imported by name in the .py;
+# nothing imports them from this module).
+cdef int FREIGHTER, LOADED, SPENT
+
+
 @cython.locals(a=Activation)
 cpdef int unit_status(GameState state, int u)
 @cython.locals(keys=list, v=int)
