@@ -1,4 +1,4 @@
-"""The compiled core calls its own functions as C functions.
+"""The compiled core calls its own functions as C functions, and compares C ints.
 
 A compiled module that imports another compiled module's function by name (``from .building
 import unit_sites``), as the plain-Python source must, calls it as a Python object -- a module
@@ -6,6 +6,8 @@ look-up, argument boxing, a Python call -- unless its ``.pxd`` also cimports it.
 most of the engine's calls between modules going that way. This reads every compiled module's
 source and ``.pxd`` (no build needed) and names each function imported by name from another
 compiled module, declared there as ``cpdef``, that the importer's ``.pxd`` does not cimport.
+Likewise an int constant imported by name (``ON_BOARD``, ``FREIGHTER``) is a Python object
+looked up at each use, compared as one, unless the importer's ``.pxd`` declares it ``cdef int``.
 """
 
 from __future__ import annotations
@@ -41,8 +43,8 @@ def _cimported(module: str) -> set[tuple[str, str]]:
     return out
 
 
-def _imports(module: str) -> set[tuple[str, str]]:
-    """(defining module, name) of every function the module imports by name from a compiled module."""
+def _from_imports(module: str) -> set[tuple[str, str]]:
+    """(source module, name) of every name the module's source imports by name."""
     tree = ast.parse((ROOT / (module.replace(".", "/") + ".py")).read_text())
     package = module.rsplit(".", 1)[0]
     out = set()
@@ -51,13 +53,26 @@ def _imports(module: str) -> set[tuple[str, str]]:
             continue
         source = importlib.util.resolve_name("." * node.level + (node.module or ""), package) \
             if node.level else node.module
-        for alias in node.names:
-            if alias.asname:
-                continue
-            defined_in = getattr(getattr(importlib.import_module(source), alias.name, None), "__module__", None)
-            if defined_in in MODULES and defined_in != module:
-                out.add((defined_in, alias.name))
+        out.update((source, alias.name) for alias in node.names if not alias.asname)
     return out
+
+
+def _imports(module: str) -> set[tuple[str, str]]:
+    """(defining module, name) of every function the module imports by name from a compiled module."""
+    out = set()
+    for source, name in _from_imports(module):
+        defined_in = getattr(getattr(importlib.import_module(source), name, None), "__module__", None)
+        if defined_in in MODULES and defined_in != module:
+            out.add((defined_in, name))
+    return out
+
+
+def _imported_by_others(module: str) -> set[str]:
+    """Names other modules of the project import from ``module`` (they must stay Python names)."""
+    names = set()
+    for other in MODULES:
+        names.update(n for s, n in _from_imports(other) if s == module)
+    return names
 
 
 def test_every_call_between_compiled_modules_is_cimported() -> None:
@@ -87,3 +102,16 @@ def test_the_check_sees_a_missing_cimport(monkeypatch) -> None:
         assert "vigtavl_env.engine.legal: cimport may_build_now from vigtavl_env.engine.building" in str(e)
     else:
         raise AssertionError("the check passed with nothing cimported")
+
+
+def test_every_int_constant_a_compiled_module_imports_is_a_c_int() -> None:
+    missing = []
+    for module in [m for m in MODULES if _pxd(m).is_file()]:
+        pxd = _pxd(module).read_text()
+        exported = _imported_by_others(module)
+        for source, name in sorted(_from_imports(module)):
+            value = getattr(importlib.import_module(source), name, None)
+            if (name.isupper() and type(value) is int and name not in exported
+                    and not re.search(rf"\bcdef int\b[^\n]*\b{name}\b", pxd)):
+                missing.append(f"{module}: cdef int {name}")
+    assert not missing, "int constants compared as Python objects:\n" + "\n".join(missing)
