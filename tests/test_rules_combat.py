@@ -444,6 +444,36 @@ def test_weaker_unit_next_to_both_defends():
     assert state.pending is None and battles(state)[-1]["defender"] == cav
 
 
+def test_no_knight_steps_in_against_an_attacker_who_may_not_capture():
+    """F1 Defend with the capture rule: "If a player has no developments on the map, he may not
+    capture any opponent units". A knight next to both an attacking ship and the attacked ship
+    may step in to defend it only against an attacker with a development, who could take it
+    prisoner; against one without, the ship defends itself (found by the random-play property
+    test: a soldier stepped in and was "captured" with no hex to be held on)."""
+    def attacked(attacker_has_development):
+        sc = Scenario(make_map(sea=[(0, 0), (1, 0)]), phase="battle")
+        if attacker_has_development:
+            sc.development(0, "camp", (-4, 0))
+        sc.development(1, "camp", (4, -4))
+        sc.unit(0, "galleon", (0, 0))
+        ship = sc.unit(1, "galleon", (1, 0))
+        soldier = sc.unit(1, "soldier", (1, -1))  # land next to both ships
+        state = sc.build()
+        act(state, "activate galleon", (0, 0))
+        return state, ship, soldier
+
+    state, ship, soldier = attacked(True)
+    act(state, "attack", (1, 0))
+    assert state.current_player == 1
+    assert hexes(state, "choose soldier") == {(1, -1)} and hexes(state, "choose galleon") == {(1, 0)}
+
+    state, ship, soldier = attacked(False)
+    state.forced_dice[:] = [6, 6, 6, 1, 1, 1]
+    act(state, "attack", (1, 0))
+    assert state.pending is None and battles(state)[-1]["defender"] == ship  # nobody asked
+    assert state.u_where[soldier] == ON_BOARD and state.u_where[ship] != ON_BOARD
+
+
 def test_ranged_attack_defended_from_the_middle_hex():
     """F1 with a ranged attack at range 2: the hex between attacker and target is next to both;
     a cheaper unit there may take the shot."""

@@ -289,7 +289,7 @@ class Context:
         if v is None:
             st = self.state
             dice = attack_dice_from(st, base, x, origin, bool(reach))
-            v = self.cache[key] = choose_defender(st, dice, reach, defender_options(st, x, origin))
+            v = self.cache[key] = choose_defender(st, dice, reach, defender_options(st, x, origin, self.me))
         return v
 
     def target_value(self, x: int, base: int, origin: int, reach: int) -> float:

@@ -176,7 +176,7 @@ def attack_odds(state: GameState, u: int, target: int) -> tuple[float, int]:
         return 0.0, -1
     origin = state.u_cell[u]
     base = UNIT_COST[state.u_type[u]]
-    options = defender_options(state, target, origin)
+    options = defender_options(state, target, origin, state.u_owner[u])
     dist = state.gmap.board.dist[origin][target]
     ranges = ([dist] if UNIT_RANGE[state.u_type[u]] else []) + ([0] if dist == 1 else [])
     best, best_ev = (0.0, -1), -1.0

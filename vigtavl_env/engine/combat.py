@@ -30,8 +30,9 @@ from .stats import (
 )
 
 
-def defender_options(state: GameState, cell: int, origin: int) -> list[int]:
-    """Defend: the units that may defend the hex ``cell`` against an attack from ``origin``.
+def defender_options(state: GameState, cell: int, origin: int, attacker: int) -> list[int]:
+    """Defend: the units that may defend the hex ``cell`` against ``attacker``'s attack from
+    ``origin``.
 
     Every unit on the hex may (a freighter only while no other ship is there: it defends itself
     but not other ships); and "Weaker units may defend stronger units ... if they are located on
@@ -40,6 +41,9 @@ def defender_options(state: GameState, cell: int, origin: int) -> list[int]:
     either kind (a caravel may defend a coastal archer: the document excludes only freighters,
     which "can not ... defend other ships or coastal buildings"). Every such unit, in hex, type
     and unit order: the defending player chooses among them (``variants`` groups the alike).
+    A knight steps in only against an attacker who may capture it: "if a player has no
+    developments on the map, he may not capture any opponent units", so a battle with a knight
+    is one he may not fight (as ``may_target`` keeps him from attacking one).
     """
     owner = state.cell_player[cell]
     u_where, u_owner, u_type, u_cell = state.u_where, state.u_owner, state.u_type, state.u_cell
@@ -56,12 +60,14 @@ def defender_options(state: GameState, cell: int, origin: int) -> list[int]:
         if not (warship and u_type[u] == FREIGHTER):
             out.append((cell, u_type[u], u))
     dist_o = state.gmap.board.dist[origin]
+    knights_may = can_capture(state, attacker)
     for h in state.gmap.board.neighbours[cell]:
         if h < 0 or dist_o[h] != 1 or state.cell_player[h] != owner:
             continue
         for u in positions(u_cell, h):
             t = u_type[u]
-            if u_where[u] == ON_BOARD and u_owner[u] == owner and t != FREIGHTER and UNIT_COST[t] < strongest:
+            if (u_where[u] == ON_BOARD and u_owner[u] == owner and t != FREIGHTER and UNIT_COST[t] < strongest
+                    and (IS_SHIP[t] or knights_may)):
                 out.append((h, t, u))
     return [u for _, _, u in sorted(out)]
 

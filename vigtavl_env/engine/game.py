@@ -451,7 +451,7 @@ def _declare_battle(state: GameState, u: int, cell: int, origin: int, reach: int
     """An attack by ``u`` from ``origin`` on ``cell``: the defending player chooses which unit
     defends (Defend), out of turn, when he has more than one unalike unit that may; then the
     battle."""
-    options = defender_options(state, cell, origin)
+    options = defender_options(state, cell, origin, state.u_owner[u])
     if len(_alike_groups(state, options)) == 1:
         _resolve_battle(state, u, cell, origin, reach, artillery, battle_move, options[0])
         return

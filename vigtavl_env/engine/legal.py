@@ -206,7 +206,7 @@ def pending_units(state: GameState, pend: Pending | None = None) -> list[int]:
     breachers or seizers, ascending by hex, type and number."""
     pend = pend or state.pending
     if pend.kind == CHOOSE_DEFENDER:
-        return defender_options(state, pend.cell, pend.origin)
+        return defender_options(state, pend.cell, pend.origin, state.u_owner[pend.unit])
     if pend.kind == CHOOSE_GUARD:
         return guard_options(state, pend.cell, pend.origin)
     if pend.kind == CHOOSE_BREACHER:
