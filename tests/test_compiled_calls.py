@@ -13,6 +13,7 @@ looked up at each use, compared as one, unless the importer's ``.pxd`` declares 
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import re
 from pathlib import Path
@@ -43,10 +44,14 @@ def _cimported(module: str) -> set[tuple[str, str]]:
     return out
 
 
-def _from_imports(module: str) -> set[tuple[str, str]]:
+@functools.lru_cache(maxsize=None)
+def _from_imports(module: str) -> frozenset[tuple[str, str]]:
     """(source module, name) of every name the module's source imports by name."""
-    tree = ast.parse((ROOT / (module.replace(".", "/") + ".py")).read_text())
-    package = module.rsplit(".", 1)[0]
+    path = ROOT / (module.replace(".", "/") + ".py")
+    if not path.is_file():  # a package: its __init__.py
+        path = ROOT / module.replace(".", "/") / "__init__.py"
+    tree = ast.parse(path.read_text())
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
     out = set()
     for node in tree.body:
         if not isinstance(node, ast.ImportFrom):
@@ -54,7 +59,7 @@ def _from_imports(module: str) -> set[tuple[str, str]]:
         source = importlib.util.resolve_name("." * node.level + (node.module or ""), package) \
             if node.level else node.module
         out.update((source, alias.name) for alias in node.names if not alias.asname)
-    return out
+    return frozenset(out)
 
 
 def _imports(module: str) -> set[tuple[str, str]]:
@@ -67,11 +72,24 @@ def _imports(module: str) -> set[tuple[str, str]]:
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def _project_modules() -> tuple[str, ...]:
+    """Every Python module of the project's packages and tests (compiled or not)."""
+    out = []
+    for top in ("vigtavl", "vigtavl_env", "agents", "training", "tests"):
+        for path in sorted((ROOT / top).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            out.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return tuple(out)
+
+
 def _imported_by_others(module: str) -> set[str]:
-    """Names other modules of the project import from ``module`` (they must stay Python names)."""
+    """Names any other module of the project imports from ``module``: they must stay Python
+    names there (a ``cdef int`` module global is not one)."""
     names = set()
-    for other in MODULES:
-        names.update(n for s, n in _from_imports(other) if s == module)
+    for other in _project_modules():
+        if other != module:
+            names.update(n for s, n in _from_imports(other) if s == module)
     return names
 
 

@@ -60,14 +60,13 @@ def defender_options(state: GameState, cell: int, origin: int, attacker: int) ->
         if not (warship and u_type[u] == FREIGHTER):
             out.append((cell, u_type[u], u))
     dist_o = state.gmap.board.dist[origin]
-    knights_may = can_capture(state, attacker)
     for h in state.gmap.board.neighbours[cell]:
         if h < 0 or dist_o[h] != 1 or state.cell_player[h] != owner:
             continue
         for u in positions(u_cell, h):
             t = u_type[u]
             if (u_where[u] == ON_BOARD and u_owner[u] == owner and t != FREIGHTER and UNIT_COST[t] < strongest
-                    and (IS_SHIP[t] or knights_may)):
+                    and (IS_SHIP[t] or can_capture(state, attacker))):
                 out.append((h, t, u))
     return [u for _, _, u in sorted(out)]
 
