@@ -34,8 +34,9 @@ from .styles import AGGRESSOR, BUILDER, GREEDY, Style
 class HeuristicAgent(EngineAgent):
     """A rules-based bot; its :class:`Style` decides what it values.
 
-    ``remember_scores``: keep the scores of the last states scored. Only a search's simulations
-    meet the same states again; in a plain game the look-up key costs more than it saves.
+    ``remember_scores``: keep the scores of the last states scored, and the tables of the last
+    :data:`_KEPT` positions. Only a search's simulations meet the same states and positions
+    again; a plain game keeps its current position's tables alone (:data:`_PLAIN_KEPT`).
     """
 
     def __init__(self, style: Style = GREEDY, seed: int | None = None,
@@ -45,9 +46,10 @@ class HeuristicAgent(EngineAgent):
         self.name = style.name
         self.rng = random.Random(seed)
         self._maps: dict[int, tuple] = {}  # id(map) -> (the map, its tables)
-        self._threat_cache = Recent(_KEPT)
-        self._table_cache = Recent(_KEPT)
-        self._pos = Recent(_KEPT)
+        kept = _KEPT if remember_scores else _PLAIN_KEPT
+        self._threat_cache = Recent(kept)
+        self._table_cache = Recent(kept)
+        self._pos = Recent(kept)
         self._scores = Recent(_SCORES_KEPT) if remember_scores else None
 
     def decide(self, state: GameState, legal: list[int]) -> int:
@@ -146,6 +148,12 @@ def signature(state: GameState, me: int) -> tuple:
 # Positions (and threat tables) and states remembered per bot: the search bot's simulations of
 # one decision come back to the same few positions and states again and again.
 _KEPT = 64
+# A plain game comes back to a position only while a decision leaves the pieces where they
+# stand, so it keeps the last one alone. Keeping 64 there cost time: the kept tables outlive
+# the young generations of the garbage collector and trigger full collections, which walk
+# every object of the process (torch's included): 16% of the vector env's time against
+# greedy, -21% with one kept (docs/benchmarks.md).
+_PLAIN_KEPT = 1
 
 
 _SCORES_KEPT = 256
