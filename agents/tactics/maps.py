@@ -7,6 +7,7 @@ threats, tables and scores).
 from __future__ import annotations
 
 import threading
+from array import array
 from collections import OrderedDict
 from typing import Any, Callable
 
@@ -100,17 +101,20 @@ class MapInfo:
                 deck[c] = np.minimum(deck[c], self.LD[y] + 1)
         self.DECK = deck
         self.deck_list = deck.tolist()
-        self.ADJ = np.zeros((n, n), dtype=np.float32)
-        for c in range(n):
-            for x in self.nb[c]:
-                self.ADJ[c, x] = 1.0
-        self.RAY = [np.zeros((n, n), dtype=np.float32) for _ in range(4)]  # index = range 1..3
+        # The same tables as flat C int arrays (row * n + column), for the typed loops of
+        # tactics.threats; the rays as (hex * 6 + direction) * 3 + range - 1 -> hex, -1 past a
+        # ray's end (mountains and the board's edge stop it).
+        self.land_flat = array("i", self.LD.ravel().tolist())
+        self.deck_flat = array("i", deck.ravel().tolist())
+        self.nb_flat = array("i", [x for c in range(n) for x in board.neighbours[c]])
+        rays = array("i", [-1]) * (n * 18)
         for c in range(n):
             for d in range(6):
                 for k, (x, _e) in enumerate(board.rays[c][d], start=1):
                     if not (gmap.is_land[x] or gmap.is_sea[x]):
                         break
-                    self.RAY[k][c, x] = 1.0
+                    rays[(c * 6 + d) * 3 + k - 1] = x
+        self.rays_flat = rays
         self._sea: dict[int, tuple] = {}
         # Threats of the last positions seen: a search evaluates many futures of one turn, in
         # which most of one player's units stand where they stood.
@@ -154,7 +158,8 @@ class MapInfo:
                 cols = list(self.sea_nb[x]) + ([x] if gm.is_sea[x] else [])
                 if cols:
                     approach[:, x] = sd[:, cols].min(axis=1)
-            self._sea[wind] = (rows, sd, approach)
+            self._sea[wind] = (rows, sd, approach, array("i", sd.ravel().tolist()),
+                               array("i", approach.ravel().tolist()))
         return self._sea[wind]
 
     def sea_dist(self, wind: int) -> list[list[int]]:
@@ -165,6 +170,14 @@ class MapInfo:
 
     def SEA_APPROACH(self, wind: int) -> np.ndarray:
         return self._sea_tables(wind)[2]
+
+    def sea_flat(self, wind: int) -> array:
+        """:meth:`SD` as a flat C int array."""
+        return self._sea_tables(wind)[3]
+
+    def approach_flat(self, wind: int) -> array:
+        """:meth:`SEA_APPROACH` as a flat C int array."""
+        return self._sea_tables(wind)[4]
 
     def reach_list(self, state: GameState, u: int) -> list[int]:
         """:meth:`reach_row` as a plain list (fast to index one hex at a time)."""

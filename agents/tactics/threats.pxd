@@ -8,7 +8,9 @@ from vigtavl_env.engine.movement cimport has_development
 
 # Constants of other modules this module compares with, as C ints here (imported by name in the .py;
 # nothing imports them from this module).
-cdef int ARCHER, BATTLE, FREIGHTER, LOADED, ON_BOARD
+cdef int ARCHER, BATTLE, FREIGHTER, INF, LOADED, ON_BOARD
+# This module's own: the length of a risk row (nothing imports it).
+cdef int _N_DIST
 
 
 @cython.locals(x=int)
@@ -16,9 +18,23 @@ cpdef bint guarded(set guard_cells, list cells, int extra_guard=*)
 @cython.locals(q=int, exposed=double, d=int, a=int, h=int, w=int)
 cpdef double seize_exposure(GameState state, object info, int cell, int owner, object threat, set guard_cells,
                             int extra_guard=*)
-@cython.locals(u=int, w=int, t=int)
-cpdef list fighting_units(GameState state, int player)
 @cython.locals(u=int)
 cpdef tuple threat_key(GameState state, int player)
 @cython.locals(c=int, o=int, u=int, t=int)
 cpdef tuple _targets(GameState state, int me)
+@cython.locals(n=int, u=int, w=int, t=int, base=int, m=int, kind=int, x=int, c=int, d=int, k=int, cost=int,
+               p=double, stand=cython.uchar[:], reach=cython.uchar[:], dist=cython.int[:], nb=cython.int[:],
+               rays=cython.int[:], ranged=cython.double[:], ranged_p=cython.double[:], close=list, stands=list)
+cpdef tuple threat_tables(GameState state, object info, int player)
+@cython.locals(n=int, c=int, k=int, cells=cython.int[:], value=cython.double[:], land=cython.float[:],
+               sea=cython.float[:], land_den=cython.double[:], sea_den=cython.double[:], ld=cython.int[:],
+               sa=cython.int[:])
+cpdef tuple target_field(GameState state, object info, int me)
+@cython.locals(i=int, best=double, v=double)
+cdef double _best_pull(double[:] value, int[:] cells, int k, double[:] den, int[:] dist, int row)
+@cython.locals(n=int, q=int, u=int, w=int, t=int, off=int, base=int, c=int, r=double, seen=bint,
+               risk=cython.double[:], out=cython.double[:], dist=cython.int[:])
+cpdef list approach_risk(GameState state, object info, int me)
+cpdef int _hex_row(int cell, int n)
+@cython.locals(w=int)
+cpdef bint _fights(GameState state, int u, int player)

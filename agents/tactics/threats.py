@@ -6,6 +6,8 @@ open a development is to a seizure (:func:`seize_exposure`).
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 
 from vigtavl_env.engine.free_actions import guard_cells
@@ -15,7 +17,7 @@ from vigtavl_env.engine.stats import (
     ARCHER, DEV_COST, FREIGHTER, IS_SHIP, UNIT_COST, UNIT_MOVEMENT, UNIT_RANGE,
 )
 
-from .maps import MapInfo
+from .maps import INF, MapInfo
 from .odds import CLOSE_WIN, ranged_hit_prob
 from .values import battle_turns_left
 
@@ -32,38 +34,9 @@ class Threats:
     __slots__ = ("player", "close", "ranged", "stand", "can_capture")
 
     def __init__(self, state: GameState, info: MapInfo, player: int) -> None:
-        n = info.n
         self.player = player
         self.can_capture = has_development(state, player)
-        stand = np.zeros(n, dtype=bool)
-        close_masks = {1: np.zeros(n, dtype=bool), 3: np.zeros(n, dtype=bool)}
-        ranged_masks = {2: np.zeros(n, dtype=bool), 3: np.zeros(n, dtype=bool)}
-        for u, t, c, w in fighting_units(state, player):
-            m = info.distance_row(t, c, w, state.wind) <= UNIT_MOVEMENT[t]
-            if w == LOADED and t == ARCHER:
-                m = m.copy()
-                m[c] = True
-            stand |= m
-            if UNIT_RANGE[t]:
-                ranged_masks[UNIT_COST[t]] |= m
-            else:
-                close_masks[UNIT_COST[t]] |= m
-        close = np.zeros(n, dtype=np.int8)
-        for cost in (1, 3):
-            if close_masks[cost].any():
-                hit = close_masks[cost].astype(np.float32) @ info.ADJ > 0
-                close[hit] = cost
-        ranged = np.zeros(n, dtype=np.float32)
-        for cost, mask in ranged_masks.items():
-            if not mask.any():
-                continue
-            mf = mask.astype(np.float32)
-            for k in (3, 2, 1):
-                hit = mf @ info.RAY[k] > 0
-                ranged[hit] = np.maximum(ranged[hit], ranged_hit_prob(cost, k))
-        self.close = close.tolist()
-        self.ranged = ranged.tolist()
-        self.stand = stand.tolist()
+        self.close, self.ranged, self.stand = threat_tables(state, info, player)
 
     def attack_prob(self, cost: int, cell: int, is_ship: bool) -> float:
         """Chance he defeats a defender of this cost on ``cell`` with his best single attack."""
@@ -74,6 +47,108 @@ class Threats:
         if d:
             p = max(p, CLOSE_WIN[d][cost])
         return p
+
+
+# The tables below are typed loops over C arrays in the compiled build. Their values are the
+# float32 values the first (numpy) version computed, to the bit: the bots' decisions compare
+# them, so the denominators and risks by distance are computed once here with numpy's float32
+# arithmetic, and a quotient is rounded to float32 where numpy's was (storing it in an
+# ``array("f")``; rounding the double quotient is the float32 quotient, and rounding commutes
+# with taking the largest).
+_DIST = np.arange(-1, INF + 2).astype(np.float32)  # index: distance + 1 (a knight's "next to" is -1)
+# target_field: a target's value over these, by the land distance to stand next to it / the sea approach
+_LAND_DEN = array("d", (1.0 + np.maximum(0.0, (_DIST - 1.0) - 3.0) * 0.5).tolist())
+_SEA_DEN = array("d", (1.0 + np.maximum(0.0, _DIST - 5.0) * 0.3).tolist())
+# Ranged hits: float32 P(hit) of each attack cost at range 1..3, index cost * 4 + range.
+_RANGED_P = array("d", [float(np.float32(ranged_hit_prob(cost, k))) if 1 <= k <= 3 else 0.0
+                        for cost in range(4) for k in range(4)])
+
+
+def _risk_rows(turns: int, scale: float) -> array:
+    """approach_risk's risk by distance for each unit type (index type * len(_DIST) + distance
+    + 1): 1 next to it within its move, falling with the turns of moves beyond."""
+    out = array("d")
+    for t in range(len(UNIT_MOVEMENT)):
+        span = np.full(1, UNIT_MOVEMENT[t] + 1.0, dtype=np.float32)
+        r = 1.0 - np.maximum(0.0, _DIST - span) / (span * turns + 1.0)
+        out.extend((np.clip(r, 0.0, 1.0) * scale).tolist())
+    return out
+
+
+_RISK_BATTLE = _risk_rows(1, 0.8)  # in the battle phase: the next turn
+_RISK_BUILD = _risk_rows(2, 0.6)  # in the build phase: two turns of moves
+_N_DIST = len(_DIST)
+
+
+def _fights(state: GameState, u: int, player: int) -> bool:
+    """Unit ``u`` is one of ``player``'s that could fight next turn: on the board or aboard,
+    not a freighter."""
+    w = state.u_where[u]
+    return (state.u_owner[u] == player and (w == ON_BOARD or w == LOADED)
+            and state.u_type[u] != FREIGHTER)
+
+
+def _hex_row(cell: int, n: int) -> int:
+    """The row of the distance tables a unit on ``cell`` reads. A knight aboard a freighter
+    still in reserve (the setup) has no hex (-1): the first version of these tables read numpy's
+    row -1, the last hex's, and so do these, so that the decisions stay the same."""
+    return cell + n if cell < 0 else cell
+
+
+def threat_tables(state: GameState, info: MapInfo, player: int) -> tuple[list[int], list[float], list[bool]]:
+    """:class:`Threats`' ``close``, ``ranged`` and ``stand`` of ``player``: where each of his
+    fighting units could stand next turn (its static distance within its move; an archer aboard
+    also shoots from its freighter's hex), the hexes next to those for his close combat, and
+    the hexes 1-3 steps along a ray from them for his ranged attacks."""
+    n = info.n
+    stand = bytearray(n)
+    reach = bytearray(8 * n)  # per attack kind (close or ranged) and cost: where such a unit could stand
+    ranged_out = array("d", bytes(8 * n))
+    ranged, ranged_p, nb, rays = ranged_out, _RANGED_P, info.nb_flat, info.rays_flat  # C arrays when compiled
+    for u in range(state.n_units):
+        if not _fights(state, u, player):
+            continue
+        w = state.u_where[u]
+        t = state.u_type[u]
+        dist = info.sea_flat(state.wind) if IS_SHIP[t] else (info.deck_flat if w == LOADED else info.land_flat)
+        c = _hex_row(state.u_cell[u], n)
+        base = c * n
+        m = UNIT_MOVEMENT[t]
+        kind = ((1 if UNIT_RANGE[t] else 0) * 4 + UNIT_COST[t]) * n
+        for x in range(n):
+            if dist[base + x] <= m:
+                stand[x] = 1
+                reach[kind + x] = 1
+        if w == LOADED and t == ARCHER:
+            stand[c] = 1
+            reach[kind + c] = 1
+    close = [0] * n
+    for cost in (1, 3):  # the stronger last: it overrides
+        kind = cost * n
+        for c in range(n):
+            if reach[kind + c]:
+                for d in range(6):
+                    x = nb[c * 6 + d]
+                    if x >= 0:
+                        close[x] = cost
+    for cost in (2, 3):
+        kind = (4 + cost) * n
+        for c in range(n):
+            if not reach[kind + c]:
+                continue
+            for d in range(6):
+                for k in range(1, 4):
+                    x = rays[(c * 6 + d) * 3 + k - 1]
+                    if x < 0:
+                        break
+                    p = ranged_p[cost * 4 + k]
+                    if p > ranged[x]:
+                        ranged[x] = p
+    stands = [False] * n
+    for x in range(n):
+        if stand[x]:
+            stands[x] = True
+    return close, ranged_out.tolist(), stands
 
 
 def threats_of(state: GameState, info: MapInfo, player: int) -> Threats:
@@ -120,73 +195,62 @@ def target_field(state: GameState, info: MapInfo, me: int) -> tuple[list[float],
     n = info.n
     if not xs:
         return [0.0] * n, [0.0] * n
-    v = np.array(vs, dtype=np.float32)
-    land_d = info.LD[:, xs].astype(np.float32) - 1.0  # next to it
-    land = (v / (1.0 + np.maximum(0.0, land_d - 3.0) * 0.5)).max(axis=1)
-    sea_d = info.SEA_APPROACH(state.wind)[:, xs].astype(np.float32)
-    sea = (v / (1.0 + np.maximum(0.0, sea_d - 5.0) * 0.3)).max(axis=1)
-    land[~np.array(info.is_land)] = 0.0
-    sea[~np.array(info.is_sea)] = 0.0
-    return land.tolist(), sea.tolist()
+    cells, value = array("i", xs), array("d", vs)
+    land_out = array("f", bytes(4 * n))  # float32: the stored quotient is rounded as numpy's was
+    sea_out = array("f", bytes(4 * n))
+    land, sea, land_den, sea_den = land_out, sea_out, _LAND_DEN, _SEA_DEN  # C arrays when compiled
+    ld = info.land_flat
+    sa = info.approach_flat(state.wind)
+    is_land, is_sea = info.is_land, info.is_sea
+    k = len(cells)
+    for c in range(n):
+        if is_land[c]:
+            land[c] = _best_pull(value, cells, k, land_den, ld, c * n)
+        if is_sea[c]:
+            sea[c] = _best_pull(value, cells, k, sea_den, sa, c * n)
+    return land_out.tolist(), sea_out.tolist()
+
+
+def _best_pull(value: array, cells: array, k: int, den: array, dist: array, row: int) -> float:
+    """The largest of the ``k`` target values over their denominators by distance (``dist``
+    from the hex whose row starts at ``row``)."""
+    best = 0.0
+    for i in range(k):
+        v = value[i] / den[dist[row + cells[i]] + 1]
+        if v > best:
+            best = v
+    return best
 
 
 def approach_risk(state: GameState, info: MapInfo, me: int) -> list[float]:
     """0..1 per hex: how soon other players' fighting units could stand next to it (for the
-    turns before a threat is immediate)."""
+    turns before a threat is immediate): per hex, the most any one unit threatens, 1 within
+    its move and falling with each turn of moves beyond."""
     n = info.n
-    turns = 1 if state.phase == BATTLE else 2
-    scale = 0.8 if state.phase == BATTLE else 0.6
-    units = []
+    risk = _RISK_BATTLE if state.phase == BATTLE else _RISK_BUILD
+    risk_out = array("d", bytes(8 * n))
+    out = risk_out  # a C array when compiled
+    seen = False
     for q in range(state.n_players):
-        if q != me and battle_turns_left(state, q) > 0:
-            units += fighting_units(state, q)
-    if not units:
-        return [0.0] * n
-    # Every unit's row at once: steps to stand next to each hex (a ship's approach table
-    # counts that already; a knight's distance less one), beyond its move, per turn of moves.
-    d = _approach_rows(state, info, units)
-    span = np.array([UNIT_MOVEMENT[t] + 1.0 for _, t, _, _ in units], dtype=np.float32)[:, None]
-    r = 1.0 - np.maximum(0.0, d - span) / (span * turns + 1.0)
-    return (np.clip(r, 0.0, 1.0) * scale).max(axis=0).tolist()
-
-
-def _approach_rows(state: GameState, info: MapInfo, units: list[tuple]) -> np.ndarray:
-    """One row per unit of ``units`` (:func:`fighting_units`): the steps it needs to stand next
-    to each hex (a ship's sea approach table; a knight's static distance,
-    :meth:`MapInfo.reach_row`, less one)."""
-    out = np.empty((len(units), info.n), dtype=np.float32)
-    cells = np.array([c for _, _, c, _ in units])
-    ships, aboard, land = [], [], []
-    for i, (_, t, _, w) in enumerate(units):
-        if IS_SHIP[t]:
-            ships.append(i)
-        elif w == LOADED:
-            aboard.append(i)
-        else:
-            land.append(i)
-    if ships:
-        out[ships] = info.SEA_APPROACH(state.wind)[cells[ships]]
-    for rows, table in ((aboard, info.DECK), (land, info.LD)):
-        if rows:
-            out[rows] = table[cells[rows]] - 1.0
-    return out
-
-
-def fighting_units(state: GameState, player: int) -> list[tuple[int, int, int, int]]:
-    """``(unit, type, hex, place)`` of each of ``player``'s units that could fight next turn:
-    on the board or aboard, freighters aside. (Typed in the compiled build: the state's tables
-    read as C arrays, not through a Python view per read.)"""
-    out = []
-    for u in range(state.n_units):
-        if state.u_owner[u] != player:
+        if q == me or battle_turns_left(state, q) <= 0:
             continue
-        w = state.u_where[u]
-        if w != ON_BOARD and w != LOADED:
-            continue
-        t = state.u_type[u]
-        if t != FREIGHTER:
-            out.append((u, t, state.u_cell[u], w))
-    return out
+        for u in range(state.n_units):
+            if not _fights(state, u, q):
+                continue
+            w = state.u_where[u]
+            t = state.u_type[u]
+            seen = True
+            # Steps to stand next to each hex: a ship's sea approach, a knight's distance less one.
+            if IS_SHIP[t]:
+                dist, off = info.approach_flat(state.wind), t * _N_DIST + 1
+            else:
+                dist, off = (info.deck_flat if w == LOADED else info.land_flat), t * _N_DIST
+            base = _hex_row(state.u_cell[u], n) * n
+            for c in range(n):
+                r = risk[off + dist[base + c]]
+                if r > out[c]:
+                    out[c] = r
+    return risk_out.tolist() if seen else [0.0] * n
 
 
 def guards(state: GameState, owner: int) -> set[int]:
