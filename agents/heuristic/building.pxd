@@ -12,8 +12,8 @@ from agents.tactics.threats cimport seize_exposure
 cdef int CAMP, CASTLE, CITADEL, COMPLEX, FORT, GREAT_WALL, LAST_DEVELOPMENT_BONUS, NO_DEV
 
 
-cpdef double _builder_award_gain(Context ctx)
-@cython.locals(st=GameState, me=int, have=dict, x=int, y=int, room=int, price=int, t=int)
+@cython.locals(st=GameState, me=int, nb=list, need1=int, need2=int, has1=bint, has2=bint, x=int, y=int, other=int,
+               missing=int, room=int, price=int)
 cpdef double _complex_bonus(Context ctx, int dev, int cell)
 @cython.locals(e=object)
 cpdef double _new_dev_exposure(Context ctx, int cell)

@@ -19,44 +19,40 @@ from ..tactics import LAST_DEVELOPMENT_BONUS, seize_exposure
 from .context import Context
 
 
-def _builder_award_gain(ctx: Context) -> float:
-    """What one more development of mine is worth for the Builder award."""
-    return ctx.award_delta(2, ((ctx.me, 1),))
-
-
 def _complex_bonus(ctx: Context, dev: int, cell: int) -> float:
     """Progress towards the Complex: 3 tokens if this completes it, part of it if the rest
     fits next to it (more if the gold for it is at hand)."""
-    st, me = ctx.state, ctx.me
+    st, me, nb = ctx.state, ctx.me, ctx.info.nb
     if st.awards[me] & COMPLEX:
         return 0.0
-    need = {CAMP, FORT, CASTLE} - {dev}
-    have: dict[int, list[int]] = {}
-    for x in ctx.info.nb[cell]:
-        if st.dev_owner[x] == me and st.dev_type[x] in need:
-            have.setdefault(st.dev_type[x], []).append(x)
-    if len(have) == 2:
+    # The two other kinds of development the Complex needs, and whether one of mine is next door.
+    need1, need2 = (FORT, CASTLE) if dev == CAMP else ((CAMP, CASTLE) if dev == FORT else (CAMP, FORT))
+    has1 = has2 = False
+    for x in nb[cell]:
+        if st.dev_owner[x] == me:
+            has1 = has1 or st.dev_type[x] == need1
+            has2 = has2 or st.dev_type[x] == need2
+    if has1 and has2:
         return 3.0
-    for t1, xs in have.items():  # a chain cell - x - y is a connected triple too
-        other = (need - {t1}).pop()
-        for x in xs:
-            for y in ctx.info.nb[x]:
-                if y != cell and st.dev_owner[y] == me and st.dev_type[y] == other:
-                    return 3.0
-    missing = [t for t in need if t not in have]
-    room = 0  # loops, not generators: the compiled function has no closures
-    for x in ctx.info.nb[cell]:
+    for x in nb[cell]:  # a chain cell - x - y is a connected triple too
+        if st.dev_owner[x] != me or (st.dev_type[x] != need1 and st.dev_type[x] != need2):
+            continue
+        other = need2 if st.dev_type[x] == need1 else need1
+        for y in nb[x]:
+            if y != cell and st.dev_owner[y] == me and st.dev_type[y] == other:
+                return 3.0
+    missing = (0 if has1 else 1) + (0 if has2 else 1)
+    room = 0
+    for x in nb[cell]:
         if ctx.info.is_land[x] and st.dev_type[x] == NO_DEV and st.cell_player[x] in (-1, me):
             room += 1
-    if room < len(missing):
+    if room < missing:
         return 0.0
-    price = 0
-    for t in missing:
-        price += DEV_COST[t]
+    price = (0 if has1 else DEV_COST[need1]) + (0 if has2 else DEV_COST[need2])
     if st.gold[me] - DEV_COST[dev] >= price:
-        return 3.0 * (0.7 if len(missing) == 1 else 0.55)
+        return 3.0 * (0.7 if missing == 1 else 0.55)
     if ctx.my_turns_left > 0:
-        return 3.0 * (0.35 if len(missing) == 1 else 0.25)
+        return 3.0 * (0.35 if missing == 1 else 0.25)
     return 0.0
 
 
@@ -87,7 +83,7 @@ def score_build_dev(ctx: Context, verb: int, cell: int) -> float:
     times what it would give away, and a little of its price (cheaper ones leave gold for more)."""
     st, style = ctx.state, ctx.style
     dev = verb - A.BUILD_DEV + 1
-    v = _builder_award_gain(ctx) * style.dev
+    v = ctx.builder_award_gain() * style.dev
     v += style.complex * _complex_bonus(ctx, dev, cell)
     if not ctx.my_devs:
         v += style.first_camp

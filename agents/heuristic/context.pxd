@@ -9,10 +9,10 @@ from vigtavl_env.engine.state cimport Activation, GameState
 from vigtavl_env.engine.building cimport unit_sites
 from vigtavl_env.engine.combat cimport coastal_or_sea, defender_options
 from vigtavl_env.engine.movement cimport has_development
-from vigtavl_env.engine.state cimport positions
+from vigtavl_env.engine.state cimport count_of, positions
 from vigtavl_env.engine.tokens cimport longest_wall
 from agents.tactics.odds cimport attack_dice_from, choose_defender
-from agents.tactics.threats cimport guarded, seize_exposure
+from agents.tactics.threats cimport Threats, guarded, seize_exposure
 
 # Constants of other modules this module compares with, as C ints here (imported by name in the .py;
 # nothing imports them from this module).
@@ -22,12 +22,14 @@ cdef int PRISONER, SPENT
 
 cdef class Context:
     cdef public GameState state
-    cdef public int me, my_battle_left, my_turns_left, _wall_len
+    cdef public int me, my_battle_left, my_turns_left, _wall_len, _n
     cdef public bint battle, can_capture, future
     cdef public object agent, info, style, board, sig, counts
     cdef public list threats, my_devs
-    cdef public set free_seizes
-    cdef public dict cache, _guards, pos, _lasting, _this_turn, _exposure, _targets
+    cdef public set free_seizes, _near_devs
+    cdef public dict cache, _guards, pos, _this_turn, _exposure, _targets
+    cdef double _builder_gain
+    cdef double[:] _lasting  # lasting_value by (type, hex, aboard), NaN until worked out
     cdef public tuple _tables
     cdef dict __dict__
 
@@ -45,9 +47,10 @@ cdef class Context:
     @cython.locals(gain=double, d=int, before=double, devown=cython.int[:])
     cpdef double guard_gain(self, int c)
     cpdef set near_devs(self)
-    @cython.locals(known=object, v=double, ship=bint, cost=int, pr=double, pull=double, y=int)
+    @cython.locals(key=int, lasting=cython.double[:], known=double, v=double, ship=bint, cost=int, pr=double,
+                   pull=double, y=int, th=Threats, caution=double, guard=double, landing=double, approach=double)
     cpdef double lasting_value(self, int t, int c, bint loaded=*)
-    @cython.locals(st=GameState, j=set, e=int)
+    @cython.locals(st=GameState, j=set, e=int, mine=list)
     cpdef set wall_extensions(self)
     @cython.locals(st=GameState, f=set, u=int)
     cpdef set freighter_berths(self)
@@ -67,4 +70,5 @@ cdef class Context:
     cpdef double victim_value(self, int victim, int x)
     @cython.locals(st=GameState, total=double, d=int, x=int, owner=int, w=int)
     cpdef double seize_from(self, int a)
+    cpdef double builder_award_gain(self)
     cpdef list unit_sites(self, int t)

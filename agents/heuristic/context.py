@@ -21,6 +21,7 @@ C type (``context.pxd``) so its methods read the state's tables as C arrays.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable
 from typing import Any
 
@@ -28,7 +29,7 @@ from vigtavl_env.engine.building import unit_sites
 from vigtavl_env.engine.combat import coastal_or_sea, defender_options
 from vigtavl_env.engine.hexgrid import angular_gap
 from vigtavl_env.engine.movement import has_development
-from vigtavl_env.engine.state import BATTLE, LOADED, ON_BOARD, PRISONER, SPENT, Activation, GameState, positions
+from vigtavl_env.engine.state import BATTLE, LOADED, ON_BOARD, PRISONER, SPENT, Activation, GameState, count_of, positions
 from vigtavl_env.engine.stats import (
     ARCHER, DEV_COST, FREIGHTER, FREIGHTER_CAPACITY, IS_SHIP, NO_DEV, UNIT_COST, UNIT_MOVEMENT, UNIT_RANGE,
 )
@@ -38,6 +39,9 @@ from ..tactics import (
     CLOSE_WIN, LAST_DEVELOPMENT_BONUS, MapInfo, attack_dice_from, award_shares, battle_turns_left,
     choose_defender, end_counts, guarded, guards, seize_exposure, seize_value, turns_left,
 )
+
+
+_UNKNOWN = [float("nan")]  # an entry of the lasting values not worked out yet
 
 
 class Context:
@@ -64,11 +68,18 @@ class Context:
         self._guards: dict[int, set[int]] = {}
         # Values that depend only on where pieces stand survive across decisions.
         self.pos = agent._position_cache(state, self.sig)
-        self._lasting: dict[tuple[int, int, bool], float] = self.pos.setdefault("lasting_value", {})
+        # lasting_value by (type, hex, aboard): a C array of doubles, NaN until worked out
+        lasting = self.pos.get("lasting_value")
+        if lasting is None:
+            lasting = self.pos["lasting_value"] = array("d", _UNKNOWN) * (len(IS_SHIP) * info.n * 2)
+        self._lasting = lasting
+        self._n = info.n
         self._this_turn: dict[int, float] = {}
         self._exposure: dict[int, float] = {}
         self._targets: dict[int, int] | None = None
         self._tables = None
+        self._near_devs: set[int] | None = None
+        self._builder_gain = float("nan")
         self._wall_len = -1
         # Future turns in which my units' positions still matter.
         self.future = self.my_battle_left > 0 or bool(self.threats)
@@ -84,7 +95,7 @@ class Context:
         """My longest line of walls (the Great Wall needs five)."""
         if self._wall_len < 0:
             st = self.state
-            self._wall_len = longest_wall(st, self.me) if self.me in st.walls else 0
+            self._wall_len = longest_wall(st, self.me) if count_of(st.walls, self.me) else 0
         return self._wall_len
 
     def guards(self, p: int) -> set[int]:
@@ -160,19 +171,19 @@ class Context:
 
     def near_devs(self) -> set[int]:
         """My developments' hexes and the hexes next to them."""
-        near = self.cache.get("near_devs")
-        if near is None:
+        if self._near_devs is None:
             nb = self.info.nb
-            near = self.cache["near_devs"] = {d for x in self.my_devs for d in (x,) + nb[x]}
-        return near
+            self._near_devs = {d for x in self.my_devs for d in (x,) + nb[x]}
+        return self._near_devs
 
     # ------------------------------------------------------------ unit values
     def lasting_value(self, t: int, c: int, loaded: bool = False) -> float:
         """Lasting value of my unit of type ``t`` standing on ``c`` (aboard, if ``loaded``):
         guarding, the pull of targets for my next turns, the risk of losing it."""
-        key = (t, c, loaded)
-        known = self._lasting.get(key)
-        if known is not None:
+        key = (t * self._n + c) * 2 + loaded
+        lasting = self._lasting
+        known = lasting[key]
+        if known == known:  # not NaN: worked out already
             return known
         style = self.style
         v = 0.0
@@ -183,11 +194,13 @@ class Context:
                 pr = 0.0
                 for th in self.threats:
                     pr = max(pr, th.attack_prob(cost, c, ship))
-                v -= style.caution * pr * (cost + 0.5)
+                caution = style.caution
+                v -= caution * pr * (cost + 0.5)
             if t != FREIGHTER and not loaded:
-                v += style.guard * self.guard_gain(c)
+                guard, landing = style.guard, style.landing
+                v += guard * self.guard_gain(c)
                 if not ship:
-                    v += style.landing
+                    v += landing
             if self.my_battle_left > 0 and t != FREIGHTER:
                 land, sea, _ = self.tables()
                 if ship:
@@ -199,8 +212,9 @@ class Context:
                     for y in self.info.sea_nb[c]:  # or it boards a freighter of mine
                         if y in self.freighter_berths():
                             pull = max(pull, 0.6 * sea[y])
-                v += style.approach * pull
-        self._lasting[key] = v
+                approach = style.approach
+                v += approach * pull
+        lasting[key] = v
         return v
 
     def wall_extensions(self) -> set[int]:
@@ -209,12 +223,15 @@ class Context:
         if j is None:
             st, me = self.state, self.me
             j = set()
-            if me in st.walls:
+            mine = positions(st.walls, me)
+            if mine:
                 board = self.board
-                for e in positions(st.walls, me):
+                for e in mine:
                     for vtx in board.edge_vertices[e]:
                         j.update(board.vertex_edges[vtx])
-                j.difference_update([e for e in range(len(st.walls)) if st.walls[e] >= 0])
+                for e in range(len(st.walls)):  # less the edges that have a wall already
+                    if st.walls[e] >= 0:
+                        j.discard(e)
             self.cache["wall_extensions"] = j
         return j
 
@@ -434,6 +451,12 @@ class Context:
         margin = (0.8 if 0 < lead <= 2 else (0.3 if lead > 2 else 0.0)) if self.future else 0.0
         v = self.cache[key] = rel(counts) - before + margin
         return v
+
+    def builder_award_gain(self) -> float:
+        """What one more development of mine is worth for the Builder award (once per decision)."""
+        if self._builder_gain != self._builder_gain:  # NaN: not worked out yet
+            self._builder_gain = self.award_delta(2, ((self.me, 1),))
+        return self._builder_gain
 
     def unit_sites(self, t: int) -> list[int]:
         """Where I may build a unit of type ``t`` (ships at sea, knights on land), once per decision."""

@@ -13,6 +13,15 @@ cdef int ARCHER, BATTLE, FREIGHTER, INF, LOADED, ON_BOARD
 cdef int _N_DIST
 
 
+cdef class Threats:
+    cdef public int player
+    cdef public list close, ranged, stand
+    cdef public bint can_capture
+
+    @cython.locals(p=double, d=int)
+    cpdef double attack_prob(self, int cost, int cell, bint is_ship)
+
+
 @cython.locals(x=int)
 cpdef bint guarded(set guard_cells, list cells, int extra_guard=*)
 @cython.locals(q=int, exposed=double, d=int, a=int, h=int, w=int)
