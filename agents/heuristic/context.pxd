@@ -26,7 +26,8 @@ cdef class Context:
     cdef public bint battle, can_capture, future
     cdef public object agent, info, style, board, sig, counts
     cdef public list threats, my_devs
-    cdef public set free_seizes, _near_devs
+    cdef public set free_seizes, _near_devs, _berths
+    cdef public double w_caution, w_guard, w_landing, w_approach
     cdef public dict cache, _guards, pos, _this_turn, _exposure, _targets
     cdef double _builder_gain
     cdef double[:] _lasting  # lasting_value by (type, hex, aboard), NaN until worked out
@@ -48,7 +49,7 @@ cdef class Context:
     cpdef double guard_gain(self, int c)
     cpdef set near_devs(self)
     @cython.locals(key=int, lasting=cython.double[:], known=double, v=double, ship=bint, cost=int, pr=double,
-                   pull=double, y=int, th=Threats, caution=double, guard=double, landing=double, approach=double)
+                   pull=double, y=int, th=Threats)
     cpdef double lasting_value(self, int t, int c, bint loaded=*)
     @cython.locals(st=GameState, j=set, e=int, mine=list)
     cpdef set wall_extensions(self)

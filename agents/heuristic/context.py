@@ -79,6 +79,10 @@ class Context:
         self._targets: dict[int, int] | None = None
         self._tables = None
         self._near_devs: set[int] | None = None
+        self._berths: set[int] | None = None
+        # The style's weights lasting_value reads (C doubles in the compiled build).
+        self.w_caution, self.w_guard = agent.style.caution, agent.style.guard
+        self.w_landing, self.w_approach = agent.style.landing, agent.style.approach
         self._builder_gain = float("nan")
         self._wall_len = -1
         # Future turns in which my units' positions still matter.
@@ -185,7 +189,6 @@ class Context:
         known = lasting[key]
         if known == known:  # not NaN: worked out already
             return known
-        style = self.style
         v = 0.0
         if self.future:
             ship = IS_SHIP[t]
@@ -194,13 +197,11 @@ class Context:
                 pr = 0.0
                 for th in self.threats:
                     pr = max(pr, th.attack_prob(cost, c, ship))
-                caution = style.caution
-                v -= caution * pr * (cost + 0.5)
+                v -= self.w_caution * pr * (cost + 0.5)
             if t != FREIGHTER and not loaded:
-                guard, landing = style.guard, style.landing
-                v += guard * self.guard_gain(c)
+                v += self.w_guard * self.guard_gain(c)
                 if not ship:
-                    v += landing
+                    v += self.w_landing
             if self.my_battle_left > 0 and t != FREIGHTER:
                 land, sea, _ = self.tables()
                 if ship:
@@ -212,8 +213,7 @@ class Context:
                     for y in self.info.sea_nb[c]:  # or it boards a freighter of mine
                         if y in self.freighter_berths():
                             pull = max(pull, 0.6 * sea[y])
-                approach = style.approach
-                v += approach * pull
+                v += self.w_approach * pull
         lasting[key] = v
         return v
 
@@ -237,16 +237,15 @@ class Context:
 
     def freighter_berths(self) -> set[int]:
         """Sea hexes where a freighter of mine has room for a knight."""
-        f = self.cache.get("freighter_berths")
-        if f is None:
+        if self._berths is None:
             st, me = self.state, self.me
             f = set()
             for u in range(st.n_units):
                 if st.u_owner[u] == me and st.u_type[u] == FREIGHTER and st.u_where[u] == ON_BOARD:
                     if len(st.cargo(u)) < FREIGHTER_CAPACITY:
                         f.add(st.u_cell[u])
-            self.cache["freighter_berths"] = f
-        return f
+            self._berths = f
+        return self._berths
 
     def gain_this_turn(self, t: int, c: int, loaded: bool = False) -> float:
         """What my unit of type ``t`` (attack unused) can win this turn from ``c``: its best

@@ -120,6 +120,8 @@ class Board:
             corner cells belong to two sides.
         cell_sides: for each cell, the sides it lies on (empty for inner cells).
         dist: ``dist[a][b]`` hex distance between cells.
+        direction: ``direction[a][b]`` the direction of the straight ray from ``a`` that passes
+            through ``b``, or -1 (:meth:`direction_between`).
         tensor_index: cell -> ``row * width + col`` in the axial square tensor.
     """
 
@@ -139,6 +141,7 @@ class Board:
     sides: tuple[tuple[int, ...], ...] = field(init=False)
     cell_sides: tuple[tuple[int, ...], ...] = field(init=False)
     dist: tuple[tuple[int, ...], ...] = field(init=False)
+    direction: tuple[tuple[int, ...], ...] = field(init=False)
     tensor_index: tuple[int, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -175,6 +178,7 @@ class Board:
             tuple(k for k, s in enumerate(sides) if i in s) for i in range(len(coords))
         ))
         set_(self, "dist", tuple(tuple(distance(a, b) for b in coords) for a in coords))
+        set_(self, "direction", tuple(tuple(_ray_direction(a, b) for b in coords) for a in coords))
         width = 2 * radius + 1
         set_(self, "tensor_index", tuple((r + radius) * width + (q + radius) for q, r in coords))
 
@@ -193,20 +197,26 @@ class Board:
 
     def direction_between(self, a: int, b: int) -> int:
         """Direction ``d`` with ``b`` on the straight ray from ``a`` in direction ``d``, or -1."""
-        (aq, ar), (bq, br) = self.coords[a], self.coords[b]
-        dq, dr = bq - aq, br - ar
-        k = max(abs(dq), abs(dr), abs(dq + dr))
-        if k == 0 or dq % k or dr % k:
-            return -1
-        try:
-            return DIRECTIONS.index((dq // k, dr // k))
-        except ValueError:
-            return -1
+        return self.direction[a][b]
 
     def common_neighbours(self, a: int, b: int) -> list[int]:
         """Cells adjacent to both ``a`` and ``b`` (two for adjacent interior cells)."""
         nb = set(self.neighbours[b])
         return [c for c in self.neighbours[a] if c >= 0 and c in nb]
+
+
+def _ray_direction(a: Axial, b: Axial) -> int:
+    """Direction ``d`` with hex ``b`` on the straight ray from hex ``a`` in direction ``d``, or -1
+    (``b`` is ``a``, or off every ray)."""
+    (aq, ar), (bq, br) = a, b
+    dq, dr = bq - aq, br - ar
+    k = max(abs(dq), abs(dr), abs(dq + dr))
+    if k == 0 or dq % k or dr % k:
+        return -1
+    try:
+        return DIRECTIONS.index((dq // k, dr // k))
+    except ValueError:
+        return -1
 
 
 def _edges(neighbours: tuple[tuple[int, ...], ...]) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...]]:
