@@ -11,10 +11,12 @@
 It is a Stable-Baselines3 ``VecEnv`` (so sb3-contrib's ``MaskablePPO`` trains on it as it is:
 ``action_masks()`` and ``env_method("action_masks")`` give the masks) in the style of EnvPool
 and gymnasium's vector API: observations, masks, rewards and done flags are written into
-preallocated arrays that every call reuses. ``reset`` and ``step`` return copies of them, as
+preallocated arrays. ``reset`` and ``step`` return arrays the env never writes again, as
 SB3's VecEnvs and gymnasium's ``copy=True`` do, because a learner keeps the last observation
-while it steps. With ``copy=False`` they return the arrays themselves, which the next call
-overwrites: only for a loop that reads them before stepping again. A finished game is
+while it steps: the observations are written into a fresh array on each call (rather than
+written and then copied: one pass over them, not two), the rewards copied. With ``copy=False``
+they return the same arrays every time, which the next call overwrites: only for a loop that
+reads them before stepping again. A finished game is
 reset at once (its last observation is ``infos[i]["terminal_observation"]``, as SB3 expects;
 in learner mode ``infos[i]["game"]`` sums the game up: win, tokens, length, opponent).
 
@@ -130,9 +132,10 @@ class VigtavlVectorEnv(VecEnv):
             self._new_game(i)
             play_other_seats(self.tables[i], self._players[i])
         self._play_policies()
+        self._fresh_observations()
         for i in range(self.num_envs):
             self._publish(i)
-        return self.observations.copy() if self.copy else self.observations
+        return self.observations
 
     def step_async(self, actions: np.ndarray) -> None:
         actions = np.asarray(actions)
@@ -153,7 +156,8 @@ class VigtavlVectorEnv(VecEnv):
             table.play_code(codes[i])
             play_other_seats(table, self._players[i])
         self._play_policies()
-        for i, table in enumerate(self.tables):
+        self._fresh_observations()
+        for i, table in enumerate(self.tables):  # every row is published below
             seat = int(self.seats[i])
             self.rewards[i] = seat_reward(table.state, seat, self.reward_kind, tokens_before[i])
             over, cut = table.state.is_over, table.cut
@@ -168,7 +172,7 @@ class VigtavlVectorEnv(VecEnv):
             self._publish(i)
         dones = self.terminated | self.truncated  # a new array either way
         if self.copy:
-            return self.observations.copy(), self.rewards.copy(), dones, self._infos
+            return self.observations, self.rewards.copy(), dones, self._infos
         return self.observations, self.rewards, dones, self._infos
 
     def action_masks(self) -> np.ndarray:
@@ -299,6 +303,12 @@ class VigtavlVectorEnv(VecEnv):
         if not self.self_play:
             info["game"] = game_summary(state, seat, self._lineups[i])
         return info
+
+    def _fresh_observations(self) -> None:
+        """With ``copy``, the observations of this call go to a new array: the one returned
+        last stays the caller's (every row is written before it is returned)."""
+        if self.copy:
+            self.observations = np.empty_like(self.observations)
 
     def _publish(self, i: int) -> None:
         """Write game ``i``'s observation and mask for the seat that decides next."""
