@@ -7,6 +7,7 @@ from agents.heuristic.context cimport Context
 from vigtavl_env.engine.free_actions cimport guard_options
 from vigtavl_env.engine.legal cimport pending_units
 from agents.tactics.odds cimport loss_prob, stake_value
+from agents.tactics.values cimport seize_value
 
 # Constants of other modules this module compares with, as C ints here (imported by name in the .py;
 # nothing imports them from this module).

@@ -5,6 +5,7 @@ from vigtavl_env.engine.state cimport GameState
 # (imported by name alone, as in the .py, each call would go through a Python function object).
 from vigtavl_env.engine.free_actions cimport guard_cells
 from vigtavl_env.engine.movement cimport has_development
+from agents.tactics.values cimport battle_turns_left
 
 # Constants of other modules this module compares with, as C ints here (imported by name in the .py;
 # nothing imports them from this module).

@@ -40,8 +40,8 @@ def seize_value(state: GameState, me: int, cell: int) -> float:
     v = float(DEV_COST[dev])
     if dev_count(state, owner) == 1:
         v += LAST_DEVELOPMENT_BONUS
-    for u, w in enumerate(state.u_where):
-        if w == PRISONER and state.u_cell[u] == cell and state.u_owner[u] == me:
+    for u in range(len(state.u_where)):
+        if state.u_where[u] == PRISONER and state.u_cell[u] == cell and state.u_owner[u] == me:
             v += UNIT_COST[state.u_type[u]]
     return v
 
@@ -101,4 +101,8 @@ def turns_left(state: GameState, player: int) -> int:
     p = state.n_players
     now = -1 if state.phase == PLACEMENT else (state.round + (rounds if state.phase == BATTLE else 0)) * p + state.turn_player
     last = 2 * rounds * p - 1
-    return sum(1 for t in range(now + 1, last + 1) if t % p == player)
+    n = 0
+    for t in range(now + 1, last + 1):  # a loop: the compiled function has no closures
+        if t % p == player:
+            n += 1
+    return n

@@ -5,7 +5,7 @@ from vigtavl_env.engine.movement cimport Reach
 # The other compiled modules' functions this module calls, cimported so that the calls are C calls
 # (imported by name alone, as in the .py, each call would go through a Python function object).
 from vigtavl_env.engine.combat cimport (
-    can_occupy, can_stand, check_surrender, defender_options, ranged_targets)
+    can_occupy, can_stand, check_surrender, defender_options, ranged_targets, tactics_dice)
 from vigtavl_env.engine.free_actions cimport breachers, guard_options
 from vigtavl_env.engine.legal cimport (
     activation_spent, battle_sides, decision_units, legal_codes, may_battle_move, open_verbs,
