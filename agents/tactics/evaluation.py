@@ -50,12 +50,12 @@ def player_scores(state: GameState, info: MapInfo, weights: Evaluation = DEFAULT
     order = {q: (1.0 if q == state.turn_player else 0.5) for q in threat}
     guard = [guards(state, p) for p in range(n)]
     devs = [[] for _ in range(n)]
-    for c, o in enumerate(state.dev_owner):
-        if o >= 0:
-            devs[o].append(c)
+    for c in range(len(state.dev_owner)):  # index loops: typed in the compiled build
+        if state.dev_owner[c] >= 0:
+            devs[state.dev_owner[c]].append(c)
     held_at: dict[int, list[int]] = {}
-    for u, w in enumerate(state.u_where):
-        if w == PRISONER:
+    for u in range(len(state.u_where)):
+        if state.u_where[u] == PRISONER:
             held_at.setdefault(state.u_cell[u], []).append(u)
     tw = weights.threat_weight
     for p in range(n):
@@ -73,14 +73,14 @@ def player_scores(state: GameState, info: MapInfo, weights: Evaluation = DEFAULT
             for u in held_at.get(c, ()):
                 if state.u_owner[u] == by:
                     gain += UNIT_COST[state.u_type[u]]
-            w = tw * order[by]
-            scores[by] += w * worst * gain
-            scores[p] -= w * worst * DEV_COST[state.dev_type[c]] * 0.5
+            k = tw * order[by]
+            scores[by] += k * worst * gain
+            scores[p] -= k * worst * DEV_COST[state.dev_type[c]] * 0.5
     # Units: a unit another player can beat next turn is a loss to its owner, a gain to him.
     uw = weights.unit_weight
     seen_cells: set[int] = set()
-    for u, w in enumerate(state.u_where):
-        if w != ON_BOARD:
+    for u in range(len(state.u_where)):
+        if state.u_where[u] != ON_BOARD:
             continue
         c = state.u_cell[u]
         if c in seen_cells:
@@ -99,9 +99,9 @@ def player_scores(state: GameState, info: MapInfo, weights: Evaluation = DEFAULT
             if pr > best:
                 best, by = pr, q
         if best > 0:
-            w = uw * order[by]
-            scores[by] += w * best * cost
-            scores[p] -= w * best * cost * 0.5
+            k = uw * order[by]
+            scores[by] += k * best * cost
+            scores[p] -= k * best * cost * 0.5
     return scores
 
 
