@@ -133,3 +133,23 @@ def test_threat_and_target_tables_equal_their_matrix_definition(map_name):
         legal = legal_actions(state)
         apply_action(state, bots[state.current_player].decide(state, legal), legal)
     assert checked > 200 and ranged > 50  # the games reached the battle, archers and galleons in it
+
+
+@pytest.mark.parametrize("map_name", ["duel", "quad"])
+def test_guarded_beside_is_a_guard_on_the_common_neighbours(map_name):
+    """guarded_beside(cell, d) looks at the two hexes next to both ``cell`` and its neighbour in
+    direction ``d``: exactly the board's common neighbours of the two, for every hex and side."""
+    state = new_game(load_map(map_name), seed=1)
+    board = state.gmap.board
+    checked = 0
+    for cell in range(board.n_cells):
+        for d, a in enumerate(board.neighbours[cell]):
+            if a < 0:
+                continue
+            common = set(board.common_neighbours(a, cell))
+            assert 1 <= len(common) <= 2
+            for x in range(board.n_cells):
+                assert T.guarded_beside(state, {x}, cell, d) == (x in common)
+                assert T.guarded_beside(state, set(), cell, d, extra_guard=x) == (x in common)
+            checked += 1
+    assert checked > 400

@@ -12,7 +12,7 @@ from vigtavl_env.engine.movement cimport has_development
 from vigtavl_env.engine.state cimport count_of, positions
 from vigtavl_env.engine.tokens cimport longest_wall
 from agents.tactics.odds cimport attack_dice_from, choose_defender
-from agents.tactics.threats cimport Threats, guarded, seize_exposure
+from agents.tactics.threats cimport Threats, guarded, guarded_beside, seize_exposure
 from agents.tactics.values cimport battle_turns_left, seize_value, turns_left
 
 # Constants of other modules this module compares with, as C ints here (imported by name in the .py;
@@ -58,7 +58,8 @@ cdef class Context:
     cpdef set freighter_berths(self)
     @cython.locals(key=int, known=object, v=double)
     cpdef double gain_this_turn(self, int t, int c, bint loaded=*)
-    @cython.locals(targets=dict, st=GameState, cost=int, best=double, d=int, k=int, x=int, e=int, w=int, v=double)
+    @cython.locals(targets=dict, st=GameState, cost=int, best=double, d=int, k=int, i=int, x=int, w=int, v=double,
+                   rays=cython.int[:], crossed=cython.int[:])
     cpdef double best_attack(self, int t, int c, bint loaded=*)
     @cython.locals(st=GameState)
     cpdef tuple defence(self, int x, int base, int origin, int reach)

@@ -37,7 +37,7 @@ from vigtavl_env.engine.tokens import longest_wall
 
 from ..tactics import (
     CLOSE_WIN, LAST_DEVELOPMENT_BONUS, MapInfo, attack_dice_from, award_shares, battle_turns_left,
-    choose_defender, end_counts, guarded, guards, seize_exposure, seize_value, turns_left,
+    choose_defender, end_counts, guarded, guarded_beside, guards, seize_exposure, seize_value, turns_left,
 )
 
 
@@ -272,24 +272,29 @@ class Context:
         targets = self.targets()
         if not targets:
             return 0.0
-        st, board, me = self.state, self.board, self.me
-        gmap = st.gmap
+        st, me = self.state, self.me
         cost = UNIT_COST[t]
         best = 0.0
         if UNIT_RANGE[t]:
+            rays, crossed = self.info.rays_flat, self.info.ray_edges_flat
             for d in range(6):
-                for k, (x, e) in enumerate(board.rays[c][d], start=1):
-                    w = st.walls[e]
-                    if (w >= 0 and w != me) or not (gmap.is_land[x] or gmap.is_sea[x]):
+                for k in range(1, 4):  # out along the ray: a mountain, the edge or another's wall stops it
+                    i = (c * 6 + d) * 3 + k - 1
+                    x = rays[i]
+                    if x < 0:
+                        break
+                    w = st.walls[crossed[i]]
+                    if w >= 0 and w != me:
                         break
                     if x in targets and not (loaded and not coastal_or_sea(st, x)):
                         v = self.target_value(x, cost, c, k)
                         if v > best:
                             best = v
-        for d, x in enumerate(board.neighbours[c]):
+        for d in range(6):
+            x = st.nbr[c * 6 + d]
             if x < 0 or x not in targets or (loaded and not coastal_or_sea(st, x)):
                 continue
-            w = st.walls[board.edge[c][d]]
+            w = st.walls[st.nbr_edge[c * 6 + d]]
             if w >= 0 and w != me:
                 continue
             v = self.target_value(x, cost, c, 0)
@@ -420,7 +425,7 @@ class Context:
             if w >= 0 and w != me:
                 continue
             g = self.guards(owner)
-            if x in g or guarded(g, board.common_neighbours(a, x)):
+            if x in g or guarded_beside(st, g, a, d):
                 continue
             total += seize_tokens(self, x)
         return total

@@ -107,14 +107,16 @@ class MapInfo:
         self.land_flat = array("i", self.LD.ravel().tolist())
         self.deck_flat = array("i", deck.ravel().tolist())
         self.nb_flat = array("i", [x for c in range(n) for x in board.neighbours[c]])
-        rays = array("i", [-1]) * (n * 18)
+        rays, crossed = array("i", [-1]) * (n * 18), array("i", [-1]) * (n * 18)
         for c in range(n):
             for d in range(6):
-                for k, (x, _e) in enumerate(board.rays[c][d], start=1):
+                for k, (x, e) in enumerate(board.rays[c][d], start=1):
                     if not (gmap.is_land[x] or gmap.is_sea[x]):
                         break
                     rays[(c * 6 + d) * 3 + k - 1] = x
+                    crossed[(c * 6 + d) * 3 + k - 1] = e
         self.rays_flat = rays
+        self.ray_edges_flat = crossed  # the edge each step of a ray crosses (a wall there stops it)
         self._sea: dict[int, tuple] = {}
         # Threats of the last positions seen: a search evaluates many futures of one turn, in
         # which most of one player's units stand where they stood.

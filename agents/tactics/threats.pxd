@@ -25,8 +25,10 @@ cdef class Threats:
 
 @cython.locals(x=int)
 cpdef bint guarded(set guard_cells, list cells, int extra_guard=*)
+@cython.locals(k=int, x=int)
+cpdef bint guarded_beside(GameState state, set guard_cells, int cell, int d, int extra_guard=*)
 @cython.locals(q=int, exposed=double, d=int, a=int, h=int, w=int)
-cpdef double seize_exposure(GameState state, object info, int cell, int owner, object threat, set guard_cells,
+cpdef double seize_exposure(GameState state, object info, int cell, int owner, Threats threat, set guard_cells,
                             int extra_guard=*)
 @cython.locals(u=int)
 cpdef tuple threat_key(GameState state, int player)

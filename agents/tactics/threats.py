@@ -267,6 +267,17 @@ def guarded(guard_cells: set[int], cells: list[int], extra_guard: int = -1) -> b
     return False
 
 
+def guarded_beside(state: GameState, guard_cells: set[int], cell: int, d: int, extra_guard: int = -1) -> bool:
+    """A guard (of ``guard_cells``, or ``extra_guard``) stands on one of the two hexes next to
+    both ``cell`` and its neighbour in direction ``d``: the hexes in the directions either side
+    of ``d`` (:meth:`Board.common_neighbours` of the two, without building a list)."""
+    for k in (1, 5):
+        x = state.nbr[cell * 6 + (d + k) % 6]
+        if x >= 0 and (x in guard_cells or x == extra_guard):
+            return True
+    return False
+
+
 def seize_exposure(state: GameState, info: MapInfo, cell: int, owner: int, threat: Threats,
                    guard_cells: set[int], extra_guard: int = -1) -> float:
     """0..1: how exposed ``owner``'s development on ``cell`` is to a seizure by the threat's
@@ -287,7 +298,7 @@ def seize_exposure(state: GameState, info: MapInfo, cell: int, owner: int, threa
         if w >= 0 and w != q:
             exposed = max(exposed, 0.3)  # a wall in the way: he must breach it first
             continue
-        if guarded(guard_cells, board.common_neighbours(a, cell), extra_guard):
+        if guarded_beside(state, guard_cells, cell, d, extra_guard):
             continue
         return 1.0
     return exposed
