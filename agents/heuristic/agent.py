@@ -37,7 +37,8 @@ class HeuristicAgent(EngineAgent):
 
     ``remember_scores``: keep the scores of the last states scored, and the tables of the last
     :data:`_KEPT` positions. Only a search's simulations meet the same states and positions
-    again; a plain game keeps its current position's tables alone (:data:`_PLAIN_KEPT`).
+    again; a plain game keeps its current threat and target tables alone (:data:`_PLAIN_KEPT`)
+    and works out each decision's position values afresh.
     """
 
     def __init__(self, style: Style = GREEDY, seed: int | None = None,
@@ -50,7 +51,7 @@ class HeuristicAgent(EngineAgent):
         kept = _KEPT if remember_scores else _PLAIN_KEPT
         self._threat_cache = Recent(kept)
         self._table_cache = Recent(kept)
-        self._pos = Recent(kept)
+        self._pos = Recent(_KEPT) if remember_scores else None  # positions' caches (a search's bots)
         self._scores = Recent(_SCORES_KEPT) if remember_scores else None
 
     def decide(self, state: GameState, legal: list[int]) -> int:
@@ -123,7 +124,11 @@ class HeuristicAgent(EngineAgent):
 
     def _position_cache(self, state: GameState, sig: tuple) -> dict:
         """A cache for values that depend only on where every piece and wall stands (and on
-        ``sig``); each position has its own, and the last few positions are kept."""
+        ``sig``); each position has its own, and a search's bots keep the last few. A plain
+        game's bot starts a new one at each decision: it meets the same position again at 7% of
+        its decisions (greedy against aggressor), which does not pay for the key."""
+        if self._pos is None:
+            return {}
         key = (sig, state.pieces_key(), state.retaliator, len(state.stack))
         return self._pos.get(key, dict)
 
