@@ -12,7 +12,7 @@ from vigtavl_env.engine.movement cimport has_development
 from vigtavl_env.engine.state cimport count_of, positions
 from vigtavl_env.engine.tokens cimport longest_wall
 from agents.tactics.odds cimport attack_dice_from, choose_defender
-from agents.tactics.threats cimport Threats, guarded, guarded_beside, seize_exposure
+from agents.tactics.threats cimport Threats, guarded_beside, seize_exposure
 from agents.tactics.values cimport battle_turns_left, seize_value, turns_left
 
 # Constants of other modules this module compares with, as C ints here (imported by name in the .py;

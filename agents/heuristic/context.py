@@ -37,7 +37,7 @@ from vigtavl_env.engine.tokens import longest_wall
 
 from ..tactics import (
     CLOSE_WIN, LAST_DEVELOPMENT_BONUS, MapInfo, attack_dice_from, award_shares, battle_turns_left,
-    choose_defender, end_counts, guarded, guarded_beside, guards, seize_exposure, seize_value, turns_left,
+    choose_defender, end_counts, guarded_beside, guards, seize_exposure, seize_value, turns_left,
 )
 
 

@@ -40,7 +40,7 @@ from .values import (
     award_shares, projected_awards, battle_turns_left, turns_left,
 )
 from .maps import INF, Recent, MapInfo
-from .threats import Threats, threats_of, target_field, approach_risk, guarded, guarded_beside, guards, seize_exposure
+from .threats import Threats, threats_of, target_field, approach_risk, guarded_beside, guards, seize_exposure
 from .evaluation import Evaluation, DEFAULT_EVAL, player_scores, evaluate
 
 __all__ = [
@@ -48,7 +48,7 @@ __all__ = [
     "INF", "LAST_DEVELOPMENT_BONUS", "MapInfo", "Recent", "Threats", "VERB_GROUP", "approach_risk",
     "attack_dice_from", "attack_odds", "attack_prob", "award_shares", "battle_turns_left", "breach_prob",
     "choose_defender", "close_win_prob", "defender", "dev_count", "end_counts", "evaluate",
-    "expected_attack_tokens", "guard_outcome", "guarded", "guarded_beside", "guards", "loss_prob", "player_scores", "preview_dice",
+    "expected_attack_tokens", "guard_outcome", "guarded_beside", "guards", "loss_prob", "player_scores", "preview_dice",
     "projected_awards", "ranged_hit_prob", "seize_exposure", "seize_value", "split_legal", "stake_value",
     "target_field", "threats_of", "turns_left", "unit_value", "verb_group",
 ]

@@ -102,11 +102,11 @@ class MapInfo:
         self.DECK = deck
         self.deck_list = deck.tolist()
         # The same tables as flat C int arrays (row * n + column), for the typed loops of
-        # tactics.threats; the rays as (hex * 6 + direction) * 3 + range - 1 -> hex, -1 past a
-        # ray's end (mountains and the board's edge stop it).
+        # tactics.threats (the neighbours are the state's own ``nbr``); the rays as
+        # (hex * 6 + direction) * 3 + range - 1 -> hex, -1 past a ray's end (mountains and the
+        # board's edge stop it).
         self.land_flat = array("i", self.LD.ravel().tolist())
         self.deck_flat = array("i", deck.ravel().tolist())
-        self.nb_flat = array("i", [x for c in range(n) for x in board.neighbours[c]])
         rays, crossed = array("i", [-1]) * (n * 18), array("i", [-1]) * (n * 18)
         for c in range(n):
             for d in range(6):

@@ -23,8 +23,6 @@ cdef class Threats:
     cpdef double attack_prob(self, int cost, int cell, bint is_ship)
 
 
-@cython.locals(x=int)
-cpdef bint guarded(set guard_cells, list cells, int extra_guard=*)
 @cython.locals(k=int, x=int)
 cpdef bint guarded_beside(GameState state, set guard_cells, int cell, int d, int extra_guard=*)
 @cython.locals(q=int, exposed=double, d=int, a=int, h=int, w=int)

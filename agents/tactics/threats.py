@@ -104,7 +104,7 @@ def threat_tables(state: GameState, info: MapInfo, player: int) -> tuple[list[in
     stand = bytearray(n)
     reach = bytearray(8 * n)  # per attack kind (close or ranged) and cost: where such a unit could stand
     ranged_out = array("d", bytes(8 * n))
-    ranged, ranged_p, nb, rays = ranged_out, _RANGED_P, info.nb_flat, info.rays_flat  # C arrays when compiled
+    ranged, ranged_p, nb, rays = ranged_out, _RANGED_P, state.nbr, info.rays_flat  # C arrays when compiled
     for u in range(state.n_units):
         if not _fights(state, u, player):
             continue
@@ -257,14 +257,6 @@ def guards(state: GameState, owner: int) -> set[int]:
     """Hexes where ``owner`` has a unit that defends developments (not a freighter): the
     engine's :func:`~vigtavl_env.engine.free_actions.guard_cells`."""
     return guard_cells(state, owner)[0]
-
-
-def guarded(guard_cells: set[int], cells: list[int], extra_guard: int = -1) -> bool:
-    """A guard (of ``guard_cells``, or ``extra_guard``) stands on one of ``cells``."""
-    for x in cells:
-        if x in guard_cells or x == extra_guard:
-            return True
-    return False
 
 
 def guarded_beside(state: GameState, guard_cells: set[int], cell: int, d: int, extra_guard: int = -1) -> bool:
