@@ -150,15 +150,15 @@ def development_sites(state: GameState, player: int, dev: int, candidates: list[
     return [c for c in candidates if state.occ[c] <= room]
 
 
-def development_candidates(state: GameState, player: int, presence: set[int] | None = None,
+def development_candidates(state: GameState, player: int, presence: list[int] | None = None,
                            near: tuple | None = None) -> list[int]:
     """Hexes a development could go on, occupancy aside: land next to or under the player's
     units (on the board or aboard) or developments. ``presence``: the hexes of those units,
     ``near``: the player's :func:`near_sites`, when the caller has them."""
     if presence is None:
-        presence = {state.u_cell[u] for u in range(state.n_units)
-                    if state.u_owner[u] == player and state.u_where[u] <= 1}
-    mark = [0] * state.n_cells
+        presence = [state.u_cell[u] for u in range(state.n_units)
+                    if state.u_owner[u] == player and state.u_where[u] <= 1]
+    mark = bytearray(state.n_cells)
     for c in (near or near_sites(state, player))[0]:  # the land around own developments
         mark[c] = 1
     for c in presence:

@@ -10,6 +10,7 @@ from vigtavl_env.engine.state cimport positions
 # nothing imports them from this module).
 cdef int ARCHER, ARTILLERY_COST, BATTLE, CHOOSE_DEFENDER, CHOOSE_PRISON, CHOOSE_VARIANT, FREIGHTER, LOADED
 cdef int MAX_OCCUPANCY, ON_BOARD, PRISONER, SRC_BATTLE
+cdef int STOP
 
 
 @cython.locals(u=int, best=int)

@@ -19,7 +19,7 @@ Rules implemented here (Units > Attack, Results of an attack, Tactics, Artillery
 from __future__ import annotations
 
 from .hexgrid import angular_gap, nearest, opposite
-from .movement import reach
+from .movement import STOP, reach
 from .state import (
     BATTLE, CHOOSE_DEFENDER, CHOOSE_PRISON, CHOOSE_VARIANT, LOADED, ON_BOARD, PRISONER, SRC_BATTLE, GameState,
     positions,
@@ -282,7 +282,7 @@ def surrounded(state: GameState, cell: int, by: int) -> bool:
     saved_phase, state.phase = state.phase, BATTLE  # escape means a free hex, never a battle
     try:
         for v in units:
-            if reach(state, v, UNIT_MOVEMENT[state.u_type[v]]).stops:
+            if reach(state, v, UNIT_MOVEMENT[state.u_type[v]]).destinations(STOP):
                 return False
         return True
     finally:

@@ -40,7 +40,7 @@ from .legal import (
     activation_spent, battle_sides, decision_units, hexes_for, legal_codes, may_battle_move, open_verbs,
     still_on_board, variant_options,
 )
-from .movement import freighter_with_room, reach
+from .movement import Reach, freighter_with_room, reach
 from .state import (
     BATTLE, BUILD, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_PRISON, CHOOSE_RESCUE_SPOT,
     CHOOSE_SEIZER, CHOOSE_SIDE, CHOOSE_VARIANT, LOADED, MOVE_DONE, MOVE_IN_PROGRESS, MOVE_UNUSED, ON_BOARD,
@@ -114,7 +114,7 @@ def apply_action(state: GameState, code: int, legal: Any = None) -> None:
         verb, cell, g = A.decode(code, n)
     except ValueError as e:
         raise IllegalActionError(str(e)) from None
-    if legal is None or code not in legal:
+    if legal is None or not _listed(code, legal):
         _check(state, code, verb, cell, g)
     state.decisions += 1
     if verb != OCCUPY and state.pending is None and _own_occupy_chance(state):
@@ -151,6 +151,23 @@ def _check(state: GameState, code: int, verb: int, cell: int, g: int) -> None:
         raise IllegalActionError(f"{describe(state, code)}: not allowed now ({why})")
     elif cell not in hexes_for(state, verb):
         raise IllegalActionError(f"{describe(state, code)}: {explain(state, verb, cell)}")
+
+
+def _listed(code: int, legal: Any) -> bool:
+    """``code in legal``, by bisection first when ``legal`` is a list (``legal_actions`` lists
+    ascend): found there, it is listed whatever the order; not found, the plain test decides."""
+    if type(legal) is list:
+        lo, hi = 0, len(legal)
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            x = legal[mid]
+            if x < code:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < len(legal) and legal[lo] == code:
+            return True
+    return code in legal
 
 
 def _own_occupy_chance(state: GameState) -> bool:
@@ -336,10 +353,10 @@ def move(state: GameState, verb: int, cell: int) -> None:
     r = reach(state, u, top.move_left, towing=False, can_attack=may_battle_move(state, top), wind=not top.rode)
     if top.move == MOVE_UNUSED:
         top.origin = state.u_cell[u]
-    if cell in r.battles:
+    if r.is_battle(cell):
         sides = battle_sides(state, top, r, cell)
         if len(sides) == 1:
-            _battle_move(state, top, cell, sides[0], r.cost[sides[0]] + 1)
+            _battle_move(state, top, cell, sides[0], r.cost_of(sides[0]) + 1)
         else:  # Feint: the side it attacks from sets the front; the mover chooses it
             state.pending = Pending(CHOOSE_SIDE, state.u_owner[u], u, cell)
         return
@@ -348,17 +365,19 @@ def move(state: GameState, verb: int, cell: int) -> None:
         freighter = _pick(state, MOVE, cell)
         if freighter < 0:
             return
-    _move_to(state, cell, freighter)
+    _move_to(state, cell, freighter, r)
 
 
-def _move_to(state: GameState, cell: int, freighter: int) -> None:
-    """The active unit's move to ``cell`` (aboard ``freighter`` if a knight onto sea)."""
+def _move_to(state: GameState, cell: int, freighter: int, r: Reach | None = None) -> None:
+    """The active unit's move to ``cell`` (aboard ``freighter`` if a knight onto sea); ``r``: its
+    reach in this very state, when the caller has it."""
     top = state.active
     u = top.unit
-    r = reach(state, u, top.move_left, towing=False, can_attack=may_battle_move(state, top), wind=not top.rode)
-    cost = r.stops[cell]
+    if r is None:
+        r = reach(state, u, top.move_left, towing=False, can_attack=may_battle_move(state, top), wind=not top.rode)
+    cost = r.cost_of(cell)  # a stop (the move is legal)
     top.move_left -= cost
-    top.rode |= cell in r.windy
+    top.rode |= r.is_windy(cell)
     start = state.u_cell[u]
     _relocate(state, u, cell, freighter)
     embarked = state.u_where[u] == LOADED
@@ -374,7 +393,7 @@ def attack_from(state: GameState, verb: int, cell: int) -> None:
     top, pend = state.active, state.pending
     state.pending = None
     r = reach(state, top.unit, top.move_left, towing=False, can_attack=True, wind=not top.rode)
-    _battle_move(state, top, pend.cell, cell, r.cost[cell] + 1)
+    _battle_move(state, top, pend.cell, cell, r.cost_of(cell) + 1)
 
 
 def _relocate(state: GameState, u: int, cell: int, freighter: int = -1) -> None:
@@ -392,7 +411,7 @@ def move_with_artillery(state: GameState, verb: int, cell: int) -> None:
     """Artillery can be moved by any knight, up to the same movement range as the unit."""
     top = state.active
     u, me = top.unit, state.current_player
-    cost = reach(state, u, top.move_left, towing=True).stops[cell]
+    cost = reach(state, u, top.move_left, towing=True).cost_of(cell)  # a stop (the move is legal)
     start = state.u_cell[u]
     if top.move == MOVE_UNUSED:
         top.origin = start

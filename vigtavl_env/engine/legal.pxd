@@ -1,7 +1,7 @@
 # C types for legal.py in the compiled build (see state.pxd).
 cimport cython
 from vigtavl_env.engine.state cimport Activation, GameState, Pending
-from vigtavl_env.engine.shared cimport Shared, Mine
+from vigtavl_env.engine.shared cimport Shared, Mine, sorted_once
 from vigtavl_env.engine.movement cimport Reach
 # The other compiled modules' functions this module calls, cimported so that the calls are C calls
 # (imported by name alone, as in the .py, each call would go through a Python function object).
@@ -27,13 +27,14 @@ cdef int ACTIVATE, ATTACK, ATTACK_FROM, BREACH, BUILD_ARTILLERY, BUILD_DEV, BUIL
 cdef int CHOOSE, DISCHARGE, END_ACTIVATION, END_TURN, FIRE_ARTILLERY, LOAD, MOVE, MOVE_ARTILLERY
 cdef int NO_DEFENCE, N_HEX_VERBS, OCCUPY, PLACE, RECRUIT, RELOCATE_WALL, SEIZE, SHOOT
 cdef int HOLD_PRISONER, PLACE_RESCUED, VARIANT
+cdef int BATTLE_HEX, STOP
 
 @cython.locals(pend=Pending, top=Activation)
 cpdef tuple open_verbs(GameState state)
 @cython.locals(top=Activation)
 cpdef list _unit_verbs(GameState state)
-@cython.locals(n=int, shared=Shared, out=list, done_below=int, v=int, start=int, w=int, base=int, c=int,
-               is_open=set, hexes=list, hexes_by_verb=list, g=int, verbs=list, glob=list, codes=tuple)
+@cython.locals(n=int, shared=Shared, out=list, v=int, start=int, w=int, base=int, c=int,
+               opened=bytearray, hexes=list, g=int, verbs=list, glob=list, codes=tuple)
 cpdef list legal_codes(GameState state)
 cpdef int _span_start(int verb)
 cpdef list _span_hexes(GameState state, int start, Shared sh)
@@ -68,7 +69,7 @@ cpdef bint _nesting_open(GameState state, object top)
 cpdef list _dischargeable_hexes(GameState state, int me, int utype, Shared sh)
 @cython.locals(d=int, n=int)
 cpdef bint _frees_a_site(GameState state, int me, int cell)
-@cython.locals(top=Activation, u=int)
+@cython.locals(top=Activation, u=int, upright=list, cells=list)
 cpdef list _activatable(GameState state, int me, int utype, Shared sh)
 cpdef bint nested_ok(GameState state, int active, int u)
 @cython.locals(d=int)

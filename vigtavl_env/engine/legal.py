@@ -28,8 +28,8 @@ from .combat import (
     ranged_targets,
 )
 from .free_actions import breachers, dischargeable, guard_options, rescue_spots, seize_sources, seizer_cells, seizers
-from .movement import Reach, reach
-from .shared import Shared
+from .movement import BATTLE_HEX, STOP, Reach, reach
+from .shared import Shared, sorted_once
 from .state import (
     BATTLE, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_PRISON, CHOOSE_RESCUE_SPOT, CHOOSE_SIDE,
     CHOOSE_VARIANT, LOADED, MOVE_DONE, ON_BOARD, OVER, PLACEMENT, RESERVE, SPENT, Activation, GameState, Pending,
@@ -125,23 +125,25 @@ def legal_codes(state: GameState) -> list[int]:
     n = state.n_cells
     verbs, glob, _ = open_verbs(state)
     shared = Shared(state)
-    is_open = set(verbs)
+    opened = bytearray(N_HEX_VERBS)  # 1: the verb is open (a flag per verb: no set, no sort)
+    for v in verbs:
+        opened[v] = 1
     codes = state.gmap.codes  # the map's shared int objects: the list allocates no ints
     out: list[int] = []
-    done_below = 0
-    for v in sorted(verbs):
-        if v < done_below:
-            continue  # listed with its span
+    v = 0
+    while v < N_HEX_VERBS:
+        if not opened[v]:
+            v += 1
+            continue
         start = _span_start(v)
-        hexes_by_verb = _span_hexes(state, start, shared)
         w = start
-        for hexes in hexes_by_verb:
-            if hexes and w in is_open:
+        for hexes in _span_hexes(state, start, shared):
+            if hexes and opened[w]:
                 base = w * n
                 for c in hexes:
                     out.append(codes[base + c])
             w += 1
-        done_below = w
+        v = w  # past the span: its other open verbs are listed
     base = N_HEX_VERBS * n
     for g in glob:
         out.append(codes[base + g])
@@ -268,7 +270,7 @@ def battle_sides(state: GameState, top: Activation, r: Reach, cell: int) -> list
     out = []
     for d in range(6):
         n = state.nbr[cell * 6 + d]
-        if n < 0 or n not in r.cost or n in r.battles or r.cost[n] + 1 > top.move_left:
+        if n < 0 or r.cost_of(n) < 0 or r.is_battle(n) or r.cost_of(n) + 1 > top.move_left:
             continue
         if n != start and ship != bool(state.sea[n]):
             continue
@@ -409,7 +411,7 @@ def _dischargeable_hexes(state: GameState, me: int, utype: int, sh: Shared) -> l
         return []
     sites = sh.unit_sites(utype)
     out = []
-    for c in sorted(cells):
+    for c in cells:  # ascending
         if sites or _frees_a_site(state, me, c):
             out.append(c)
     return out
@@ -429,12 +431,15 @@ def _activatable(state: GameState, me: int, utype: int, sh: Shared) -> list[int]
     """Hexes with an upright own unit of this type that may be activated now."""
     if UNIT_COST[utype] > state.silver[me]:
         return []
-    top, upright = state.active, sh.mine().upright[utype]
-    cells = set()
+    upright = sh.mine().upright[utype]
+    if not upright:
+        return []
+    top = state.active
+    cells = []
     for u in upright:
         if top is None or nested_ok(state, top.unit, u):
-            cells.add(state.u_cell[u])
-    return sorted(cells)
+            cells.append(state.u_cell[u])
+    return sorted_once(cells)
 
 
 def nested_ok(state: GameState, active: int, u: int) -> bool:
@@ -473,11 +478,11 @@ def _unit_action_hexes(state: GameState, verb: int) -> list[int]:
     cell = state.u_cell[u]
     if verb == MOVE:
         r = reach(state, u, top.move_left, towing=False, can_attack=may_battle_move(state, top), wind=not top.rode)
-        return sorted(list(r.stops) + list(r.battles))
+        return r.destinations(STOP | BATTLE_HEX)
     if verb == MOVE_ARTILLERY:
         if state.u_where[u] != ON_BOARD or state.u_type[u] not in LAND_TYPES or state.art_owner[cell] != me:
             return []
-        return sorted(reach(state, u, top.move_left, towing=True).stops)
+        return reach(state, u, top.move_left, towing=True).destinations(STOP)
     if verb in (ATTACK, SHOOT):
         if not can_attack_from_here(state, u):
             return []

@@ -8,8 +8,18 @@ cdef int ARTILLERY_OCCUPANCY, FREIGHTER, FREIGHTER_CAPACITY, MAX_OCCUPANCY, BATT
 
 
 cdef class Reach:
-    cdef public dict cost, stops, battles
-    cdef public set windy
+    cdef public int[:] tables, seen, kind, order
+    cdef public int count
+    cdef object _cost, _stops, _battles, _windy
+    cpdef reached(self, int c, int cost, int bits)
+    cpdef int cost_of(self, int c)
+    cpdef bint is_stop(self, int c)
+    cpdef bint is_battle(self, int c)
+    cpdef bint is_windy(self, int c)
+    @cython.locals(c=int, out=list, kind=cython.int[:])
+    cpdef list destinations(self, int bits)
+    @cython.locals(i=int, c=int, out=dict)
+    cpdef dict _dict(self, int bits)
 
 
 @cython.locals(u=int)
@@ -17,13 +27,13 @@ cpdef int freighter_with_room(GameState state, int cell, int player)
 
 @cython.locals(me=int, ship=bint, start=int, battle_phase=bint, need=int, walls=cython.int[:],
                holder=cython.int[:], occ=cython.int[:], art_owner=cython.int[:], own_terrain=cython.int[:],
-               nbr=cython.int[:], nbr_edge=cython.int[:], res=Reach, costs=dict, stops=dict, rode=set,
+               nbr=cython.int[:], nbr_edge=cython.int[:], res=Reach,
                frontier=list, later=list, nxt=list, cost=int, a=int, b=int, d=int, e=int, w=int, h=int,
-               seen=cython.int[:], windy=cython.uchar[:])
+               seen=cython.int[:], kind=cython.int[:], stop=int, windy=int)
 cpdef Reach reach(GameState state, int u, int points, bint towing=*, bint can_attack=*, bint wind=*)
 
-@cython.locals(land=int, h=int)
-cpdef bint _enter(GameState state, Reach res, int[:] seen, int b, int cost, int me, bint ship, int need,
+@cython.locals(land=int, h=int, stop=int)
+cpdef bint _enter(GameState state, Reach res, int b, int cost, int me, bint ship, int need,
                   bint towing, bint battle_phase, bint can_attack)
 
 @cython.locals(v=int)

@@ -33,14 +33,91 @@ from .state import BATTLE, GameState
 from .stats import ARTILLERY_OCCUPANCY, FREIGHTER, FREIGHTER_CAPACITY, IS_SHIP, MAX_OCCUPANCY
 
 
-class Reach:
-    """Result of a movement search: cheapest cost per visited hex, stops and battle hexes."""
+STOP, BATTLE_HEX, WINDY = 1, 2, 4  # Reach.kind bits of a hex
+_BLANK: dict[int, Any] = {}  # board size -> a blank Reach buffer (seen -1, kind and order 0)
 
-    def __init__(self) -> None:
-        self.cost: dict[int, int] = {}
-        self.stops: dict[int, int] = {}
-        self.battles: dict[int, int] = {}
-        self.windy: set[int] = set()  # hexes whose cheapest way in rides the wind
+
+class Reach:
+    """Result of a movement search, as typed arrays: ``seen[c]`` the cheapest cost of hex ``c``
+    (-1: not reached), ``kind[c]`` its bits (``STOP``: the unit may end there, ``BATTLE_HEX``:
+    moving in starts a battle, ``WINDY``: its cheapest way in rode the wind) and ``order``, the
+    hexes in the order the search reached them (``count`` of them).
+
+    The dicts hex -> cost ``cost``, ``stops`` and ``battles`` (in the order reached, which the
+    bots' ties follow) and the set ``windy`` are made from the arrays on first use; the engine
+    asks the arrays (``cost_of``, ``is_stop``, ``is_battle``, ``is_windy``, ``destinations``)."""
+
+    def __init__(self, n_cells: int) -> None:
+        blank = _BLANK.get(n_cells)
+        if blank is None:
+            blank = _BLANK[n_cells] = array("i", [-1]) * n_cells + array("i", [0]) * (2 * n_cells)
+        # one copy of a blank buffer, three views of it: a fresh buffer costs more than a copy
+        self.tables = memoryview(blank[:])
+        self.seen = self.tables[0:n_cells]
+        self.kind = self.tables[n_cells:2 * n_cells]
+        self.order = self.tables[2 * n_cells:3 * n_cells]
+        self.count = 0
+        self._cost = self._stops = self._battles = self._windy = None
+
+    def reached(self, c: int, cost: int, bits: int) -> None:
+        """Hex ``c`` is reached first at ``cost``, with the ``kind`` bits ``bits``."""
+        self.seen[c] = cost
+        self.kind[c] = bits
+        self.order[self.count] = c
+        self.count += 1
+
+    def cost_of(self, c: int) -> int:
+        return self.seen[c]
+
+    def is_stop(self, c: int) -> bool:
+        return self.kind[c] & STOP != 0
+
+    def is_battle(self, c: int) -> bool:
+        return self.kind[c] & BATTLE_HEX != 0
+
+    def is_windy(self, c: int) -> bool:
+        return self.kind[c] & WINDY != 0
+
+    def destinations(self, bits: int) -> list[int]:
+        """The hexes with one of the ``kind`` bits ``bits`` (stops, battles or both), ascending."""
+        out = []
+        kind = self.kind
+        for c in range(len(kind)):  # in hex order: no sort
+            if kind[c] & bits:
+                out.append(c)
+        return out
+
+    def _dict(self, bits: int) -> dict[int, int]:
+        out = {}
+        for i in range(self.count):
+            c = self.order[i]
+            if bits == 0 or self.kind[c] & bits:
+                out[c] = self.seen[c]
+        return out
+
+    @property
+    def cost(self) -> dict[int, int]:
+        if self._cost is None:
+            self._cost = self._dict(0)
+        return self._cost
+
+    @property
+    def stops(self) -> dict[int, int]:
+        if self._stops is None:
+            self._stops = self._dict(STOP)
+        return self._stops
+
+    @property
+    def battles(self) -> dict[int, int]:
+        if self._battles is None:
+            self._battles = self._dict(BATTLE_HEX)
+        return self._battles
+
+    @property
+    def windy(self) -> set[int]:
+        if self._windy is None:
+            self._windy = {self.order[i] for i in range(self.count) if self.kind[self.order[i]] & WINDY}
+        return self._windy
 
 
 def freighter_with_room(state: GameState, cell: int, player: int) -> int:
@@ -73,17 +150,15 @@ def reach(state: GameState, u: int, points: int, towing: bool = False, can_attac
     own_terrain = state.sea if ship else state.land
     nbr, nbr_edge = state.nbr, state.nbr_edge
     wind_to = gmap.wind_targets_cw if state.wind > 0 else gmap.wind_targets_ccw
-    res = Reach()
     if start < 0:
-        return res  # not on the board: nowhere to go
-    costs, stops = res.cost, res.stops
-    seen = array("i", [-1]) * state.n_cells  # each hex's cost once reached (the keys of costs)
-    windy = bytearray(state.n_cells)  # 1: its cheapest way in rode the wind (the set res.windy)
-    costs[start] = 0
-    seen[start] = 0
+        return Reach(state.n_cells)  # not on the board: nowhere to go
+    res = Reach(state.n_cells)
+    seen = res.seen
+    kind = res.kind
+    stop, windy = STOP, WINDY  # the kind bits as C ints here (module constants are Python objects)
+    res.reached(start, 0, 0)
     frontier = [start]
     later: list[int] = []  # hexes reached by the wind, one cost level further out
-    rode = res.windy  # hexes whose cheapest way in used the wind: one ride per move
     for cost in range(1, points + 1):
         nxt = later
         later = []
@@ -94,13 +169,12 @@ def reach(state: GameState, u: int, points: int, towing: bool = False, can_attac
                     continue
                 e = nbr_edge[a * 6 + d]
                 if seen[b] >= 0:
-                    if windy[b] and seen[b] == cost and not windy[a] and own_terrain[b]:
+                    if kind[b] & windy and seen[b] == cost and not kind[a] & windy and own_terrain[b]:
                         # as cheap without the wind: the ride is not needed to get here
                         w = walls[e]
                         h = holder[b]
                         if (w < 0 or w == me) and (h == -1 or h == me):
-                            rode.discard(b)
-                            windy[b] = 0
+                            kind[b] &= ~windy
                     continue
                 w = walls[e]
                 if w >= 0 and w != me:
@@ -108,41 +182,34 @@ def reach(state: GameState, u: int, points: int, towing: bool = False, can_attac
                 h = holder[b]
                 if own_terrain[b] and (h < 0 or h == me):
                     # The common step (as _enter does it): an empty or own hex of its terrain.
-                    costs[b] = cost
-                    seen[b] = cost
-                    if occ[b] + need <= MAX_OCCUPANCY and not (towing and art_owner[b] >= 0):
-                        stops[b] = cost
-                elif not _enter(state, res, seen, b, cost, me, ship, need, towing, battle_phase, can_attack):
+                    res.reached(b, cost, stop if occ[b] + need <= MAX_OCCUPANCY and not (towing and art_owner[b] >= 0)
+                                else 0)
+                elif not _enter(state, res, b, cost, me, ship, need, towing, battle_phase, can_attack):
                     continue
                 nxt.append(b)
-                if windy[a]:
-                    rode.add(b)
-                    windy[b] = 1
+                if kind[a] & windy:
+                    kind[b] |= windy
         if ship and wind and cost + 1 <= points:
             # Riding the wind arrives one level later, so ordinary steps of this level go first.
             for a in frontier:
-                if windy[a]:
+                if kind[a] & windy:
                     continue
                 for b in wind_to[a]:
                     h = holder[b]
                     if seen[b] < 0 and (h == -1 or h == me):
-                        costs[b] = cost + 1
-                        seen[b] = cost + 1
-                        if occ[b] + 1 <= MAX_OCCUPANCY:
-                            stops[b] = cost + 1
+                        res.reached(b, cost + 1, (stop if occ[b] + 1 <= MAX_OCCUPANCY else 0) | windy)
                         later.append(b)
-                        rode.add(b)
-                        windy[b] = 1
         frontier = nxt
         if not frontier and not later:
             break
     return res
 
 
-def _enter(state: GameState, res: Reach, seen: Any, b: int, cost: int, me: int, ship: bool, need: int,
+def _enter(state: GameState, res: Reach, b: int, cost: int, me: int, ship: bool, need: int,
            towing: bool, battle_phase: bool, can_attack: bool) -> bool:
-    """Record what stepping onto ``b`` at ``cost`` allows (in ``res`` and in ``reach``'s
-    ``seen``); True if movement may go on from b."""
+    """Record what stepping onto ``b`` at ``cost`` allows (in ``res``); True if movement may go
+    on from b."""
+    stop = STOP
     land = state.land[b]
     if not land and not state.sea[b]:
         return False  # mountain
@@ -150,22 +217,19 @@ def _enter(state: GameState, res: Reach, seen: Any, b: int, cost: int, me: int, 
     if ship != (not land):
         # A knight steps onto sea only to board its own freighter (and stops there).
         if not ship and not towing and h == me and freighter_with_room(state, b, me) >= 0:
-            res.cost[b] = seen[b] = cost
-            res.stops[b] = cost
+            res.reached(b, cost, stop)
         return False
     if h >= 0 and h != me:
         if battle_phase:
             # U28: knights (the defenders of a land hex) are attacked only by a player with a
             # development to hold the prisoner; ships may always be attacked.
             if can_attack and (ship or has_development(state, me)) and _has_defenders(state, b, h):
-                res.cost[b] = seen[b] = cost
-                res.battles[b] = cost
+                res.reached(b, cost, BATTLE_HEX)
             return False
-        res.cost[b] = seen[b] = cost  # build phase: pass through, never stop
+        res.reached(b, cost, 0)  # build phase: pass through, never stop
         return True
-    res.cost[b] = seen[b] = cost
-    if state.occ[b] + need <= MAX_OCCUPANCY and not (towing and state.art_owner[b] >= 0):
-        res.stops[b] = cost
+    res.reached(b, cost, stop if state.occ[b] + need <= MAX_OCCUPANCY and not (towing and state.art_owner[b] >= 0)
+                else 0)
     return True
 
 

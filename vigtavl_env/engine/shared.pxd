@@ -1,6 +1,6 @@
 # C types for shared.py in the compiled build (see state.pxd).
 cimport cython
-from vigtavl_env.engine.state cimport GameState
+from vigtavl_env.engine.state cimport Activation, GameState
 # The other compiled modules' functions this module calls, cimported so that the calls are C calls
 # (imported by name alone, as in the .py, each call would go through a Python function object).
 from vigtavl_env.engine.building cimport (
@@ -14,8 +14,7 @@ cdef int LOADED, ON_BOARD, SPENT
 
 
 cdef class Mine:
-    cdef public list upright, land_cells, board_units, board_cells
-    cdef public set cells
+    cdef public list upright, land_cells, board_units, board_cells, cells
 
 
 cdef class Shared:
@@ -29,7 +28,7 @@ cdef class Shared:
     @cython.locals(e=int, cell=int, direction=int)
     cpdef list own_walls(self)
     cpdef tuple guards(self, int player)
-    @cython.locals(c=int, k=int, w=int, u=int, me=int, state=GameState, mine=Mine)
+    @cython.locals(c=int, k=int, w=int, facing=int, me=int, state=GameState, mine=Mine, active=set)
     cpdef list breaches(self)
     cpdef list walls(self)
     cpdef int capacity(self)
@@ -37,10 +36,16 @@ cdef class Shared:
     cpdef list unit_sites(self, int utype)
 
 
+@cython.locals(u=int)
+cpdef bint _may_breach_from(GameState state, list units, int cell, set active)
 @cython.locals(units=bytes, memo=tuple, mine=Mine)
 cpdef Mine kept_mine(GameState state, int me)
 @cython.locals(k=Py_ssize_t)
 cpdef bint _same_activations(GameState state, list units)
-@cython.locals(u=int, w=int, t=int, c=int, active=set, cells=set, board_cells=set, board_units=list,
-               upright=list, land_cells=list)
+@cython.locals(u=int, w=int, t=int, c=int, cells=list, board_cells=list, board_units=list,
+               upright=list, land_cells=list, x=list)
 cpdef _scan_units(Mine mine, GameState state, int me)
+@cython.locals(a=Activation)
+cpdef bint _in_activation(GameState state, int u)
+@cython.locals(m=Py_ssize_t, k=Py_ssize_t, i=Py_ssize_t, j=Py_ssize_t, x=int, y=int)
+cpdef list sorted_once(list cells)

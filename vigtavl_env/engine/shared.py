@@ -65,15 +65,22 @@ class Shared:
         if self._breaches is None:
             self._breaches = [[] for _ in range(6)]
             state, me, mine = self.state, self.me, self.mine()
-            active = {a.unit for a in state.stack}
-            # hexes with a unit that may still breach
-            ready = {state.u_cell[u] for u in mine.board_units if may_breach(state, u, active)}
+            active = None
             for c in mine.board_cells:
-                if c in ready:
-                    for k in range(6):
-                        w = state.walls[state.nbr_edge[c * 6 + k]]
-                        if w >= 0 and w != me:
-                            self._breaches[k].append(c)
+                facing = 0  # directions with an opponent wall, as bits: walls are few, units many
+                for k in range(6):
+                    w = state.walls[state.nbr_edge[c * 6 + k]]
+                    if w >= 0 and w != me:
+                        facing |= 1 << k
+                if not facing:
+                    continue
+                if active is None:
+                    active = {a.unit for a in state.stack}
+                if not _may_breach_from(state, mine.board_units, c, active):
+                    continue
+                for k in range(6):
+                    if facing >> k & 1:
+                        self._breaches[k].append(c)
         return self._breaches
 
     def walls(self) -> list[list[int]]:
@@ -103,8 +110,18 @@ class Shared:
         return self._land
 
 
+def _may_breach_from(state: GameState, units: list[int], cell: int, active: set[int]) -> bool:
+    """One of ``units`` (on the board) stands on ``cell`` and may still breach."""
+    for u in units:
+        if state.u_cell[u] == cell and may_breach(state, u, active):
+            return True
+    return False
+
+
 class Mine:
-    """The deciding player's units, grouped the ways the verbs ask for them."""
+    """The deciding player's units, grouped the ways the verbs ask for them: ``upright`` (units by
+    type, not yet activated), ``land_cells`` (hexes of knights by type, not active),
+    ``board_units``, ``board_cells`` and ``cells`` (on the board or aboard); hex lists ascend."""
 
     def __init__(self, state: GameState, me: int) -> None:
         _scan_units(self, state, me)
@@ -135,26 +152,66 @@ def _same_activations(state: GameState, units: list[int]) -> bool:
 
 
 def _scan_units(mine: Mine, state: GameState, me: int) -> None:
-    """Fill ``mine`` with one pass over the units."""
+    """Fill ``mine`` with one pass over the units (lists sorted once, each hex once: no sets)."""
     upright: list[list[int]] = [[], [], [], [], [], []]  # by type: not yet activated
     # knights on board or aboard, not in an activation: the ones a discharge may take
-    land_cells: list[set[int]] = [set(), set(), set()]
-    active = {a.unit for a in state.stack}
-    board_cells: set[int] = set()
+    land_cells: list[list[int]] = [[], [], []]
+    board_cells: list[int] = []
     board_units: list[int] = []
-    cells: set[int] = set()  # hexes of all of them, on the board or aboard
+    cells: list[int] = []  # hexes of all of them, on the board or aboard
     for u in range(state.n_units):
         w = state.u_where[u]
         if state.u_owner[u] != me or w > LOADED:  # ON_BOARD = 0, LOADED = 1
             continue
         t, c = state.u_type[u], state.u_cell[u]
-        cells.add(c)
+        cells.append(c)
         if not state.u_flags[u] & SPENT:
             upright[t].append(u)
-        if t < 3 and u not in active:
-            land_cells[t].add(c)
+        if t < 3 and not _in_activation(state, u):
+            land_cells[t].append(c)
         if w == ON_BOARD:
-            board_cells.add(c)
+            board_cells.append(c)
             board_units.append(u)
-    mine.upright, mine.land_cells, mine.board_units, mine.cells = upright, land_cells, board_units, cells
-    mine.board_cells = sorted(board_cells)
+    for x in land_cells:
+        sorted_once(x)
+    mine.upright, mine.land_cells, mine.board_units = upright, land_cells, board_units
+    mine.cells, mine.board_cells = sorted_once(cells), sorted_once(board_cells)
+
+
+def _in_activation(state: GameState, u: int) -> bool:
+    """Unit ``u`` is active (anywhere on the activation stack)."""
+    for a in state.stack:
+        if a.unit == u:
+            return True
+    return False
+
+
+def sorted_once(cells: list[int]) -> list[int]:
+    """``cells`` sorted in place, each hex once (units often share a hex). The lists are short
+    (one player's units of a kind): an insertion sort on typed ints below 12, no set."""
+    m = len(cells)
+    if m < 2:
+        return cells
+    if m > 12:
+        cells.sort()
+    for i in range(1, m if m <= 12 else 0):
+        xo = cells[i]
+        x = xo
+        j = i - 1
+        while j >= 0:
+            y = cells[j]
+            if y <= x:
+                break
+            cells[j + 1] = cells[j]
+            j -= 1
+        cells[j + 1] = xo
+    k = 0
+    for i in range(1, m):
+        x = cells[i]
+        y = cells[k]
+        if x != y:
+            k += 1
+            cells[k] = cells[i]
+    if k + 1 < m:
+        del cells[k + 1:]
+    return cells
