@@ -1,6 +1,6 @@
 # C types for game.py in the compiled build (see state.pxd).
 cimport cython
-from vigtavl_env.engine.state cimport Activation, GameState, Pending
+from vigtavl_env.engine.state cimport Activation, GameState, Pending, active_of
 from vigtavl_env.engine.movement cimport Reach
 # The other compiled modules' functions this module calls, cimported so that the calls are C calls
 # (imported by name alone, as in the .py, each call would go through a Python function object).

@@ -44,7 +44,7 @@ from .movement import Reach, freighter_with_room, reach
 from .state import (
     BATTLE, BUILD, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_PRISON, CHOOSE_RESCUE_SPOT,
     CHOOSE_SEIZER, CHOOSE_SIDE, CHOOSE_VARIANT, LOADED, MOVE_DONE, MOVE_IN_PROGRESS, MOVE_UNUSED, ON_BOARD,
-    OVER, PHASE_NAMES, PRISONER, RESERVE, SPENT, Activation, GameState, Pending,
+    OVER, PHASE_NAMES, PRISONER, RESERVE, SPENT, Activation, GameState, Pending, active_of,
 )
 from .stats import (
     ARTILLERY_COST, DEV_COST, DEV_NAMES, FREIGHTER, FREIGHTER_SPLITS, LAND_TYPES, SHIP_TYPES,
@@ -348,7 +348,7 @@ def move(state: GameState, verb: int, cell: int) -> None:
     """Move the active unit; moving into another player's hex in the battle phase is a battle.
     A knight moving onto a sea hex boards a freighter there (which one, when they differ, is the
     player's choice)."""
-    top = state.active
+    top = active_of(state)
     u = top.unit
     r = reach(state, u, top.move_left, towing=False, can_attack=may_battle_move(state, top), wind=not top.rode)
     if top.move == MOVE_UNUSED:
@@ -371,7 +371,7 @@ def move(state: GameState, verb: int, cell: int) -> None:
 def _move_to(state: GameState, cell: int, freighter: int, r: Reach | None = None) -> None:
     """The active unit's move to ``cell`` (aboard ``freighter`` if a knight onto sea); ``r``: its
     reach in this very state, when the caller has it."""
-    top = state.active
+    top = active_of(state)
     u = top.unit
     if r is None:
         r = reach(state, u, top.move_left, towing=False, can_attack=may_battle_move(state, top), wind=not top.rode)
@@ -390,7 +390,7 @@ def _move_to(state: GameState, cell: int, freighter: int, r: Reach | None = None
 
 def attack_from(state: GameState, verb: int, cell: int) -> None:
     """The mover's answer to CHOOSE_SIDE: the hex its battle move enters the enemy hex from."""
-    top, pend = state.active, state.pending
+    top, pend = active_of(state), state.pending
     state.pending = None
     r = reach(state, top.unit, top.move_left, towing=False, can_attack=True, wind=not top.rode)
     _battle_move(state, top, pend.cell, cell, r.cost_of(cell) + 1)
@@ -409,7 +409,7 @@ def _relocate(state: GameState, u: int, cell: int, freighter: int = -1) -> None:
 
 def move_with_artillery(state: GameState, verb: int, cell: int) -> None:
     """Artillery can be moved by any knight, up to the same movement range as the unit."""
-    top = state.active
+    top = active_of(state)
     u, me = top.unit, state.current_player
     cost = reach(state, u, top.move_left, towing=True).cost_of(cell)  # a stop (the move is legal)
     start = state.u_cell[u]
@@ -435,7 +435,7 @@ def _battle_move(state: GameState, top: Activation, cell: int, side: int, cost: 
 
 def attack(state: GameState, verb: int, cell: int) -> None:
     """Close combat: "Units can attack opponents in the same or adjacent hexes" (any unit)."""
-    top = state.active
+    top = active_of(state)
     _end_movement(top)
     top.attacked = True
     _declare_battle(state, top.unit, cell, state.u_cell[top.unit], 0, False)
@@ -452,7 +452,7 @@ def fire_artillery(state: GameState, verb: int, cell: int) -> None:
 
 
 def _ranged_attack(state: GameState, cell: int, artillery: bool) -> None:
-    top = state.active
+    top = active_of(state)
     origin = state.u_cell[top.unit]
     reach = ranged_targets(state, state.current_player, origin)[cell]
     _end_movement(top)
@@ -900,7 +900,7 @@ def describe(state: GameState, code: int) -> str:
     if g >= 0:
         return f"{who}: {A.GLOBAL_NAMES[g]}"
     where = board.coords[cell]
-    top = state.active
+    top = active_of(state)
     if CHOOSE <= verb < CHOOSE + 6 and state.pending is not None and state.pending.kind in _CHOICE_WORDS:
         what = _CHOICE_WORDS[state.pending.kind]
         return f"{who}: {what} {UNIT_NAMES[verb - CHOOSE]} at {where}"
@@ -920,7 +920,7 @@ def explain(state: GameState, verb: int, cell: int) -> str:
         return f"no gold left ({state.gold[me]})"
     if ACTIVATE <= verb < MOVE and state.silver[me] < UNIT_COST[verb - ACTIVATE]:
         return f"activation costs {UNIT_COST[verb - ACTIVATE]} silver, {state.silver[me]} left"
-    if verb in (MOVE, MOVE_ARTILLERY, ATTACK, SHOOT, FIRE_ARTILLERY) and state.active is None:
+    if verb in (MOVE, MOVE_ARTILLERY, ATTACK, SHOOT, FIRE_ARTILLERY) and active_of(state) is None:
         return "no unit is active"
     if not (gmap.is_land[cell] or gmap.is_sea[cell]):
         return "mountain hexes can not be occupied or built on"

@@ -1,6 +1,6 @@
 # C types for legal.py in the compiled build (see state.pxd).
 cimport cython
-from vigtavl_env.engine.state cimport Activation, GameState, Pending
+from vigtavl_env.engine.state cimport Activation, GameState, Pending, active_of
 from vigtavl_env.engine.shared cimport Shared, Mine, sorted_once
 from vigtavl_env.engine.movement cimport Reach
 # The other compiled modules' functions this module calls, cimported so that the calls are C calls
@@ -64,7 +64,7 @@ cpdef list _all_builds(GameState state, Shared sh)
 @cython.locals(top=Activation, t=int)
 cpdef list _all_activations(GameState state, Shared sh)
 @cython.locals(t_active=int)
-cpdef bint _nesting_open(GameState state, object top)
+cpdef bint _nesting_open(GameState state, Activation top)
 @cython.locals(c=int)
 cpdef list _dischargeable_hexes(GameState state, int me, int utype, Shared sh)
 @cython.locals(d=int, n=int)

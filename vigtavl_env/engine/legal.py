@@ -33,6 +33,7 @@ from .shared import Shared, sorted_once
 from .state import (
     BATTLE, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_PRISON, CHOOSE_RESCUE_SPOT, CHOOSE_SIDE,
     CHOOSE_VARIANT, LOADED, MOVE_DONE, ON_BOARD, OVER, PLACEMENT, RESERVE, SPENT, Activation, GameState, Pending,
+    active_of,
 )
 from .stats import (
     FREIGHTER, FREIGHTER_CAPACITY, FREIGHTER_SPLITS, IS_SHIP, LAND_TYPES, SHIP_TYPES, UNIT_COST, UNIT_RANGE,
@@ -77,7 +78,7 @@ def open_verbs(state: GameState) -> tuple[list[int], list[int], str]:
     if state.recruit_type >= 0:
         return [RECRUIT], [], "a discharged unit must be recruited first"
     verbs: list[int] = []
-    top = state.active
+    top = active_of(state)
     if state.occupy_unit >= 0 and state.u_owner[state.occupy_unit] == state.current_player:
         verbs.append(OCCUPY)
         if top is not None and top.done:
@@ -107,7 +108,7 @@ def open_verbs(state: GameState) -> tuple[list[int], list[int], str]:
 
 
 def _unit_verbs(state: GameState) -> list[int]:
-    top = state.active
+    top = active_of(state)
     out = []
     if not still_on_board(state, top.unit):
         return out  # lost while active (T6: it surrendered): nothing left to do but end
@@ -191,7 +192,7 @@ def _h_occupy(state: GameState, verb: int, sh: Shared) -> list[int]:
 
 
 def _h_attack_from(state: GameState, verb: int, sh: Shared) -> list[int]:
-    top, pend = state.active, state.pending
+    top, pend = active_of(state), state.pending
     r = reach(state, top.unit, top.move_left, towing=False, can_attack=True, wind=not top.rode)
     return battle_sides(state, top, r, pend.cell)
 
@@ -222,7 +223,7 @@ def decision_units(state: GameState, player: int, verb: int, cell: int, parent: 
     recruit onto a sea hex), or the units of a choice (``parent``) on the hex."""
     out = []  # explicit loops over a typed unit number: the compiled build runs them in C
     if ACTIVATE <= verb < MOVE:
-        top, t = state.active, verb - ACTIVATE
+        top, t = active_of(state), verb - ACTIVATE
         for u in range(state.n_units):
             if (state.u_cell[u] == cell and state.u_type[u] == t and state.u_owner[u] == player
                     and still_on_board(state, u)
@@ -314,7 +315,7 @@ def _all_builds(state: GameState, sh: Shared) -> list[list[int]]:
 
 
 def _all_activations(state: GameState, sh: Shared) -> list[list[int]]:
-    top = state.active
+    top = active_of(state)
     if top is not None and not _nesting_open(state, top):
         return _NONE[6]  # mid-activation only the freighter exception activates another unit
     return [_activatable(state, sh.me, t, sh) for t in range(6)]
@@ -434,7 +435,7 @@ def _activatable(state: GameState, me: int, utype: int, sh: Shared) -> list[int]
     upright = sh.mine().upright[utype]
     if not upright:
         return []
-    top = state.active
+    top = active_of(state)
     cells = []
     for u in upright:
         if top is None or nested_ok(state, top.unit, u):
@@ -447,7 +448,7 @@ def nested_ok(state: GameState, active: int, u: int) -> bool:
     to it may be activated (to disembark or embark); while a knight aboard a freighter is active
     and still moving, that freighter may be activated to carry it. ``active`` is the active
     unit (``state.active.unit``)."""
-    if not _nesting_open(state, state.active):
+    if not _nesting_open(state, active_of(state)):
         return False
     if state.u_type[active] == FREIGHTER:
         if state.u_type[u] not in LAND_TYPES:
@@ -472,7 +473,7 @@ def may_battle_move(state: GameState, top) -> bool:
 
 
 def _unit_action_hexes(state: GameState, verb: int) -> list[int]:
-    top = state.active
+    top = active_of(state)
     u = top.unit
     me = state.u_owner[u]
     cell = state.u_cell[u]

@@ -121,7 +121,9 @@ def _may_breach_from(state: GameState, units: list[int], cell: int, active: set[
 class Mine:
     """The deciding player's units, grouped the ways the verbs ask for them: ``upright`` (units by
     type, not yet activated), ``land_cells`` (hexes of knights by type, not active),
-    ``board_units``, ``board_cells`` and ``cells`` (on the board or aboard); hex lists ascend."""
+    ``board_units``, ``board_cells`` and ``cells`` (on the board or aboard); the hex lists ascend
+    and name each hex once, but for ``cells`` (a hex once per unit there, in unit order: its one
+    reader marks hexes)."""
 
     def __init__(self, state: GameState, me: int) -> None:
         _scan_units(self, state, me)
@@ -175,7 +177,7 @@ def _scan_units(mine: Mine, state: GameState, me: int) -> None:
     for x in land_cells:
         sorted_once(x)
     mine.upright, mine.land_cells, mine.board_units = upright, land_cells, board_units
-    mine.cells, mine.board_cells = sorted_once(cells), sorted_once(board_cells)
+    mine.cells, mine.board_cells = cells, sorted_once(board_cells)
 
 
 def _in_activation(state: GameState, u: int) -> bool:

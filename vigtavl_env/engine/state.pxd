@@ -52,6 +52,8 @@ cdef class GameState:
 
     @cython.locals(whole=cython.int[:])
     cpdef _views(self)
+    @cython.locals(whole=cython.int[:], room=int, k=int, u=int)
+    cpdef _unit_views(self)
     @cython.locals(flat=cython.int[:])
     cpdef _map_views(self)
     @cython.locals(new=GameState)
@@ -71,3 +73,6 @@ cdef class GameState:
     cpdef _refresh_holder(self, int cell)
     @cython.locals(z=cython.ulonglong)
     cpdef int roll(self)
+
+
+cpdef Activation active_of(GameState state)

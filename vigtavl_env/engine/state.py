@@ -54,6 +54,12 @@ N_UNIT_TABLES = 7  # u_owner u_type u_cell u_where u_carrier u_holder u_flags
 UNIT_ROOM_PER_PLAYER = 32  # room for units made before the tables move to a larger buffer
 
 
+def active_of(state: GameState) -> Activation | None:
+    """``state.active`` as a function: the compiled modules call it in C (a property is a
+    Python attribute look-up wherever it is read)."""
+    return state.stack[-1] if state.stack else None
+
+
 def unit_tables_at(n_cells: int, n_edges: int) -> int:
     """Where the unit tables start in ``GameState.buf``: after six tables per hex and two
     per edge (the layout :meth:`GameState._views` reads)."""
@@ -236,7 +242,7 @@ class GameState:
     def _views(self) -> None:
         """Point every table at its slice of ``buf`` (after making or copying it)."""
         whole = memoryview(self.buf)
-        n, e, room, k = self.n_cells, self.n_edges, self.unit_room, self.n_units
+        n, e = self.n_cells, self.n_edges
         self.dev_type = whole[0:n]
         self.dev_owner = whole[n:2 * n]
         self.art_owner = whole[2 * n:3 * n]
@@ -245,7 +251,13 @@ class GameState:
         self.dev_builder = whole[5 * n:6 * n]
         self.walls = whole[6 * n:6 * n + e]
         self.wall_builder = whole[6 * n + e:6 * n + 2 * e]
-        u = unit_tables_at(n, e)  # the unit tables: room for unit_room units each
+        self._unit_views()
+
+    def _unit_views(self) -> None:
+        """Point the unit tables at their slices (alone: a new unit widens only them)."""
+        whole = memoryview(self.buf)
+        room, k = self.unit_room, self.n_units
+        u = unit_tables_at(self.n_cells, self.n_edges)  # the unit tables: room for unit_room units each
         self.u_owner = whole[u:u + k]
         self.u_type = whole[u + room:u + room + k]
         self.u_cell = whole[u + 2 * room:u + 2 * room + k]
@@ -364,6 +376,7 @@ class GameState:
 
     @property
     def active(self) -> Activation | None:
+        """The innermost activation (None when no unit is active); :func:`active_of` too."""
         return self.stack[-1] if self.stack else None
 
     def units_at(self, cell: int, owner: int = -1, where: int = ON_BOARD) -> list[int]:
@@ -402,7 +415,7 @@ class GameState:
         if u == self.unit_room:
             self._make_room()
         self.n_units = u + 1
-        self._views()
+        self._unit_views()
         self.u_owner[u] = owner
         self.u_type[u] = utype
         self.u_cell[u] = -1
