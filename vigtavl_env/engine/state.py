@@ -406,7 +406,8 @@ class GameState:
     def emit(self, kind: str, **data: Any) -> None:
         if self.record_events:
             data["event"] = kind
-            data["player"] = data.get("player", self.current_player)
+            if "player" not in data:  # the deciding player unless named (asked only then: a property)
+                data["player"] = self.current_player
             self.events.append(data)
 
     # ----------------------------------------------------------------- pieces
