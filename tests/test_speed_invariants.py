@@ -367,3 +367,48 @@ def test_the_bots_position_key_tells_positions_apart_exactly_as_the_tables_do() 
     moved = states[40].clone()
     moved.u_cell[0] = (moved.u_cell[0] + 1) % moved.n_cells
     assert moved.pieces_key() != states[40].pieces_key()
+
+
+def _longest_wall_by_definition(state, player: int) -> int:
+    """The Great Wall's run as first written: every corner's longest trail of the player's own
+    built walls, walked with a dict of corners and a set of walls in use."""
+    verts = state.gmap.board.edge_vertices
+    at: dict[int, list[int]] = {}
+    for e in range(state.n_edges):
+        if state.walls[e] == player and state.wall_builder[e] == player:
+            for v in verts[e]:
+                at.setdefault(v, []).append(e)
+
+    def run(v: int, used: set[int]) -> int:
+        best = 0
+        for e in at[v]:
+            if e not in used:
+                used.add(e)
+                a, b = verts[e]
+                best = max(best, 1 + run(b if a == v else a, used))
+                used.discard(e)
+        return best
+
+    return max([run(v, set()) for v in at], default=0)
+
+
+@pytest.mark.parametrize("preset", ["duel", "quad"])
+def test_longest_wall_equals_its_definition_on_random_walls(preset) -> None:
+    """``tokens.longest_wall`` (typed arrays) equals the dict-and-set walk on random walls: some
+    built by the player, some by others, some taken from them, from none to a crowded board."""
+    from vigtavl_env.engine.tokens import longest_wall
+    state = new_game(load_map(preset), seed=5)
+    rng = random.Random(97000)
+    long_runs = 0
+    for trial in range(300):
+        density = rng.choice([0.0, 0.05, 0.1, 0.2, 0.3, 0.45])
+        for e in range(state.n_edges):
+            state.walls[e] = state.wall_builder[e] = -1
+            if rng.random() < density:
+                state.walls[e] = rng.choice([0, 0, 0, 1])
+                state.wall_builder[e] = state.walls[e] if rng.random() < 0.8 else 1 - state.walls[e]
+        for player in (0, 1):
+            expected = _longest_wall_by_definition(state, player)
+            assert longest_wall(state, player) == expected, (trial, player)
+            long_runs += expected >= 5
+    assert long_runs > 10  # the walls made Great Wall runs, not only short ones

@@ -84,28 +84,32 @@ def longest_wall(state: GameState, player: int) -> int:
     """The longest continuous wall the player built: one run of walls joined end to end (a
     trail through the corners, never branching), counting only walls he built and still owns
     (Great Wall is "for building a wall": walls that came to him by a seizure do not count)."""
-    verts = state.gmap.board.edge_vertices
-    at: dict[int, list[int]] = {}
+    board = state.gmap.board
+    verts, at_corner = board.edge_vertices, board.vertex_edges
+    free = bytearray(state.n_edges)  # 1: a wall of his, not in the run being walked
     for e in range(state.n_edges):
         if state.walls[e] == player and state.wall_builder[e] == player:
-            for v in verts[e]:
-                at.setdefault(v, []).append(e)
-    used: set[int] = set()
+            free[e] = 1
+    started = bytearray(len(at_corner))  # corners a run was walked from
     best = 0
-    for v in at:
-        best = max(best, _longest_run(at, verts, used, v))
+    for e in range(state.n_edges):
+        if free[e]:
+            for v in verts[e]:
+                if not started[v]:
+                    started[v] = 1
+                    best = max(best, _longest_run(free, verts, at_corner, v))
     return best
 
 
-def _longest_run(at: dict[int, list[int]], verts: tuple, used: set[int], v: int) -> int:
-    """The longest trail of unused walls from corner ``v`` (depth-first, each wall once)."""
+def _longest_run(free: bytearray, verts: tuple, at_corner: tuple, v: int) -> int:
+    """The longest trail of free walls from corner ``v`` (depth-first, each wall once)."""
     best = 0
-    for e in at[v]:
-        if e not in used:
-            used.add(e)
+    for e in at_corner[v]:
+        if free[e]:
+            free[e] = 0
             a, b = verts[e]
-            best = max(best, 1 + _longest_run(at, verts, used, b if a == v else a))
-            used.discard(e)
+            best = max(best, 1 + _longest_run(free, verts, at_corner, b if a == v else a))
+            free[e] = 1
     return best
 
 
