@@ -190,24 +190,25 @@ def _in_activation(state: GameState, u: int) -> bool:
 
 def sorted_once(cells: list[int]) -> list[int]:
     """``cells`` sorted in place, each hex once (units often share a hex). The lists are short
-    (one player's units of a kind): an insertion sort on typed ints below 12, no set."""
+    (one player's units of a kind): up to 12, an insertion sort on typed ints, no set."""
     m = len(cells)
     if m < 2:
         return cells
     if m > 12:
         cells.sort()
-    for i in range(1, m if m <= 12 else 0):
-        xo = cells[i]
-        x = xo
-        j = i - 1
-        while j >= 0:
-            y = cells[j]
-            if y <= x:
-                break
-            cells[j + 1] = cells[j]
-            j -= 1
-        cells[j + 1] = xo
-    k = 0
+    else:
+        for i in range(1, m):
+            xo = cells[i]
+            x = xo
+            j = i - 1
+            while j >= 0:
+                y = cells[j]
+                if y <= x:
+                    break
+                cells[j + 1] = cells[j]
+                j -= 1
+            cells[j + 1] = xo
+    k = 0  # drop the repeats: cells[:k + 1] are the distinct hexes so far
     for i in range(1, m):
         x = cells[i]
         y = cells[k]
