@@ -11,7 +11,7 @@ from vigtavl_env.engine.building cimport (
 from vigtavl_env.engine.combat cimport (
     can_attack_from_here, can_occupy, close_targets, coastal_or_sea, defender_options, ranged_targets)
 from vigtavl_env.engine.free_actions cimport (
-    breachers, dischargeable, guard_options, seize_sources, seizer_cells)
+    breachers, dischargeable, guard_options, seize_sources)
 from vigtavl_env.engine.movement cimport reach
 from vigtavl_env.engine.variants cimport variant_classes
 
@@ -77,5 +77,5 @@ cpdef bint _adjacent(GameState state, int a, int b)
 cpdef bint may_battle_move(GameState state, Activation top)
 @cython.locals(top=Activation, u=int, me=int, cell=int, r=Reach)
 cpdef list _unit_action_hexes(GameState state, int verb)
-@cython.locals(c=int, d=int, n=int, candidates=set)
+@cython.locals(c=int, d=int, n=int, candidates=set, mine=set)
 cpdef list _seizable(GameState state, int me, Shared sh)

@@ -27,7 +27,7 @@ from .combat import (
     can_attack_from_here, can_occupy, close_targets, coastal_or_sea, defender_options, prison_options,
     ranged_targets,
 )
-from .free_actions import breachers, dischargeable, guard_options, rescue_spots, seize_sources, seizer_cells, seizers
+from .free_actions import breachers, dischargeable, guard_options, rescue_spots, seize_sources, seizers
 from .movement import BATTLE_HEX, STOP, Reach, reach
 from .shared import Shared, sorted_once
 from .state import (
@@ -504,15 +504,15 @@ def _unit_action_hexes(state: GameState, verb: int) -> list[int]:
 
 def _seizable(state: GameState, me: int, sh: Shared) -> list[int]:
     """Other players' developments and artillery next to one of my units, undefended."""
+    mine = sh.guards(me)[0]  # hexes of my units on the board but freighters: those that seize too
     candidates = set()
-    for c in sh.guards(me)[0]:  # my units other than freighters
+    for c in mine:
         for d in range(6):
             n = state.nbr[c * 6 + d]
             if n >= 0 and state.cell_player[n] != -1 and state.cell_player[n] != me \
                     and (state.dev_type[n] or state.art_owner[n] >= 0):
                 candidates.add(n)
     out = []
-    mine = seizer_cells(state, me) if candidates else set()
     for c in sorted(candidates):
         if state.retaliator >= 0 and c in state.seized_this_turn:
             continue
