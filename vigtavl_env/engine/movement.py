@@ -19,9 +19,10 @@ Every step costs 1 (the wind costs 2), so a bucketed breadth-first search finds 
 cost of every hex; ``reach`` returns the hexes where the unit may stop, and the hexes where it
 may move in to start a battle.
 
-Speed: the search asks "seen yet?" and "came in on the wind?" of typed arrays (C arrays in the
-compiled build), never of the result's dicts, which it fills in the same order as ever (callers
-iterate them, and the bots' ties follow that order).
+Speed: the result is typed arrays (C arrays in the compiled build): each hex's cost and kind,
+and the order the search reached them. Its dicts (``Reach.cost``, ``stops``, ``battles``) are
+made from them on first use, in that order (the bots iterate them, and their ties follow it);
+the engine asks the arrays.
 """
 
 from __future__ import annotations
