@@ -15,7 +15,7 @@ from __future__ import annotations
 from vigtavl_env.engine import actions as A
 from vigtavl_env.engine.combat import can_attack_from_here
 from vigtavl_env.engine.legal import battle_sides, may_battle_move, nested_ok
-from vigtavl_env.engine.movement import reach
+from vigtavl_env.engine.movement import BATTLE_HEX, STOP, reach
 from vigtavl_env.engine.state import Activation, GameState, LOADED, ON_BOARD, SPENT
 from vigtavl_env.engine.stats import ARCHER, FREIGHTER, LAND_TYPES, UNIT_COST, UNIT_MOVEMENT
 
@@ -91,7 +91,7 @@ def score_move(ctx: Context, verb: int, cell: int) -> float:
     if h >= 0 and h != ctx.me:
         # A battle move: win and stand there, lose and stay where the move began.
         r = _reach_of(ctx, u, top.move_left, may_battle_move(st, top), not top.rode)
-        if cell not in ctx.targets() or cell not in r.battles:
+        if cell not in ctx.targets() or not r.is_battle(cell):
             return -1.0
         return _best_battle_move(ctx, u, cell, r, top.move_left, ctx.lasting_value(t, here, loaded)) - now
     if t == FREIGHTER:
@@ -111,7 +111,7 @@ def score_attack_from(ctx: Context, verb: int, cell: int) -> float:
     u = pend.unit
     stay = ctx.lasting_value(st.u_type[u], st.u_cell[u], st.u_where[u] == LOADED)
     r = _reach_of(ctx, u, top.move_left, True, not top.rode)
-    return _battle_move_value(ctx, u, pend.cell, cell, stay) - 0.001 * r.cost.get(cell, 0)
+    return _battle_move_value(ctx, u, pend.cell, cell, stay) - 0.001 * max(r.cost_of(cell), 0)
 
 
 def score_end_activation(ctx: Context, verb: int, cell: int) -> float:
@@ -167,7 +167,7 @@ def _unit_plan(ctx: Context, u: int, t: int, cell: int, loaded: bool) -> float:
     is_sea = st.gmap.is_sea
     land_unit = t in LAND_TYPES
     best_stop = stay
-    for c in r.stops:
+    for c in r.in_order(STOP):  # the order reached (ties keep the first)
         to_loaded = land_unit and is_sea[c]
         v = ctx.lasting_value(t, c, to_loaded)
         if v > best_stop:
@@ -182,7 +182,7 @@ def _unit_plan(ctx: Context, u: int, t: int, cell: int, loaded: bool) -> float:
             best = max(best, a + best_stop)  # attack first, then move
     if ctx.battle:
         targets = ctx.targets()
-        for c in r.battles:
+        for c in r.in_order(BATTLE_HEX):
             if c in targets:
                 best = max(best, _best_battle_move(ctx, u, c, r, UNIT_MOVEMENT[t], stay))
     return best - stay
@@ -197,4 +197,4 @@ def _freighter_plan(ctx: Context, f: int) -> float:
     here = st.u_cell[f]
     now = _freighter_lasting_value(ctx, f, here)
     r = _reach_of(ctx, f, UNIT_MOVEMENT[FREIGHTER], False)
-    return max([now] + [_freighter_lasting_value(ctx, f, c) for c in r.stops]) - now
+    return max([now] + [_freighter_lasting_value(ctx, f, c) for c in r.in_order(STOP)]) - now

@@ -18,6 +18,8 @@ cdef class Reach:
     cpdef bint is_windy(self, int c)
     @cython.locals(c=int, out=list, kind=cython.int[:])
     cpdef list destinations(self, int bits)
+    @cython.locals(i=int, c=int, out=list)
+    cpdef list in_order(self, int bits)
     @cython.locals(i=int, c=int, out=dict)
     cpdef dict _dict(self, int bits)
 

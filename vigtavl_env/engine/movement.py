@@ -46,7 +46,7 @@ class Reach:
 
     The dicts hex -> cost ``cost``, ``stops`` and ``battles`` (in the order reached, which the
     bots' ties follow) and the set ``windy`` are made from the arrays on first use; the engine
-    asks the arrays (``cost_of``, ``is_stop``, ``is_battle``, ``is_windy``, ``destinations``)."""
+    asks the arrays (``cost_of``, ``is_stop``, ``is_battle``, ``is_windy``, ``destinations``, ``in_order``)."""
 
     def __init__(self, n_cells: int) -> None:
         blank = _BLANK.get(n_cells)
@@ -85,6 +85,16 @@ class Reach:
         kind = self.kind
         for c in range(len(kind)):  # in hex order: no sort
             if kind[c] & bits:
+                out.append(c)
+        return out
+
+    def in_order(self, bits: int) -> list[int]:
+        """The hexes with one of the ``kind`` bits ``bits``, in the order the search reached
+        them (the order of the dicts, without making one)."""
+        out = []
+        for i in range(self.count):
+            c = self.order[i]
+            if self.kind[c] & bits:
                 out.append(c)
         return out
 
