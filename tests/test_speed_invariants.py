@@ -412,3 +412,33 @@ def test_longest_wall_equals_its_definition_on_random_walls(preset) -> None:
             assert longest_wall(state, player) == expected, (trial, player)
             long_runs += expected >= 5
     assert long_runs > 10  # the walls made Great Wall runs, not only short ones
+
+
+@pytest.mark.parametrize("preset", ["duel", "triad"])
+def test_reach_arrays_and_dicts_tell_the_same(preset) -> None:
+    """``Reach`` keeps typed arrays and makes its dicts from them on first use: the dicts hold
+    the reached hexes in the order the search reached them (the bots' ties follow it), and the
+    array queries the engine uses (cost, stop, battle, wind, destinations) say the same, for every
+    unit of random states, with and without its attack and the winds."""
+    from vigtavl_env.engine.movement import BATTLE_HEX, STOP, reach
+    from vigtavl_env.engine.stats import UNIT_MOVEMENT
+    states = random_states(preset, 2, 97100)[::7]
+    seen_battle = seen_wind = 0
+    for s in states:
+        for u in range(s.n_units):
+            if s.u_cell[u] < 0:
+                continue
+            for can_attack, wind in ((True, True), (False, False)):
+                r = reach(s, u, UNIT_MOVEMENT[s.u_type[u]], can_attack=can_attack, wind=wind)
+                order = [r.order[i] for i in range(r.count)]
+                assert list(r.cost) == order and len(set(order)) == len(order)
+                assert all(r.cost[c] == r.cost_of(c) >= 0 for c in order)
+                assert all(r.cost_of(c) == -1 for c in range(s.n_cells) if c not in r.cost)
+                assert list(r.stops) == r.in_order(STOP) == [c for c in order if r.is_stop(c)]
+                assert list(r.battles) == r.in_order(BATTLE_HEX) == [c for c in order if r.is_battle(c)]
+                assert r.destinations(STOP | BATTLE_HEX) == sorted(list(r.stops) + list(r.battles))
+                assert r.windy == {c for c in order if r.is_windy(c)}
+                assert all(r.stops[c] == r.cost[c] for c in r.stops)
+                seen_battle += bool(r.battles)
+                seen_wind += bool(r.windy)
+    assert seen_battle and seen_wind  # the states had battles to move into and winds to ride
