@@ -1,12 +1,12 @@
 # C types for shared.py in the compiled build (see state.pxd).
 cimport cython
-from vigtavl_env.engine.state cimport Activation, GameState
+from vigtavl_env.engine.state cimport GameState
 # The other compiled modules' functions this module calls, cimported so that the calls are C calls
 # (imported by name alone, as in the .py, each call would go through a Python function object).
 from vigtavl_env.engine.building cimport (
     development_candidates, near_sites, unit_capacity, unit_sites, wall_sites)
 from vigtavl_env.engine.free_actions cimport guard_cells, may_breach
-from vigtavl_env.engine.state cimport positions
+from vigtavl_env.engine.state cimport in_activation, positions
 
 # Constants of other modules this module compares with, as C ints here (imported by name in the .py;
 # nothing imports them from this module).
@@ -45,7 +45,5 @@ cpdef bint _same_activations(GameState state, list units)
 @cython.locals(u=int, w=int, t=int, c=int, cells=list, board_cells=list, board_units=list,
                upright=list, land_cells=list, x=list)
 cpdef _scan_units(Mine mine, GameState state, int me)
-@cython.locals(a=Activation)
-cpdef bint _in_activation(GameState state, int u)
 @cython.locals(m=Py_ssize_t, k=Py_ssize_t, i=Py_ssize_t, j=Py_ssize_t, x=int, y=int)
 cpdef list sorted_once(list cells)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .building import development_candidates, near_sites, unit_capacity, unit_sites, wall_sites
 from .free_actions import guard_cells, may_breach
-from .state import LOADED, ON_BOARD, SPENT, GameState, positions
+from .state import LOADED, ON_BOARD, SPENT, GameState, in_activation, positions
 from .stats import IS_SHIP
 
 
@@ -169,7 +169,7 @@ def _scan_units(mine: Mine, state: GameState, me: int) -> None:
         cells.append(c)
         if not state.u_flags[u] & SPENT:
             upright[t].append(u)
-        if t < 3 and not _in_activation(state, u):
+        if t < 3 and not in_activation(state, u):
             land_cells[t].append(c)
         if w == ON_BOARD:
             board_cells.append(c)
@@ -178,14 +178,6 @@ def _scan_units(mine: Mine, state: GameState, me: int) -> None:
         sorted_once(x)
     mine.upright, mine.land_cells, mine.board_units = upright, land_cells, board_units
     mine.cells, mine.board_cells = cells, sorted_once(board_cells)
-
-
-def _in_activation(state: GameState, u: int) -> bool:
-    """Unit ``u`` is active (anywhere on the activation stack)."""
-    for a in state.stack:
-        if a.unit == u:
-            return True
-    return False
 
 
 def sorted_once(cells: list[int]) -> list[int]:

@@ -76,3 +76,5 @@ cdef class GameState:
 
 
 cpdef Activation active_of(GameState state)
+@cython.locals(a=Activation)
+cpdef bint in_activation(GameState state, int u)

@@ -60,6 +60,14 @@ def active_of(state: GameState) -> Activation | None:
     return state.stack[-1] if state.stack else None
 
 
+def in_activation(state: GameState, u: int) -> bool:
+    """Unit ``u`` is active: anywhere on the activation stack (a nested one too)."""
+    for a in state.stack:
+        if a.unit == u:
+            return True
+    return False
+
+
 def unit_tables_at(n_cells: int, n_edges: int) -> int:
     """Where the unit tables start in ``GameState.buf``: after six tables per hex and two
     per edge (the layout :meth:`GameState._views` reads)."""
@@ -376,8 +384,8 @@ class GameState:
 
     @property
     def active(self) -> Activation | None:
-        """The innermost activation (None when no unit is active); :func:`active_of` too."""
-        return self.stack[-1] if self.stack else None
+        """The innermost activation (None when no unit is active)."""
+        return active_of(self)
 
     def units_at(self, cell: int, owner: int = -1, where: int = ON_BOARD) -> list[int]:
         """Units at a hex (optionally of one owner) in the given place (board, loaded...)."""

@@ -18,7 +18,7 @@ up to three freighters is upright or spent.
 from __future__ import annotations
 
 from .actions import MAX_VARIANTS
-from .state import LOADED, SPENT, GameState
+from .state import LOADED, SPENT, GameState, in_activation
 from .stats import FREIGHTER, UNIT_NAMES
 
 __all__ = ["MAX_VARIANTS", "variant_classes", "variant_key", "variant_features", "describe_variant"]
@@ -30,10 +30,7 @@ def unit_status(state: GameState, u: int) -> int:
     """UPRIGHT, ACTING (in an activation this moment) or SPENT_STATUS (its actions done)."""
     if not state.u_flags[u] & SPENT:
         return UPRIGHT
-    for a in state.stack:
-        if a.unit == u:
-            return ACTING
-    return SPENT_STATUS
+    return ACTING if in_activation(state, u) else SPENT_STATUS
 
 
 def cargo_key(state: GameState, freighter: int) -> tuple:
