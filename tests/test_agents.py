@@ -171,6 +171,23 @@ def test_remembered_scores_match_fresh_ones():
         apply_action(state, bots[state.current_player].decide(state, legal), legal)
 
 
+def test_decide_picks_the_best_scored_pair_and_scored_follows_the_legal_order():
+    """``decide`` is ``max(scored(...))[1]`` without the list of pairs: the same noise, drawn
+    in the same order, for each style; ``scored`` lists the codes in the order of ``legal``."""
+    for style, seed in ((GREEDY, 5), (AGGRESSOR, 6), (BUILDER, 7)):
+        state = new_game(load_map("duel"), seed=seed)
+        picker, lister = HeuristicAgent(style, seed=seed), HeuristicAgent(style, seed=seed)
+        while not state.is_over and state.turns_played < 12:
+            legal = legal_actions(state)
+            if len(legal) > 1:
+                pairs = lister.scored(state, legal)
+                assert [code for _, code in pairs] == legal
+                assert picker.decide(state, legal) == max(pairs)[1]
+            else:
+                assert picker.decide(state, legal) == legal[0]
+            apply_action(state, legal[(state.decisions * 7919) % len(legal)], legal)
+
+
 def test_bots_share_the_tables_of_equal_maps():
     """A bot made for each game finds its map's tables already built (equal maps share them),
     and keeps the map it met alive, so its id-keyed caches cannot mistake another map for it."""

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import random
 from array import array
+from collections.abc import Callable
 
 from vigtavl_env.agent import EngineAgent
-from vigtavl_env.engine.state import GameState, LOADED, ON_BOARD
+from vigtavl_env.engine.actions import N_HEX_VERBS, SEIZE
+from vigtavl_env.engine.state import GameState, LOADED, ON_BOARD, active_of
 
 from ..tactics.maps import map_info as shared_map_info
 from ..tactics import (
-    MapInfo, Recent, Threats, approach_risk, battle_turns_left, split_legal, target_field, threats_of,
+    GLOBAL_GROUPS, VERB_GROUP, MapInfo, Recent, Threats, approach_risk, battle_turns_left, target_field, threats_of,
 )
 from .attacks import score_attack, score_breach
 from .building import score_build_dev, score_build_unit, score_build_wall, score_discharge, score_recruit
@@ -55,41 +57,26 @@ class HeuristicAgent(EngineAgent):
         self._scores = Recent(_SCORES_KEPT) if remember_scores else None
 
     def decide(self, state: GameState, legal: list[int]) -> int:
-        """The best-scoring legal code (the only one, at once)."""
+        """The best-scoring legal code (the only one, at once): the same pick as
+        ``max(self.scored(state, legal))[1]``, without making the list of pairs."""
         if len(legal) == 1:
             return legal[0]
-        return max(self.scored(state, legal))[1]
+        return _best_code(self._values(state, legal), legal, self.style.noise, self.rng.random)
 
     def scored(self, state: GameState, legal: list[int]) -> list[tuple[float, int]]:
-        """``(score, code)`` for every legal code (scores include the style's small noise)."""
-        info = self.map_info(state)
-        if self._scores is None:
-            codes, values = self._score_all(state, legal, info)
-        else:
-            codes, values = self._scores.get((state_key(state), tuple(legal)),
-                                             lambda: self._score_all(state, legal, info))
+        """``(score, code)`` for every legal code, in the order of ``legal`` (scores include
+        the style's small noise)."""
+        values = self._values(state, legal)
         noise = self.style.noise
         rnd = self.rng.random
-        return [(values[i] + noise * rnd(), codes[i]) for i in range(len(codes))]
+        return [(values[i] + noise * rnd(), legal[i]) for i in range(len(legal))]
 
-    def _score_all(self, state: GameState, legal: list[int], info: MapInfo) -> tuple[array, array]:
-        """The legal codes in the order they are scored (by verb group) and their scores without
-        the noise, as two C arrays: a search remembers many states' scores, and arrays are no
-        work for the garbage collector, where a list of (score, code) tuples per state set off
-        its collections (a tenth of a search bot's time)."""
-        ctx = Context(self, state, info)
-        codes: list[int] = []
-        values: list[float] = []
-        groups = split_legal(legal, info.n)
-        ctx.free_seizes = {cell for _, cell, _ in groups.get("seize", ())}
-        # While a unit acts, building waits until its activation is over (it stays possible).
-        busy = state.active is not None
-        for g, items in groups.items():
-            fn = _wait if busy and g in _BUILD_GROUPS else _SCORERS[g]
-            for verb, cell, code in items:
-                values.append(fn(ctx, verb, cell))
-                codes.append(code)
-        return array("q", codes), array("d", values)
+    def _values(self, state: GameState, legal: list[int]) -> array:
+        """The scores of ``legal`` without the noise (a search's bot remembers them by state)."""
+        info = self.map_info(state)
+        if self._scores is None:
+            return _score_all(self, state, legal, info)
+        return self._scores.get((state_key(state), tuple(legal)), lambda: _score_all(self, state, legal, info))
 
     def position_value(self, state: GameState, player: int) -> float:
         """The lasting value (the style's unit values) of everything ``player`` has on the board:
@@ -177,31 +164,125 @@ def state_key(state: GameState) -> tuple:
     return (id(state.gmap), state.score_key())
 
 
-def _never(ctx: Context, verb: int, cell: int) -> float:
-    """Verbs the heuristic never plays: artillery (building, moving) and relocating a wall."""
-    return -1.0
+def _best_code(values: array, legal: list[int], noise: float, rnd: Callable[[], float]) -> int:
+    """The code of the best (score + noise * rnd(), code) pair, compared as max() compares the
+    pairs (the score first, then the code), one rnd() per code in order, as in ``scored``."""
+    vals = values  # its C doubles, in the compiled build
+    best = vals[0] + noise * rnd()
+    best_code = legal[0]
+    for i in range(1, len(legal)):
+        s = vals[i] + noise * rnd()
+        code = legal[i]
+        if s > best or (s == best and code > best_code):
+            best = s
+            best_code = code
+    return best_code
 
 
-_SCORERS = {
-    "place": score_place, "build_unit": score_build_unit, "build_artillery": _never,
-    "build_dev": score_build_dev, "build_wall": score_build_wall,
-    "relocate_wall": _never, "breach": score_breach, "activate": score_activate,
-    "move": score_move, "move_artillery": _never, "attack": score_attack,
-    "fire": score_attack, "occupy": score_occupy, "seize": score_seize,
-    "discharge": score_discharge, "recruit": score_recruit, "end_activation": score_end_activation,
-    "end_turn": score_end_turn, "shoot": score_attack, "attack_from": score_attack_from,
-    "choose": score_choose, "no_defence": score_no_defence, "load": score_load,
-    "variant": score_variant, "hold_prisoner": score_hold_prisoner, "place_rescued": score_place_rescued,
+def _score_all(agent: HeuristicAgent, state: GameState, legal: list[int], info: MapInfo) -> array:
+    """The scores of ``legal`` without the noise, in its order, as a C array of doubles: a
+    search remembers many states' scores, and arrays are no work for the garbage collector (a
+    list of tuples per state set off its collections, a tenth of a search bot's time).
+
+    One :class:`Context` serves every code; each code goes to its verb group's scorer
+    (:func:`_score_code`)."""
+    ctx = Context(agent, state, info)
+    n = info.n
+    top = N_HEX_VERBS * n
+    count = len(legal)
+    values = array("d", bytes(8 * count))
+    out = values  # its C doubles, in the compiled build
+    # The hexes seizable now without moving anything (a move's seizures leave them out).
+    free = set()
+    first = SEIZE * n
+    for i in range(count):
+        code = legal[i]
+        if first <= code < first + n:
+            free.add(code - first)
+    ctx.free_seizes = free
+    # While a unit acts, building waits until its activation is over (it stays possible).
+    busy = active_of(state) is not None
+    for i in range(count):
+        code = legal[i]
+        if code >= top:
+            out[i] = _score_code(ctx, _GLOBAL_SCORER[code - top], -1, code - top)
+        else:
+            verb = code // n
+            kind = _WAIT if busy and _WAITS_WHILE_BUSY[verb] else _HEX_SCORER[verb]
+            out[i] = _score_code(ctx, kind, verb, code - verb * n)
+    return values
+
+
+# The scorer of each verb group (agents.tactics.codes.GROUPS), by number.
+(_PLACE, _BUILD_UNIT, _BUILD_DEV, _BUILD_WALL, _NEVER, _BREACH, _ACTIVATE, _MOVE, _ATTACK, _OCCUPY, _SEIZE,
+ _DISCHARGE, _RECRUIT, _ATTACK_FROM, _CHOOSE, _HOLD_PRISONER, _PLACE_RESCUED, _END_ACTIVATION, _END_TURN,
+ _NO_DEFENCE, _LOAD, _VARIANT, _WAIT) = range(23)
+_SCORER_OF_GROUP = {
+    "place": _PLACE, "build_unit": _BUILD_UNIT, "build_artillery": _NEVER, "build_dev": _BUILD_DEV,
+    "build_wall": _BUILD_WALL, "relocate_wall": _NEVER, "breach": _BREACH, "activate": _ACTIVATE, "move": _MOVE,
+    "move_artillery": _NEVER, "attack": _ATTACK, "fire": _ATTACK, "occupy": _OCCUPY, "seize": _SEIZE,
+    "discharge": _DISCHARGE, "recruit": _RECRUIT, "shoot": _ATTACK, "attack_from": _ATTACK_FROM,
+    "choose": _CHOOSE, "hold_prisoner": _HOLD_PRISONER, "place_rescued": _PLACE_RESCUED,
+    "end_activation": _END_ACTIVATION, "end_turn": _END_TURN, "no_defence": _NO_DEFENCE, "load": _LOAD,
+    "variant": _VARIANT,
 }
-
-
+# Building while a unit acts waits (_WAIT) for the end of its activation.
 _BUILD_GROUPS = frozenset({"build_unit", "build_artillery", "build_dev", "build_wall", "relocate_wall",
                            "discharge"})
+# Per hex verb and per global verb, as bytes (read as C chars in the compiled build).
+_HEX_SCORER = bytes(_SCORER_OF_GROUP[g] for g in VERB_GROUP)
+_WAITS_WHILE_BUSY = bytes(g in _BUILD_GROUPS for g in VERB_GROUP)
+_GLOBAL_SCORER = bytes(_SCORER_OF_GROUP[g] for g in GLOBAL_GROUPS)
 
 
-def _wait(ctx: Context, verb: int, cell: int) -> float:
-    """Building while a unit acts: left for after its activation (it stays possible)."""
-    return -0.2
+def _score_code(ctx: Context, kind: int, verb: int, cell: int) -> float:
+    """One code's score by its group's scorer (``cell``: a global verb's number). The most
+    frequent groups come first."""
+    if kind == _BUILD_WALL:
+        return score_build_wall(ctx, verb, cell)
+    if kind == _WAIT:
+        return -0.2
+    if kind == _BUILD_DEV:
+        return score_build_dev(ctx, verb, cell)
+    if kind == _BUILD_UNIT:
+        return score_build_unit(ctx, verb, cell)
+    if kind == _PLACE:
+        return score_place(ctx, verb, cell)
+    if kind == _NEVER:
+        return -1.0  # the heuristic never builds or moves artillery, nor relocates a wall
+    if kind == _MOVE:
+        return score_move(ctx, verb, cell)
+    if kind == _ACTIVATE:
+        return score_activate(ctx, verb, cell)
+    if kind == _DISCHARGE:
+        return score_discharge(ctx, verb, cell)
+    if kind == _END_TURN:
+        return score_end_turn(ctx, verb, cell)
+    if kind == _END_ACTIVATION:
+        return score_end_activation(ctx, verb, cell)
+    if kind == _ATTACK:
+        return score_attack(ctx, verb, cell)
+    if kind == _RECRUIT:
+        return score_recruit(ctx, verb, cell)
+    if kind == _SEIZE:
+        return score_seize(ctx, verb, cell)
+    if kind == _BREACH:
+        return score_breach(ctx, verb, cell)
+    if kind == _OCCUPY:
+        return score_occupy(ctx, verb, cell)
+    if kind == _ATTACK_FROM:
+        return score_attack_from(ctx, verb, cell)
+    if kind == _CHOOSE:
+        return score_choose(ctx, verb, cell)
+    if kind == _NO_DEFENCE:
+        return score_no_defence(ctx, verb, cell)
+    if kind == _LOAD:
+        return score_load(ctx, verb, cell)
+    if kind == _VARIANT:
+        return score_variant(ctx, verb, cell)
+    if kind == _HOLD_PRISONER:
+        return score_hold_prisoner(ctx, verb, cell)
+    return score_place_rescued(ctx, verb, cell)
 
 
 def aggressor(seed: int | None = None) -> HeuristicAgent:
