@@ -25,7 +25,7 @@ from ..tactics import (
 )
 from .attacks import score_attack, score_breach
 from .building import score_build_dev, score_build_unit, score_build_wall, score_discharge, score_recruit
-from .context import Context
+from .context import Context, Weights
 from .movement import score_activate, score_attack_from, score_end_activation, score_end_turn, score_move
 from .placement import score_load, score_place, score_variant
 from .seizures import (
@@ -47,6 +47,7 @@ class HeuristicAgent(EngineAgent):
                  remember_scores: bool = False) -> None:
         super().__init__()
         self.style = style
+        self.weights = Weights(style)  # the same, as C doubles for the scorers
         self.name = style.name
         self.rng = random.Random(seed)
         self._maps: dict[int, tuple] = {}  # id(map) -> (the map, its tables)

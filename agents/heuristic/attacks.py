@@ -25,14 +25,14 @@ def score_attack(ctx: Context, verb: int, cell: int) -> float:
     st = ctx.state
     top, u, t, loaded, here = ctx.acting_unit()
     ranged = verb != A.ATTACK
-    reach = ctx.board.dist[here][cell] if ranged else 0
+    reach = ctx.info.dist[here][cell] if ranged else 0
     base = ARTILLERY_COST if verb == A.FIRE_ARTILLERY else UNIT_COST[t]
     victim, p = ctx.defence(cell, base, here, reach)
     if victim < 0:
         return -1.0
-    ev = ctx.style.attack * ctx.target_value(cell, base, here, reach)
+    ev = ctx.w.attack * ctx.target_value(cell, base, here, reach)
     bonus = 0.0
-    if ctx.board.dist[here][cell] == 1 and st.u_cell[victim] == cell:
+    if ctx.info.dist[here][cell] == 1 and st.u_cell[victim] == cell:
         # The occupation that may follow a win next door.
         bonus = p * 0.3 * max(0.0, ctx.lasting_value(t, cell) - ctx.lasting_value(t, here, loaded))
     if top.move != MOVE_DONE and top.move_left > 0 and not loaded:
@@ -45,7 +45,7 @@ def score_breach(ctx: Context, verb: int, cell: int) -> float:
     (any die of 1-3) times what lies behind: half an enemy development's value, a little for an
     enemy unit's hex, nothing (a small loss of the action) for anything else."""
     st = ctx.state
-    x = ctx.board.neighbours[cell][verb - A.BREACH]
+    x = ctx.state.nbr[cell * 6 + verb - A.BREACH]
     if x < 0:
         return -0.1
     owner = st.dev_owner[x]

@@ -81,24 +81,24 @@ def score_build_dev(ctx: Context, verb: int, cell: int) -> float:
     """A development: the Builder award it moves, the Complex, a first development (captures,
     production), a castle's production and a coast's shipyard, less its exposure to a seizure
     times what it would give away, and a little of its price (cheaper ones leave gold for more)."""
-    st, style = ctx.state, ctx.style
+    st, w = ctx.state, ctx.w
     dev = verb - A.BUILD_DEV + 1
-    v = ctx.builder_award_gain() * style.dev
-    v += style.complex * _complex_bonus(ctx, dev, cell)
+    v = ctx.builder_award_gain() * w.dev
+    v += w.complex * _complex_bonus(ctx, dev, cell)
     if not ctx.my_devs:
-        v += style.first_camp
+        v += w.first_camp
     if ctx.my_turns_left > 0:
         castle = coast = False
         for c in ctx.my_devs:
             castle = castle or st.dev_type[c] == CASTLE
             coast = coast or bool(ctx.info.coastal[c])
         if dev == CASTLE and not castle:
-            v += 0.4 * style.units  # a castle raises production to 3 units a turn
+            v += 0.4 * w.units  # a castle raises production to 3 units a turn
         if ctx.info.coastal[cell] and not coast:
             v += 0.3  # ships may be built
     # Exposure: a development is a gift to whoever can seize it.
     worth = DEV_COST[dev] + (LAST_DEVELOPMENT_BONUS if not ctx.my_devs else 0) + 1.0
-    v -= style.dev_safety * _new_dev_exposure(ctx, cell) * worth
+    v -= w.dev_safety * _new_dev_exposure(ctx, cell) * worth
     v -= 0.15 * DEV_COST[dev]  # cheaper developments leave gold for more
     if dev == CASTLE and ctx.threats:
         v -= 0.3  # a castle hex holds no defender
@@ -109,34 +109,33 @@ def score_build_unit(ctx: Context, verb: int, cell: int) -> float:
     """A unit: the style's preference for its type times its value where it is built (what it
     guards and approaches, and half of what it can win this turn if silver is left to activate
     it), less a little of its price."""
-    st, style = ctx.state, ctx.style
+    st, w = ctx.state, ctx.w
     t = verb - A.BUILD_UNIT
-    if style.unit_pref[t] <= 0:
+    if w.unit_pref[t] <= 0:
         return -1.0
-    loaded = t in LAND_TYPES and bool(st.gmap.is_sea[cell])
+    loaded = t in LAND_TYPES and bool(st.sea[cell])
     now = 0.5 * ctx.gain_this_turn(t, cell, loaded) if st.silver[ctx.me] >= UNIT_COST[t] else 0.0
     if not ctx.future:
         return now - 0.12 * UNIT_COST[t] - 0.3  # the game ends before it could matter
     v = ctx.lasting_value(t, cell, loaded) + now
-    return style.units * style.unit_pref[t] * (0.3 + v) - 0.12 * UNIT_COST[t]
+    return w.units * w.unit_pref[t] * (0.3 + v) - 0.12 * UNIT_COST[t]
 
 
 def score_build_wall(ctx: Context, verb: int, cell: int) -> float:
     """A wall: progress towards the Great Wall (five in a row), a Citadel it may close, and the
     cover it gives an exposed development of mine on either side. Only a wall beside a
     development of mine or extending my walls scores above zero."""
-    st, style, me = ctx.state, ctx.style, ctx.me
-    if style.walls <= 0:
+    st, w, me = ctx.state, ctx.w, ctx.me
+    if w.walls <= 0:
         return -0.5
-    board = ctx.board
     d = verb - A.BUILD_WALL
-    edge = board.edge[cell][d]
-    other = board.neighbours[cell][d]
+    edge = st.nbr_edge[cell * 6 + d]
+    other = st.nbr[cell * 6 + d]
     v = 0.0
     mine = st.dev_owner[cell] == me or (other >= 0 and st.dev_owner[other] == me)
     joins = edge in ctx.wall_extensions()
     if not mine and not joins:
-        return style.walls * 0.1 - 0.5 if ctx.wall_length() == 0 else -0.5
+        return w.walls * 0.1 - 0.5 if ctx.wall_length() == 0 else -0.5
     if not st.awards[me] & GREAT_WALL:
         length = ctx.wall_length()
         if joins or length == 0:
@@ -149,7 +148,7 @@ def score_build_wall(ctx: Context, verb: int, cell: int) -> float:
                 v += 0.05
             elif st.cell_player[b] != me:
                 v += 0.35 * ctx.exposure(a) + 0.1 * DEV_COST[st.dev_type[a]]
-    return style.walls * v - 0.35
+    return w.walls * v - 0.35
 
 
 def _enclosed_by(st: GameState, me: int, edge: int, cap: int = 12) -> int:
@@ -182,13 +181,13 @@ def score_discharge(ctx: Context, verb: int, cell: int) -> float:
     my developments."""
     st = ctx.state
     t = LAND_TYPES[verb - A.DISCHARGE]
-    here = ctx.lasting_value(t, cell, bool(st.gmap.is_sea[cell]))
+    here = ctx.lasting_value(t, cell, bool(st.sea[cell]))
     sites = ctx.unit_sites(t)
     if not sites or not ctx.future:
         return -1.0
-    best = ctx.lasting_value(t, sites[0], bool(st.gmap.is_sea[sites[0]]))
+    best = ctx.lasting_value(t, sites[0], bool(st.sea[sites[0]]))
     for c in sites[1:]:
-        best = max(best, ctx.lasting_value(t, c, bool(st.gmap.is_sea[c])))
+        best = max(best, ctx.lasting_value(t, c, bool(st.sea[c])))
     return best - here - 0.4
 
 
@@ -196,5 +195,5 @@ def score_recruit(ctx: Context, verb: int, cell: int) -> float:
     """A recruited prisoner: its value where it stands, and half of what it can win this turn."""
     st = ctx.state
     t = st.recruit_type
-    loaded = bool(st.gmap.is_sea[cell])
+    loaded = bool(st.sea[cell])
     return ctx.lasting_value(t, cell, loaded) + 0.5 * ctx.gain_this_turn(t, cell, loaded)

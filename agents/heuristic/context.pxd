@@ -9,7 +9,8 @@ from vigtavl_env.engine.state cimport Activation, GameState
 from vigtavl_env.engine.building cimport unit_sites
 from vigtavl_env.engine.combat cimport coastal_or_sea, defender_options
 from vigtavl_env.engine.movement cimport has_development
-from vigtavl_env.engine.state cimport count_of, positions
+from vigtavl_env.engine.state cimport active_of, count_of, positions
+from agents.tactics.maps cimport MapInfo
 from vigtavl_env.engine.tokens cimport longest_wall
 from agents.tactics.odds cimport attack_dice_from, choose_defender
 from agents.tactics.threats cimport Threats, guarded_beside, seize_exposure
@@ -21,14 +22,21 @@ cdef int ARCHER, BATTLE, FREIGHTER, FREIGHTER_CAPACITY, LAST_DEVELOPMENT_BONUS, 
 cdef int PRISONER, SPENT
 
 
+cdef class Weights:
+    cdef public double attack, seize, approach, guard, caution, dev, dev_safety, complex, walls, units, first_camp
+    cdef public double landing
+    cdef public tuple unit_pref, loads
+
+
 cdef class Context:
     cdef public GameState state
+    cdef public MapInfo info
+    cdef public Weights w
     cdef public int me, my_battle_left, my_turns_left, _wall_len, _n
     cdef public bint battle, can_capture, future
-    cdef public object agent, info, style, board, sig, counts
+    cdef public object agent, style, board, sig, counts
     cdef public list threats, my_devs
     cdef public set free_seizes, _near_devs, _berths
-    cdef public double w_caution, w_guard, w_landing, w_approach
     cdef public dict cache, _guards, pos, _this_turn, _exposure, _targets
     cdef double _builder_gain
     cdef double[:] _lasting  # lasting_value by (type, hex, aboard), NaN until worked out
@@ -67,7 +75,8 @@ cdef class Context:
     cpdef double target_value(self, int x, int base, int origin, int reach)
     @cython.locals(st=GameState, silver=int, cost_v=int, best=double, cost=int, gap=int, gain=double, d=int)
     cpdef double feint_bonus(self, int x, int victim, int front, int spent)
-    @cython.locals(st=GameState, active=int, out=list, u=int, t=int, m=int, here=int)
+    @cython.locals(st=GameState, top=Activation, active=int, out=list, u=int, t=int, m=int, here=int, d=int, y=int,
+                   dirs=list)
     cpdef list followers(self, int x)
     @cython.locals(known=object, st=GameState, vt=int, v=double, cargo=int, k=int, standing=int, u=int)
     cpdef double victim_value(self, int victim, int x)

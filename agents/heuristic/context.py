@@ -29,19 +29,35 @@ from vigtavl_env.engine.building import unit_sites
 from vigtavl_env.engine.combat import coastal_or_sea, defender_options
 from vigtavl_env.engine.hexgrid import angular_gap
 from vigtavl_env.engine.movement import has_development
-from vigtavl_env.engine.state import BATTLE, LOADED, ON_BOARD, PRISONER, SPENT, Activation, GameState, count_of, positions
+from vigtavl_env.engine.state import (
+    BATTLE, LOADED, ON_BOARD, PRISONER, SPENT, Activation, GameState, active_of, count_of, positions,
+)
 from vigtavl_env.engine.stats import (
     ARCHER, DEV_COST, FREIGHTER, FREIGHTER_CAPACITY, IS_SHIP, NO_DEV, UNIT_COST, UNIT_MOVEMENT, UNIT_RANGE,
 )
 from vigtavl_env.engine.tokens import longest_wall
 
+from ..tactics.maps import MapInfo
 from ..tactics import (
-    CLOSE_WIN, LAST_DEVELOPMENT_BONUS, MapInfo, attack_dice_from, award_shares, battle_turns_left,
+    CLOSE_WIN, LAST_DEVELOPMENT_BONUS, attack_dice_from, award_shares, battle_turns_left,
     choose_defender, end_counts, guarded_beside, guards, seize_exposure, seize_value, turns_left,
 )
 
 
 _UNKNOWN = [float("nan")]  # an entry of the lasting values not worked out yet
+
+
+class Weights:
+    """A style's weights (:class:`~agents.heuristic.styles.Style`) as C doubles in the compiled
+    build: the scorers read them at every code, where a style's attribute is a dictionary
+    look-up. Made once per bot."""
+
+    def __init__(self, style: Any) -> None:
+        self.attack, self.seize, self.approach = style.attack, style.seize, style.approach
+        self.guard, self.caution, self.dev = style.guard, style.caution, style.dev
+        self.dev_safety, self.complex, self.walls = style.dev_safety, style.complex, style.walls
+        self.units, self.first_camp, self.landing = style.units, style.first_camp, style.landing
+        self.unit_pref, self.loads = tuple(style.unit_pref), tuple(style.loads)
 
 
 class Context:
@@ -53,6 +69,7 @@ class Context:
         self.state = state
         self.info = info
         self.style = agent.style
+        self.w = agent.weights
         self.me = me = state.current_player if me < 0 else me
         self.board = state.gmap.board
         self.battle = state.phase == BATTLE
@@ -80,9 +97,6 @@ class Context:
         self._tables = None
         self._near_devs: set[int] | None = None
         self._berths: set[int] | None = None
-        # The style's weights lasting_value reads (C doubles in the compiled build).
-        self.w_caution, self.w_guard = agent.style.caution, agent.style.guard
-        self.w_landing, self.w_approach = agent.style.landing, agent.style.approach
         self._builder_gain = float("nan")
         self._wall_len = -1
         # Future turns in which my units' positions still matter.
@@ -130,7 +144,7 @@ class Context:
     def acting_unit(self) -> tuple[Activation, int, int, bool, int]:
         """The unit acting now: its activation, index, type, whether it is aboard, and its hex."""
         st = self.state
-        top = st.active
+        top = active_of(st)
         u = top.unit
         return top, u, st.u_type[u], st.u_where[u] == LOADED, st.u_cell[u]
 
@@ -197,11 +211,11 @@ class Context:
                 pr = 0.0
                 for th in self.threats:
                     pr = max(pr, th.attack_prob(cost, c, ship))
-                v -= self.w_caution * pr * (cost + 0.5)
+                v -= self.w.caution * pr * (cost + 0.5)
             if t != FREIGHTER and not loaded:
-                v += self.w_guard * self.guard_gain(c)
+                v += self.w.guard * self.guard_gain(c)
                 if not ship:
-                    v += self.w_landing
+                    v += self.w.landing
             if self.my_battle_left > 0 and t != FREIGHTER:
                 land, sea, _ = self.tables()
                 if ship:
@@ -213,7 +227,7 @@ class Context:
                     for y in self.info.sea_nb[c]:  # or it boards a freighter of mine
                         if y in self.freighter_berths():
                             pull = max(pull, 0.6 * sea[y])
-                v += self.w_approach * pull
+                v += self.w.approach * pull
         lasting[key] = v
         return v
 
@@ -257,9 +271,9 @@ class Context:
         v = 0.0
         if self.battle:
             if not loaded or t == ARCHER:
-                v = self.style.attack * self.best_attack(t, c, loaded)
+                v = self.w.attack * self.best_attack(t, c, loaded)
             if not loaded and t != FREIGHTER:
-                v += self.style.seize * self.seize_from(c)
+                v += self.w.seize * self.seize_from(c)
         self._this_turn[key] = v
         return v
 
@@ -362,8 +376,8 @@ class Context:
         if out is not None:
             return out
         st, me, info = self.state, self.me, self.info
-        nbrs = self.board.neighbours[x]
-        active = st.active.unit if st.active is not None else -1
+        top = active_of(st)
+        active = top.unit if top is not None else -1
         out = []
         for u in range(st.n_units):
             if st.u_owner[u] != me or u == active or st.u_flags[u] & SPENT or st.u_where[u] != ON_BOARD:
@@ -374,8 +388,11 @@ class Context:
             row = info.reach_list(st, u)
             m = UNIT_MOVEMENT[t]
             here = st.u_cell[u]
-            dirs = [d for d, n in enumerate(nbrs) if n >= 0 and (
-                n == here or (row[n] <= m and st.cell_player[n] in (-1, me)))]
+            dirs = []
+            for d in range(6):
+                y = st.nbr[x * 6 + d]
+                if y >= 0 and (y == here or (row[y] <= m and st.cell_player[y] in (-1, me))):
+                    dirs.append(d)
             if dirs:
                 out.append((UNIT_COST[t], dirs))
         self.cache[key] = out
@@ -411,9 +428,10 @@ class Context:
     def seize_from(self, a: int) -> float:
         """Tokens for the developments a unit standing on ``a`` could seize (those that can
         be seized already, without moving, do not count)."""
-        st, board, me = self.state, self.board, self.me
+        st, me = self.state, self.me
         total = 0.0
-        for d, x in enumerate(board.neighbours[a]):
+        for d in range(6):
+            x = st.nbr[a * 6 + d]
             if x < 0 or st.dev_type[x] == NO_DEV or x in self.free_seizes:
                 continue
             owner = st.dev_owner[x]
@@ -421,7 +439,7 @@ class Context:
                 continue
             if st.retaliator >= 0 and x in st.seized_this_turn:
                 continue
-            w = st.walls[board.edge[a][d]]
+            w = st.walls[st.nbr_edge[a * 6 + d]]
             if w >= 0 and w != me:
                 continue
             g = self.guards(owner)

@@ -66,8 +66,8 @@ def _battle_move_value(ctx: Context, u: int, x: int, side: int, stay: float) -> 
     victim, p = ctx.defence(x, cost, side, 0)
     if victim < 0:
         return -1.0
-    ev = ctx.style.attack * ctx.target_value(x, cost, side, 0)
-    return ev + p * (ctx.lasting_value(t, x) + ctx.style.seize * ctx.seize_from(x)) + (1 - p) * stay
+    ev = ctx.w.attack * ctx.target_value(x, cost, side, 0)
+    return ev + p * (ctx.lasting_value(t, x) + ctx.w.seize * ctx.seize_from(x)) + (1 - p) * stay
 
 
 def _best_battle_move(ctx: Context, u: int, x: int, r, move_left: int, stay: float) -> float:
@@ -96,7 +96,7 @@ def score_move(ctx: Context, verb: int, cell: int) -> float:
         return _best_battle_move(ctx, u, cell, r, top.move_left, ctx.lasting_value(t, here, loaded)) - now
     if t == FREIGHTER:
         return _freighter_lasting_value(ctx, u, cell) - now - 0.01
-    to_loaded = t in LAND_TYPES and st.gmap.is_sea[cell]
+    to_loaded = t in LAND_TYPES and bool(st.sea[cell])
     after = _value_at(ctx, u, t, cell, to_loaded, attack_left and (not to_loaded or t == ARCHER))
     return after - now - 0.01
 
@@ -164,11 +164,10 @@ def _unit_plan(ctx: Context, u: int, t: int, cell: int, loaded: bool) -> float:
     stay = ctx.lasting_value(t, cell, loaded)
     best = stay + (ctx.gain_this_turn(t, cell, loaded) if attack_left else 0.0)
     r = _reach_of(ctx, u, UNIT_MOVEMENT[t], ctx.battle)
-    is_sea = st.gmap.is_sea
     land_unit = t in LAND_TYPES
     best_stop = stay
     for c in r.in_order(STOP):  # the order reached (ties keep the first)
-        to_loaded = land_unit and is_sea[c]
+        to_loaded = land_unit and bool(st.sea[c])
         v = ctx.lasting_value(t, c, to_loaded)
         if v > best_stop:
             best_stop = v

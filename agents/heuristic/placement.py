@@ -34,7 +34,7 @@ def score_place(ctx: Context, verb: int, cell: int) -> float:
         v += 0.08 * len(behind) + 0.6
     else:
         v = 0.5 * min(len(free_land), 3) + (0.6 if t == GALLEON else 0.0)
-    dist = ctx.board.dist[cell]
+    dist = ctx.info.dist[cell]
     near = 10
     for u in range(st.n_units):
         if st.u_where[u] != ON_BOARD:
@@ -45,12 +45,12 @@ def score_place(ctx: Context, verb: int, cell: int) -> float:
         elif dd < near:
             near = dd
     # Aggressors like other players close, builders keep away.
-    return v + (ctx.style.approach - 0.35) * (1.0 if near <= 2 else 0.0)
+    return v + (ctx.w.approach - 0.35) * (1.0 if near <= 2 else 0.0)
 
 
 def score_load(ctx: Context, verb: int, g: int) -> float:
     """Setup: the style's favourite split of the starting knights over the two freighters."""
-    return ctx.style.loads[g - A.LOAD]
+    return ctx.w.loads[g - A.LOAD]
 
 
 def score_variant(ctx: Context, verb: int, g: int) -> float:

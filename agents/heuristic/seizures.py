@@ -33,8 +33,8 @@ def score_occupy(ctx: Context, verb: int, cell: int) -> float:
     here = st.u_cell[u]
     gain = ctx.lasting_value(t, cell) - ctx.lasting_value(t, here)
     if st.cell_player[cell] not in (-1, ctx.me):
-        gain += ctx.style.seize * (seize_tokens(ctx, cell) if st.dev_type[cell] != NO_DEV else 0.3)
-    return gain + 0.5 * ctx.style.seize * (ctx.seize_from(cell) - ctx.seize_from(here))
+        gain += ctx.w.seize * (seize_tokens(ctx, cell) if st.dev_type[cell] != NO_DEV else 0.3)
+    return gain + 0.5 * ctx.w.seize * (ctx.seize_from(cell) - ctx.seize_from(here))
 
 
 def score_seize(ctx: Context, verb: int, cell: int) -> float:
@@ -59,7 +59,7 @@ def _seizer_value(ctx: Context, s: int, cell: int) -> float:
     outcome = guard_outcome([(guard_holds(st, s, g), stake_value(st, g)) for g in guards], stake)
     _, p_seized, beaten = outcome
     tokens = 0.3 if artillery_only else seize_tokens(ctx, cell)
-    v = ctx.style.seize * (p_seized * tokens + beaten)
+    v = ctx.w.seize * (p_seized * tokens + beaten)
     if t in LAND_TYPES and st.occ[cell] + 1 <= MAX_OCCUPANCY:
         v += p_seized * (0.05 + 0.5 * max(0.0, ctx.lasting_value(t, cell) - ctx.lasting_value(t, h)))
     return v
@@ -109,7 +109,7 @@ def _piece_stake(ctx: Context, cell: int, seizer_owner: int) -> float:
     st = ctx.state
     if st.dev_type[cell] == NO_DEV:
         return 1.0  # artillery: no tokens, but it would fire at me
-    return seize_value(st, seizer_owner, cell) + 0.5 * ctx.style.dev
+    return seize_value(st, seizer_owner, cell) + 0.5 * ctx.w.dev
 
 
 def _guard_loss(ctx: Context, guard: int) -> float:
@@ -134,7 +134,7 @@ def score_hold_prisoner(ctx: Context, verb: int, cell: int) -> float:
     """Where my prisoner is held: the development farthest from other players' units (a
     seizure there would free it)."""
     st = ctx.state
-    dist = ctx.board.dist[cell]
+    dist = ctx.info.dist[cell]
     near = min((dist[st.u_cell[u]] for u in range(st.n_units)
                 if st.u_owner[u] != ctx.me and st.u_where[u] == ON_BOARD), default=9)
     return 0.1 * min(near, 9)

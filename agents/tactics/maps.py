@@ -89,6 +89,7 @@ class MapInfo:
         self.is_land = gmap.is_land
         self.is_sea = gmap.is_sea
         self.coastal = gmap.coastal
+        self.dist = board.dist  # steps between two hexes, [a][b]
         self.shore = [tuple(x for x in self.nb[c] if gmap.is_land[x]) for c in range(n)]
         self.sea_nb = [tuple(x for x in self.nb[c] if gmap.is_sea[x]) for c in range(n)]
         self.land_dist = [self._bfs(c, gmap.is_land, None) for c in range(n)]
