@@ -169,10 +169,12 @@ def _best_code(values: array, legal: list[int], noise: float, rnd: Callable[[], 
     """The code of the best (score + noise * rnd(), code) pair, compared as max() compares the
     pairs (the score first, then the code), one rnd() per code in order, as in ``scored``."""
     vals = values  # its C doubles, in the compiled build
-    best = vals[0] + noise * rnd()
+    r = rnd()  # a C double, so that the sum below is C arithmetic
+    best = vals[0] + noise * r
     best_code = legal[0]
     for i in range(1, len(legal)):
-        s = vals[i] + noise * rnd()
+        r = rnd()
+        s = vals[i] + noise * r
         code = legal[i]
         if s > best or (s == best and code > best_code):
             best = s
