@@ -8,7 +8,7 @@ from vigtavl_env.engine.free_actions cimport breachers
 
 # Constants of other modules this module compares with, as C ints here (imported by name in the .py;
 # nothing imports them from this module).
-cdef int ARTILLERY_COST, MOVE_DONE
+cdef int ARTILLERY_COST, ATTACK, BREACH, FIRE_ARTILLERY, MOVE_DONE
 
 
 @cython.locals(st=GameState, top=Activation, u=int, t=int, loaded=bint, here=int, ranged=bint, reach=int, base=int,

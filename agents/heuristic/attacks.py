@@ -8,7 +8,7 @@ breach scores the most dice against the wall, for what opening it makes reachabl
 
 from __future__ import annotations
 
-from vigtavl_env.engine import actions as A
+from vigtavl_env.engine.actions import ATTACK, BREACH, FIRE_ARTILLERY
 from vigtavl_env.engine.free_actions import breachers
 from vigtavl_env.engine.state import MOVE_DONE
 from vigtavl_env.engine.stats import ARTILLERY_COST, DEV_COST, UNIT_COST
@@ -24,9 +24,9 @@ def score_attack(ctx: Context, verb: int, cell: int) -> float:
     nothing but the action.)"""
     st = ctx.state
     top, u, t, loaded, here = ctx.acting_unit()
-    ranged = verb != A.ATTACK
+    ranged = verb != ATTACK
     reach = ctx.info.dist[here][cell] if ranged else 0
-    base = ARTILLERY_COST if verb == A.FIRE_ARTILLERY else UNIT_COST[t]
+    base = ARTILLERY_COST if verb == FIRE_ARTILLERY else UNIT_COST[t]
     victim, p = ctx.defence(cell, base, here, reach)
     if victim < 0:
         return -1.0
@@ -45,7 +45,7 @@ def score_breach(ctx: Context, verb: int, cell: int) -> float:
     (any die of 1-3) times what lies behind: half an enemy development's value, a little for an
     enemy unit's hex, nothing (a small loss of the action) for anything else."""
     st = ctx.state
-    x = ctx.state.nbr[cell * 6 + verb - A.BREACH]
+    x = ctx.state.nbr[cell * 6 + verb - BREACH]
     if x < 0:
         return -0.1
     owner = st.dev_owner[x]

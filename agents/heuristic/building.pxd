@@ -9,7 +9,8 @@ from agents.tactics.threats cimport seize_exposure
 
 # Constants of other modules this module compares with, as C ints here (imported by name in the .py;
 # nothing imports them from this module).
-cdef int CAMP, CASTLE, CITADEL, COMPLEX, FORT, GREAT_WALL, LAST_DEVELOPMENT_BONUS, NO_DEV
+cdef int BUILD_DEV, BUILD_UNIT, BUILD_WALL, CAMP, CASTLE, CITADEL, COMPLEX, DISCHARGE, FORT, GREAT_WALL
+cdef int LAST_DEVELOPMENT_BONUS, NO_DEV
 
 
 @cython.locals(st=GameState, me=int, nb=list, need1=int, need2=int, has1=bint, has2=bint, x=int, y=int, other=int,

@@ -10,7 +10,7 @@ against its cost.
 
 from __future__ import annotations
 
-from vigtavl_env.engine import actions as A
+from vigtavl_env.engine.actions import BUILD_DEV, BUILD_UNIT, BUILD_WALL, DISCHARGE
 from vigtavl_env.engine.state import CITADEL, COMPLEX, GREAT_WALL, GameState
 from vigtavl_env.engine.stats import CAMP, CASTLE, DEV_COST, FORT, LAND_TYPES, NO_DEV, UNIT_COST
 from vigtavl_env.engine.tokens import may_close_enclosure
@@ -82,7 +82,7 @@ def score_build_dev(ctx: Context, verb: int, cell: int) -> float:
     production), a castle's production and a coast's shipyard, less its exposure to a seizure
     times what it would give away, and a little of its price (cheaper ones leave gold for more)."""
     st, w = ctx.state, ctx.w
-    dev = verb - A.BUILD_DEV + 1
+    dev = verb - BUILD_DEV + 1
     v = ctx.builder_award_gain() * w.dev
     v += w.complex * _complex_bonus(ctx, dev, cell)
     if not ctx.my_devs:
@@ -110,7 +110,7 @@ def score_build_unit(ctx: Context, verb: int, cell: int) -> float:
     guards and approaches, and half of what it can win this turn if silver is left to activate
     it), less a little of its price."""
     st, w = ctx.state, ctx.w
-    t = verb - A.BUILD_UNIT
+    t = verb - BUILD_UNIT
     if w.unit_pref[t] <= 0:
         return -1.0
     loaded = t in LAND_TYPES and bool(st.sea[cell])
@@ -128,7 +128,7 @@ def score_build_wall(ctx: Context, verb: int, cell: int) -> float:
     st, w, me = ctx.state, ctx.w, ctx.me
     if w.walls <= 0:
         return -0.5
-    d = verb - A.BUILD_WALL
+    d = verb - BUILD_WALL
     edge = st.nbr_edge[cell * 6 + d]
     other = st.nbr[cell * 6 + d]
     v = 0.0
@@ -180,7 +180,7 @@ def score_discharge(ctx: Context, verb: int, cell: int) -> float:
     """Discharge and recruit: a knight that is no use where it is comes back next to one of
     my developments."""
     st = ctx.state
-    t = LAND_TYPES[verb - A.DISCHARGE]
+    t = LAND_TYPES[verb - DISCHARGE]
     here = ctx.lasting_value(t, cell, bool(st.sea[cell]))
     sites = ctx.unit_sites(t)
     if not sites or not ctx.future:

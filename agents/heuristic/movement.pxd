@@ -12,7 +12,7 @@ from vigtavl_env.engine.movement cimport reach
 
 # Constants of other modules this module compares with, as C ints here (imported by name in the .py;
 # nothing imports them from this module).
-cdef int ARCHER, BATTLE_HEX, FREIGHTER, LOADED, ON_BOARD, SPENT, STOP
+cdef int ACTIVATE, ARCHER, BATTLE_HEX, FREIGHTER, LOADED, ON_BOARD, SPENT, STOP
 
 
 @cython.locals(st=GameState, v=double, best=double, k=int, t=int, y=int)

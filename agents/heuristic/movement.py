@@ -12,7 +12,7 @@ decision is worth something.
 
 from __future__ import annotations
 
-from vigtavl_env.engine import actions as A
+from vigtavl_env.engine.actions import ACTIVATE
 from vigtavl_env.engine.combat import can_attack_from_here
 from vigtavl_env.engine.legal import battle_sides, may_battle_move, nested_ok
 from vigtavl_env.engine.movement import BATTLE_HEX, STOP, reach
@@ -140,7 +140,7 @@ def _activation_unit(st: GameState, me: int, utype: int, cell: int) -> int:
 def score_activate(ctx: Context, verb: int, cell: int) -> float:
     """The best this unit can do with a move and an attack, over staying put."""
     st = ctx.state
-    t = verb - A.ACTIVATE
+    t = verb - ACTIVATE
     u = _activation_unit(st, ctx.me, t, cell)
     if u < 0:
         return -1.0

@@ -8,7 +8,7 @@ from vigtavl_env.engine.variants cimport unit_status, variant_features
 
 # Constants of other modules this module compares with, as C ints here (imported by name in the .py;
 # nothing imports them from this module).
-cdef int ACTING, CHOOSE_BREACHER, FREIGHTER, GALLEON, ON_BOARD
+cdef int ACTING, CHOOSE_BREACHER, DISCHARGE, FREIGHTER, GALLEON, LOAD, ON_BOARD, PLACE, VARIANT
 
 
 @cython.locals(st=GameState, me=int, t=int, v=double, y=int, dd=int, x=int, near=int, u=int)

@@ -8,7 +8,7 @@ knights over the two freighters (:attr:`Style.loads`).
 
 from __future__ import annotations
 
-from vigtavl_env.engine import actions as A
+from vigtavl_env.engine.actions import DISCHARGE, LOAD, PLACE, VARIANT
 from vigtavl_env.engine.legal import variant_options
 from vigtavl_env.engine.state import CHOOSE_BREACHER, ON_BOARD
 from vigtavl_env.engine.stats import FREIGHTER, GALLEON
@@ -21,7 +21,7 @@ def score_place(ctx: Context, verb: int, cell: int) -> float:
     """Ships go next to free land (developments may be built beside them, knights step
     ashore), spread out, freighters and the galleon first."""
     st, info, me = ctx.state, ctx.info, ctx.me
-    t = 3 + verb - A.PLACE
+    t = 3 + verb - PLACE
     free_land = [x for x in info.shore[cell] if st.cell_player[x] < 0]
     if t == FREIGHTER:
         v = 1.0 * min(len(free_land), 3) + 0.5
@@ -50,7 +50,7 @@ def score_place(ctx: Context, verb: int, cell: int) -> float:
 
 def score_load(ctx: Context, verb: int, g: int) -> float:
     """Setup: the style's favourite split of the starting knights over the two freighters."""
-    return ctx.w.loads[g - A.LOAD]
+    return ctx.w.loads[g - LOAD]
 
 
 def score_variant(ctx: Context, verb: int, g: int) -> float:
@@ -59,13 +59,13 @@ def score_variant(ctx: Context, verb: int, g: int) -> float:
     upright); the unit already acting breaches; otherwise the freighter carrying the most."""
     st = ctx.state
     pend = st.pending
-    k = g - A.VARIANT
+    k = g - VARIANT
     u = variant_options(st)[k][0]
     status = unit_status(st, u)
     parent = pend.parent.kind if pend.parent is not None else -1
     if parent == CHOOSE_BREACHER:
         return 1.0 if status == ACTING else -float(status)
-    if parent >= 0 or A.DISCHARGE <= pend.extra < A.DISCHARGE + 3:
+    if parent >= 0 or DISCHARGE <= pend.extra < DISCHARGE + 3:
         return float(status)
     cargo = variant_features(st, u)[2:]
     return 0.1 * sum(cargo) - 0.001 * k

@@ -11,7 +11,7 @@ from agents.tactics.values cimport seize_value
 
 # Constants of other modules this module compares with, as C ints here (imported by name in the .py;
 # nothing imports them from this module).
-cdef int CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, MAX_OCCUPANCY, NO_DEV, ON_BOARD
+cdef int CHOOSE, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, MAX_OCCUPANCY, NO_DEV, ON_BOARD
 
 
 @cython.locals(st=GameState, u=int, t=int, here=int, gain=double)

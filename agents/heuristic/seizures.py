@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from vigtavl_env.engine import actions as A
+from vigtavl_env.engine.actions import CHOOSE
 from vigtavl_env.engine.combat import pending_attack_dice
 from vigtavl_env.engine.free_actions import guard_options, seizers
 from vigtavl_env.engine.legal import pending_units
@@ -75,7 +75,7 @@ def _chosen_unit(ctx: Context, verb: int, cell: int) -> int:
     """The unit a "choose <type>" code names: of that type on that hex, among the candidates
     of the pending choice (``legal.pending_units``)."""
     st = ctx.state
-    t = verb - A.CHOOSE
+    t = verb - CHOOSE
     options = cached_units(ctx, ("pending",), lambda: pending_units(st))
     return next((u for u in options if st.u_cell[u] == cell and st.u_type[u] == t), -1)
 
