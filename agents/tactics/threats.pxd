@@ -1,6 +1,7 @@
 # C types for threats.py in the compiled build (see vigtavl_env/engine/state.pxd).
 cimport cython
 from vigtavl_env.engine.state cimport GameState
+from agents.tactics.maps cimport MapInfo
 # The other compiled modules' functions this module calls, cimported so that the calls are C calls
 # (imported by name alone, as in the .py, each call would go through a Python function object).
 from vigtavl_env.engine.free_actions cimport guard_cells
@@ -26,7 +27,7 @@ cdef class Threats:
 @cython.locals(k=int, x=int)
 cpdef bint guarded_beside(GameState state, set guard_cells, int cell, int d, int extra_guard=*)
 @cython.locals(q=int, exposed=double, d=int, a=int, h=int, w=int)
-cpdef double seize_exposure(GameState state, object info, int cell, int owner, Threats threat, set guard_cells,
+cpdef double seize_exposure(GameState state, MapInfo info, int cell, int owner, Threats threat, set guard_cells,
                             int extra_guard=*)
 @cython.locals(u=int)
 cpdef tuple threat_key(GameState state, int player)
@@ -35,16 +36,16 @@ cpdef tuple _targets(GameState state, int me)
 @cython.locals(n=int, u=int, w=int, t=int, base=int, m=int, kind=int, x=int, c=int, d=int, k=int, cost=int,
                p=double, stand=cython.uchar[:], reach=cython.uchar[:], dist=cython.int[:], nb=cython.int[:],
                rays=cython.int[:], ranged=cython.double[:], ranged_p=cython.double[:], close=list, stands=list)
-cpdef tuple threat_tables(GameState state, object info, int player)
+cpdef tuple threat_tables(GameState state, MapInfo info, int player)
 @cython.locals(n=int, c=int, k=int, cells=cython.int[:], value=cython.double[:], land=cython.float[:],
                sea=cython.float[:], land_den=cython.double[:], sea_den=cython.double[:], ld=cython.int[:],
                sa=cython.int[:])
-cpdef tuple target_field(GameState state, object info, int me)
+cpdef tuple target_field(GameState state, MapInfo info, int me)
 @cython.locals(i=int, best=double, v=double)
 cdef double _best_pull(double[:] value, int[:] cells, int k, double[:] den, int[:] dist, int row)
 @cython.locals(n=int, q=int, u=int, w=int, t=int, off=int, base=int, c=int, r=double, seen=bint,
                risk=cython.double[:], out=cython.double[:], dist=cython.int[:])
-cpdef list approach_risk(GameState state, object info, int me)
+cpdef list approach_risk(GameState state, MapInfo info, int me)
 cpdef int _hex_row(int cell, int n)
 @cython.locals(w=int)
 cpdef bint _fights(GameState state, int u, int player)

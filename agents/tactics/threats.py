@@ -277,16 +277,16 @@ def seize_exposure(state: GameState, info: MapInfo, cell: int, owner: int, threa
     if cell in guard_cells or cell == extra_guard:
         # A defender on the hex: he must first win a battle against it.
         return 0.0
-    board = state.gmap.board
     q = threat.player
     exposed = 0.0
-    for d, a in enumerate(board.neighbours[cell]):
+    for d in range(6):
+        a = state.nbr[cell * 6 + d]
         if a < 0 or not threat.stand[a]:
             continue
         h = state.cell_player[a]
         if h >= 0 and h != q:
             continue
-        w = state.walls[board.edge[cell][d]]
+        w = state.walls[state.nbr_edge[cell * 6 + d]]
         if w >= 0 and w != q:
             exposed = max(exposed, 0.3)  # a wall in the way: he must breach it first
             continue
