@@ -45,7 +45,7 @@ def score_breach(ctx: Context, verb: int, cell: int) -> float:
     (any die of 1-3) times what lies behind: half an enemy development's value, a little for an
     enemy unit's hex, nothing (a small loss of the action) for anything else."""
     st = ctx.state
-    x = ctx.state.nbr[cell * 6 + verb - BREACH]
+    x = st.nbr[cell * 6 + verb - BREACH]
     if x < 0:
         return -0.1
     owner = st.dev_owner[x]

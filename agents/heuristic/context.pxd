@@ -34,7 +34,7 @@ cdef class Context:
     cdef public Weights w
     cdef public int me, my_battle_left, my_turns_left, _wall_len, _n
     cdef public bint battle, can_capture, future
-    cdef public object agent, style, board, sig, counts
+    cdef public object agent, board, sig, counts
     cdef public list threats, my_devs
     cdef public set free_seizes, _near_devs, _berths
     cdef public dict cache, _guards, pos, _this_turn, _exposure, _targets

@@ -68,8 +68,7 @@ class Context:
         self.agent = agent
         self.state = state
         self.info = info
-        self.style = agent.style
-        self.w = agent.weights
+        self.w = agent.weights  # the style's weights, as C doubles
         self.me = me = state.current_player if me < 0 else me
         self.board = state.gmap.board
         self.battle = state.phase == BATTLE
