@@ -430,7 +430,7 @@ def test_reach_arrays_and_dicts_tell_the_same(preset) -> None:
                 continue
             for can_attack, wind in ((True, True), (False, False)):
                 r = reach(s, u, UNIT_MOVEMENT[s.u_type[u]], can_attack=can_attack, wind=wind)
-                order = [r.order[i] for i in range(r.count)]
+                order = [r.order_at(i) for i in range(r.count)]
                 assert list(r.cost) == order and len(set(order)) == len(order)
                 assert all(r.cost[c] == r.cost_of(c) >= 0 for c in order)
                 assert all(r.cost_of(c) == -1 for c in range(s.n_cells) if c not in r.cost)

@@ -73,7 +73,7 @@ def _new_dev_exposure_calc(ctx: Context, cell: int) -> float:
     for th in ctx.threats:
         e = max(e, seize_exposure(ctx.state, ctx.info, cell, ctx.me, th, g))
     if ctx.threats:
-        e = max(e, ctx.tables()[2][cell])
+        e = max(e, ctx.approach_risk(cell))
     return e
 
 

@@ -36,14 +36,17 @@ cdef class Context:
     cdef public bint battle, can_capture, future
     cdef public object agent, board, sig, counts
     cdef public list threats, my_devs
-    cdef public set free_seizes, _near_devs, _berths
+    cdef public set free_seizes, _berths
+    cdef bytearray _near
     cdef public dict cache, _guards, pos, _this_turn, _exposure, _targets
     cdef double _builder_gain
     cdef double[:] _lasting  # lasting_value by (type, hex, aboard), NaN until worked out
     cdef public tuple _tables
+    cdef double[:] _land, _sea, _risk  # tables(), as C arrays
     cdef dict __dict__
 
     cpdef tuple tables(self)
+    cpdef double approach_risk(self, int c)
     cpdef int wall_length(self)
     cpdef set guards(self, int p)
     @cython.locals(st=GameState, best=dict, u=int, c=int, o=int, t=int)
@@ -54,9 +57,10 @@ cdef class Context:
     cpdef double dev_worth(self, int c)
     @cython.locals(e=double, g=set)
     cpdef double exposure(self, int c, int extra_guard=*)
-    @cython.locals(gain=double, d=int, before=double, devown=cython.int[:])
+    @cython.locals(gain=double, st=GameState, k=int, d=int, before=double, devown=cython.int[:])
     cpdef double guard_gain(self, int c)
-    cpdef set near_devs(self)
+    @cython.locals(st=GameState, flags=bytearray, x=int, k=int, y=int)
+    cpdef bytearray near_devs(self)
     @cython.locals(key=int, lasting=cython.double[:], known=double, v=double, ship=bint, cost=int, pr=double,
                    pull=double, y=int, th=Threats)
     cpdef double lasting_value(self, int t, int c, bint loaded=*)

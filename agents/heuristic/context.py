@@ -94,7 +94,7 @@ class Context:
         self._exposure: dict[int, float] = {}
         self._targets: dict[int, int] | None = None
         self._tables = None
-        self._near_devs: set[int] | None = None
+        self._near: bytearray | None = None
         self._berths: set[int] | None = None
         self._builder_gain = float("nan")
         self._wall_len = -1
@@ -102,11 +102,19 @@ class Context:
         self.future = self.my_battle_left > 0 or bool(self.threats)
 
     # ------------------------------------------------------------ shared facts
-    def tables(self) -> tuple[list[float], list[float], list[float]]:
-        """(target pull for knights, for ships, approach risk) per hex."""
+    def tables(self) -> tuple[array, array, array]:
+        """(target pull for knights, for ships, approach risk) per hex, as arrays of doubles (C
+        arrays here in the compiled build: ``_land``, ``_sea``, ``_risk``)."""
         if self._tables is None:
             self._tables = self.agent._tables(self.state, self.info, self.me, self.sig)
+            self._land, self._sea, self._risk = self._tables
         return self._tables
+
+    def approach_risk(self, c: int) -> float:
+        """The approach risk of hex ``c`` (the third of :meth:`tables`)."""
+        if self._tables is None:
+            self.tables()
+        return self._risk[c]
 
     def wall_length(self) -> int:
         """My longest line of walls (the Great Wall needs five)."""
@@ -174,24 +182,33 @@ class Context:
 
     def guard_gain(self, c: int) -> float:
         """Exposure removed from my developments by a defender standing on ``c``."""
-        if not self.threats or c not in self.near_devs():
+        if not self.threats or not self.near_devs()[c]:
             return 0.0
         gain = 0.0
-        devown = self.state.dev_owner
-        for d in (c,) + self.info.nb[c]:
-            if devown[d] != self.me:
+        st = self.state
+        devown = st.dev_owner
+        for k in range(-1, 6):  # c itself, then its neighbours
+            d = c if k < 0 else st.nbr[c * 6 + k]
+            if d < 0 or devown[d] != self.me:
                 continue
             before = self.exposure(d)
             if before > 0:
                 gain += (before - self.exposure(d, extra_guard=c)) * self.dev_worth(d)
         return gain
 
-    def near_devs(self) -> set[int]:
-        """My developments' hexes and the hexes next to them."""
-        if self._near_devs is None:
-            nb = self.info.nb
-            self._near_devs = {d for x in self.my_devs for d in (x,) + nb[x]}
-        return self._near_devs
+    def near_devs(self) -> bytearray:
+        """A flag per hex: one of my developments' hexes or next to one."""
+        if self._near is None:
+            st = self.state
+            flags = bytearray(self._n)
+            for x in self.my_devs:
+                flags[x] = 1
+                for k in range(6):
+                    y = st.nbr[x * 6 + k]
+                    if y >= 0:
+                        flags[y] = 1
+            self._near = flags
+        return self._near
 
     # ------------------------------------------------------------ unit values
     def lasting_value(self, t: int, c: int, loaded: bool = False) -> float:
@@ -216,16 +233,17 @@ class Context:
                 if not ship:
                     v += self.w.landing
             if self.my_battle_left > 0 and t != FREIGHTER:
-                land, sea, _ = self.tables()
+                if self._tables is None:
+                    self.tables()
                 if ship:
-                    pull = sea[c]
+                    pull = self._sea[c]
                 elif loaded:
-                    pull = 0.8 * sea[c]  # a freighter can carry it next to its target
+                    pull = 0.8 * self._sea[c]  # a freighter can carry it next to its target
                 else:
-                    pull = land[c]
+                    pull = self._land[c]
                     for y in self.info.sea_nb[c]:  # or it boards a freighter of mine
                         if y in self.freighter_berths():
-                            pull = max(pull, 0.6 * sea[y])
+                            pull = max(pull, 0.6 * self._sea[y])
                 v += self.w.approach * pull
         lasting[key] = v
         return v

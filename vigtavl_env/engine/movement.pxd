@@ -8,19 +8,20 @@ cdef int ARTILLERY_OCCUPANCY, FREIGHTER, FREIGHTER_CAPACITY, MAX_OCCUPANCY, BATT
 
 
 cdef class Reach:
-    cdef public int[:] tables, seen, kind, order
-    cdef public int count
+    cdef public int[:] tables
+    cdef public int n, count
     cdef object _cost, _stops, _battles, _windy
     cpdef reached(self, int c, int cost, int bits)
     cpdef int cost_of(self, int c)
     cpdef bint is_stop(self, int c)
     cpdef bint is_battle(self, int c)
     cpdef bint is_windy(self, int c)
-    @cython.locals(c=int, out=list, kind=cython.int[:])
+    cpdef int order_at(self, int i)
+    @cython.locals(c=int, out=list, t=cython.int[:], n=int)
     cpdef list destinations(self, int bits)
-    @cython.locals(i=int, c=int, out=list)
+    @cython.locals(i=int, c=int, out=list, t=cython.int[:], n=int)
     cpdef list in_order(self, int bits)
-    @cython.locals(i=int, c=int, out=dict)
+    @cython.locals(i=int, c=int, out=dict, t=cython.int[:], n=int)
     cpdef dict _dict(self, int bits)
 
 
@@ -29,9 +30,9 @@ cpdef int freighter_with_room(GameState state, int cell, int player)
 
 @cython.locals(me=int, ship=bint, start=int, battle_phase=bint, need=int, walls=cython.int[:],
                holder=cython.int[:], occ=cython.int[:], art_owner=cython.int[:], own_terrain=cython.int[:],
-               nbr=cython.int[:], nbr_edge=cython.int[:], res=Reach,
-               frontier=list, later=list, nxt=list, cost=int, a=int, b=int, d=int, e=int, w=int, h=int,
-               seen=cython.int[:], kind=cython.int[:], stop=int, windy=int)
+               nbr=cython.int[:], nbr_edge=cython.int[:], res=Reach, t=cython.int[:], n=int,
+               qs=int, f0=int, f1=int, ls=int, n_later=int, nxt=int, i=int, cost=int, a=int, b=int, d=int, e=int,
+               w=int, h=int, stop=int, windy=int)
 cpdef Reach reach(GameState state, int u, int points, bint towing=*, bint can_attack=*, bint wind=*)
 
 @cython.locals(land=int, h=int, stop=int)

@@ -35,14 +35,17 @@ from .stats import ARTILLERY_OCCUPANCY, FREIGHTER, FREIGHTER_CAPACITY, IS_SHIP, 
 
 
 STOP, BATTLE_HEX, WINDY = 1, 2, 4  # Reach.kind bits of a hex
-_BLANK: dict[int, Any] = {}  # board size -> a blank Reach buffer (seen -1, kind and order 0)
+# board size -> a blank Reach buffer: seen -1, then kind, order and the search's two queues 0
+_BLANK: dict[int, Any] = {}
 
 
 class Reach:
-    """Result of a movement search, as typed arrays: ``seen[c]`` the cheapest cost of hex ``c``
-    (-1: not reached), ``kind[c]`` its bits (``STOP``: the unit may end there, ``BATTLE_HEX``:
-    moving in starts a battle, ``WINDY``: its cheapest way in rode the wind) and ``order``, the
-    hexes in the order the search reached them (``count`` of them).
+    """Result of a movement search, as typed arrays in one int buffer ``tables`` of the board's
+    ``n`` hexes: ``seen`` (``tables[c]``) the cheapest cost of hex ``c`` (-1: not reached),
+    ``kind`` (``tables[n + c]``) its bits (``STOP``: the unit may end there, ``BATTLE_HEX``: moving
+    in starts a battle, ``WINDY``: its cheapest way in rode the wind) and ``order``
+    (``tables[2n + i]``), the hexes in the order the search reached them (``count`` of them); the
+    search's queues after them.
 
     The dicts hex -> cost ``cost``, ``stops`` and ``battles`` (in the order reached, which the
     bots' ties follow) and the set ``windy`` are made from the arrays on first use; the engine
@@ -51,40 +54,42 @@ class Reach:
     def __init__(self, n_cells: int) -> None:
         blank = _BLANK.get(n_cells)
         if blank is None:
-            blank = _BLANK[n_cells] = array("i", [-1]) * n_cells + array("i", [0]) * (2 * n_cells)
-        # one copy of a blank buffer, three views of it: a fresh buffer costs more than a copy
-        self.tables = memoryview(blank[:])
-        self.seen = self.tables[0:n_cells]
-        self.kind = self.tables[n_cells:2 * n_cells]
-        self.order = self.tables[2 * n_cells:3 * n_cells]
+            blank = _BLANK[n_cells] = array("i", [-1]) * n_cells + array("i", [0]) * (4 * n_cells)
+        # one copy of a blank buffer, one view of it: a fresh buffer, or a view per table, costs more
+        self.tables = blank[:]
+        self.n = n_cells
         self.count = 0
         self._cost = self._stops = self._battles = self._windy = None
 
     def reached(self, c: int, cost: int, bits: int) -> None:
         """Hex ``c`` is reached first at ``cost``, with the ``kind`` bits ``bits``."""
-        self.seen[c] = cost
-        self.kind[c] = bits
-        self.order[self.count] = c
+        self.tables[c] = cost
+        self.tables[self.n + c] = bits
+        self.tables[2 * self.n + self.count] = c
         self.count += 1
 
     def cost_of(self, c: int) -> int:
-        return self.seen[c]
+        return self.tables[c]
 
     def is_stop(self, c: int) -> bool:
-        return self.kind[c] & STOP != 0
+        return self.tables[self.n + c] & STOP != 0
 
     def is_battle(self, c: int) -> bool:
-        return self.kind[c] & BATTLE_HEX != 0
+        return self.tables[self.n + c] & BATTLE_HEX != 0
 
     def is_windy(self, c: int) -> bool:
-        return self.kind[c] & WINDY != 0
+        return self.tables[self.n + c] & WINDY != 0
+
+    def order_at(self, i: int) -> int:
+        """The ``i``-th hex the search reached."""
+        return self.tables[2 * self.n + i]
 
     def destinations(self, bits: int) -> list[int]:
         """The hexes with one of the ``kind`` bits ``bits`` (stops, battles or both), ascending."""
         out = []
-        kind = self.kind
-        for c in range(len(kind)):  # in hex order: no sort
-            if kind[c] & bits:
+        t, n = self.tables, self.n
+        for c in range(n):  # in hex order: no sort
+            if t[n + c] & bits:
                 out.append(c)
         return out
 
@@ -92,18 +97,20 @@ class Reach:
         """The hexes with one of the ``kind`` bits ``bits``, in the order the search reached
         them (the order of the dicts, without making one)."""
         out = []
+        t, n = self.tables, self.n
         for i in range(self.count):
-            c = self.order[i]
-            if self.kind[c] & bits:
+            c = t[2 * n + i]
+            if t[n + c] & bits:
                 out.append(c)
         return out
 
     def _dict(self, bits: int) -> dict[int, int]:
         out = {}
+        t, n = self.tables, self.n
         for i in range(self.count):
-            c = self.order[i]
-            if bits == 0 or self.kind[c] & bits:
-                out[c] = self.seen[c]
+            c = t[2 * n + i]
+            if bits == 0 or t[n + c] & bits:
+                out[c] = t[c]
         return out
 
     @property
@@ -127,7 +134,7 @@ class Reach:
     @property
     def windy(self) -> set[int]:
         if self._windy is None:
-            self._windy = {self.order[i] for i in range(self.count) if self.kind[self.order[i]] & WINDY}
+            self._windy = {c for c in self._dict(WINDY)}
         return self._windy
 
 
@@ -164,28 +171,37 @@ def reach(state: GameState, u: int, points: int, towing: bool = False, can_attac
     if start < 0:
         return Reach(state.n_cells)  # not on the board: nowhere to go
     res = Reach(state.n_cells)
-    seen = res.seen
-    kind = res.kind
+    t = res.tables  # seen at 0, kind at n, order at 2n, the queue at 3n, the wind's arrivals at 4n
+    n = state.n_cells
     stop, windy = STOP, WINDY  # the kind bits as C ints here (module constants are Python objects)
     res.reached(start, 0, 0)
-    frontier = [start]
-    later: list[int] = []  # hexes reached by the wind, one cost level further out
+    # The hexes to step on from, level by level: this level's frontier is queue[f0:f1]; the next
+    # level's is appended after it, the hexes the wind brought first (they arrive one level later).
+    qs = 3 * n
+    f0, f1 = qs, qs + 1
+    t[qs] = start
+    ls = 4 * n
+    n_later = 0  # hexes reached by the wind, one cost level further out: t[ls:ls + n_later]
     for cost in range(1, points + 1):
-        nxt = later
-        later = []
-        for a in frontier:
+        nxt = f1
+        for i in range(n_later):
+            t[nxt] = t[ls + i]
+            nxt += 1
+        n_later = 0
+        for i in range(f0, f1):
+            a = t[i]
             for d in range(6):
                 b = nbr[a * 6 + d]
                 if b < 0:
                     continue
                 e = nbr_edge[a * 6 + d]
-                if seen[b] >= 0:
-                    if kind[b] & windy and seen[b] == cost and not kind[a] & windy and own_terrain[b]:
+                if t[b] >= 0:
+                    if t[n + b] & windy and t[b] == cost and not t[n + a] & windy and own_terrain[b]:
                         # as cheap without the wind: the ride is not needed to get here
                         w = walls[e]
                         h = holder[b]
                         if (w < 0 or w == me) and (h == -1 or h == me):
-                            kind[b] &= ~windy
+                            t[n + b] &= ~windy
                     continue
                 w = walls[e]
                 if w >= 0 and w != me:
@@ -197,21 +213,24 @@ def reach(state: GameState, u: int, points: int, towing: bool = False, can_attac
                                 else 0)
                 elif not _enter(state, res, b, cost, me, ship, need, towing, battle_phase, can_attack):
                     continue
-                nxt.append(b)
-                if kind[a] & windy:
-                    kind[b] |= windy
+                t[nxt] = b
+                nxt += 1
+                if t[n + a] & windy:
+                    t[n + b] |= windy
         if ship and wind and cost + 1 <= points:
             # Riding the wind arrives one level later, so ordinary steps of this level go first.
-            for a in frontier:
-                if kind[a] & windy:
+            for i in range(f0, f1):
+                a = t[i]
+                if t[n + a] & windy:
                     continue
                 for b in wind_to[a]:
                     h = holder[b]
-                    if seen[b] < 0 and (h == -1 or h == me):
+                    if t[b] < 0 and (h == -1 or h == me):
                         res.reached(b, cost + 1, (stop if occ[b] + 1 <= MAX_OCCUPANCY else 0) | windy)
-                        later.append(b)
-        frontier = nxt
-        if not frontier and not later:
+                        t[ls + n_later] = b
+                        n_later += 1
+        f0, f1 = f1, nxt
+        if f0 == f1 and not n_later:
             break
     return res
 
