@@ -125,9 +125,9 @@ def test_threat_and_target_tables_equal_their_matrix_definition(map_name):
         for p in range(state.n_players):
             th = T.Threats(state, info, p)
             want = threats_by_matrices(state, info, p, adj, ray)
-            assert (th.close, th.ranged, th.stand) == want
-            assert T.target_field(state, info, p) == target_field_by_matrices(state, info, p)
-            assert T.approach_risk(state, info, p) == approach_risk_by_matrices(state, info, p)
+            assert (list(th.close), list(th.ranged), [bool(x) for x in th.stand]) == want
+            assert tuple(map(list, T.target_field(state, info, p))) == target_field_by_matrices(state, info, p)
+            assert list(T.approach_risk(state, info, p)) == approach_risk_by_matrices(state, info, p)
             checked += 1
             ranged += any(want[1])
         legal = legal_actions(state)

@@ -128,7 +128,7 @@ class HeuristicAgent(EngineAgent):
     def _tables(self, state: GameState, info: MapInfo, me: int, sig: tuple) -> tuple:
         def make() -> tuple:
             land, sea = target_field(state, info, me)
-            return array("d", land), array("d", sea), array("d", approach_risk(state, info, me))
+            return land, sea, approach_risk(state, info, me)
         return self._table_cache.get(sig, make)
 
 

@@ -41,6 +41,7 @@ cdef class Context:
     cdef public dict cache, _guards, pos, _this_turn, _exposure, _targets
     cdef double _builder_gain
     cdef double[:] _lasting  # lasting_value by (type, hex, aboard), NaN until worked out
+    cdef int[:] _target_at  # targets(): the defending unit per hex, -1 where none
     cdef public tuple _tables
     cdef double[:] _land, _sea, _risk  # tables(), as C arrays
     cdef dict __dict__
@@ -49,7 +50,7 @@ cdef class Context:
     cpdef double approach_risk(self, int c)
     cpdef int wall_length(self)
     cpdef set guards(self, int p)
-    @cython.locals(st=GameState, best=dict, u=int, c=int, o=int, t=int)
+    @cython.locals(st=GameState, best=dict, u=int, c=int, o=int, t=int, at=object)
     cpdef dict targets(self)
     @cython.locals(st=GameState, top=Activation, u=int)
     cpdef tuple acting_unit(self)
@@ -70,8 +71,8 @@ cdef class Context:
     cpdef set freighter_berths(self)
     @cython.locals(key=int, known=object, v=double)
     cpdef double gain_this_turn(self, int t, int c, bint loaded=*)
-    @cython.locals(targets=dict, st=GameState, cost=int, best=double, d=int, k=int, i=int, x=int, w=int, v=double,
-                   rays=cython.int[:], crossed=cython.int[:])
+    @cython.locals(target_at=cython.int[:], st=GameState, cost=int, best=double, d=int, k=int, i=int, x=int, w=int,
+                   v=double, rays=cython.int[:], crossed=cython.int[:])
     cpdef double best_attack(self, int t, int c, bint loaded=*)
     @cython.locals(st=GameState)
     cpdef tuple defence(self, int x, int base, int origin, int reach)

@@ -93,6 +93,7 @@ class Context:
         self._this_turn: dict[int, float] = {}
         self._exposure: dict[int, float] = {}
         self._targets: dict[int, int] | None = None
+        self._target_at: array | None = None  # targets() as a unit per hex, -1 where none
         self._tables = None
         self._near: bytearray | None = None
         self._berths: set[int] | None = None
@@ -146,6 +147,10 @@ class Context:
                 c: u for c, (_, u) in best.items()
                 if IS_SHIP[st.u_type[u]] or self.can_capture
             }
+            at = array("i", [-1]) * self._n
+            for c in self._targets:
+                at[c] = self._targets[c]
+            self._target_at = at
         return self._targets
 
     def acting_unit(self) -> tuple[Activation, int, int, bool, int]:
@@ -300,9 +305,9 @@ class Context:
         a freighter: only at sea hexes and the coast)."""
         if t == FREIGHTER:
             return 0.0
-        targets = self.targets()
-        if not targets:
+        if not self.targets():
             return 0.0
+        target_at = self._target_at
         st, me = self.state, self.me
         cost = UNIT_COST[t]
         best = 0.0
@@ -317,13 +322,13 @@ class Context:
                     w = st.walls[crossed[i]]
                     if w >= 0 and w != me:
                         break
-                    if x in targets and not (loaded and not coastal_or_sea(st, x)):
+                    if target_at[x] >= 0 and not (loaded and not coastal_or_sea(st, x)):
                         v = self.target_value(x, cost, c, k)
                         if v > best:
                             best = v
         for d in range(6):
             x = st.nbr[c * 6 + d]
-            if x < 0 or x not in targets or (loaded and not coastal_or_sea(st, x)):
+            if x < 0 or target_at[x] < 0 or (loaded and not coastal_or_sea(st, x)):
                 continue
             w = st.walls[st.nbr_edge[c * 6 + d]]
             if w >= 0 and w != me:

@@ -17,7 +17,9 @@ cdef int _N_DIST
 
 cdef class Threats:
     cdef public int player
-    cdef public list close, ranged, stand
+    cdef public bytearray close, stand
+    cdef public object ranged
+    cdef double[:] _ranged  # ranged, as a C array
     cdef public bint can_capture
 
     @cython.locals(p=double, d=int)
@@ -35,17 +37,18 @@ cpdef tuple threat_key(GameState state, int player)
 cpdef tuple _targets(GameState state, int me)
 @cython.locals(n=int, u=int, w=int, t=int, base=int, m=int, kind=int, x=int, c=int, d=int, k=int, cost=int,
                p=double, stand=cython.uchar[:], reach=cython.uchar[:], dist=cython.int[:], nb=cython.int[:],
-               rays=cython.int[:], ranged=cython.double[:], ranged_p=cython.double[:], close=list, stands=list)
+               rays=cython.int[:], ranged=cython.double[:], ranged_p=cython.double[:], close=bytearray,
+               stand_out=bytearray)
 cpdef tuple threat_tables(GameState state, MapInfo info, int player)
 @cython.locals(n=int, c=int, k=int, cells=cython.int[:], value=cython.double[:], land=cython.float[:],
                sea=cython.float[:], land_den=cython.double[:], sea_den=cython.double[:], ld=cython.int[:],
-               sa=cython.int[:])
+               sa=cython.int[:], land64=cython.double[:], sea64=cython.double[:])
 cpdef tuple target_field(GameState state, MapInfo info, int me)
 @cython.locals(i=int, best=double, v=double)
 cdef double _best_pull(double[:] value, int[:] cells, int k, double[:] den, int[:] dist, int row)
-@cython.locals(n=int, q=int, u=int, w=int, t=int, off=int, base=int, c=int, r=double, seen=bint,
+@cython.locals(n=int, q=int, u=int, w=int, t=int, off=int, base=int, c=int, r=double,
                risk=cython.double[:], out=cython.double[:], dist=cython.int[:])
-cpdef list approach_risk(GameState state, MapInfo info, int me)
+cpdef object approach_risk(GameState state, MapInfo info, int me)
 cpdef int _hex_row(int cell, int n)
 @cython.locals(w=int)
 cpdef bint _fights(GameState state, int u, int player)

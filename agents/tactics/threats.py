@@ -28,21 +28,23 @@ class Threats:
 
     ``close[c]``: the most close-combat dice one of his units could bring against hex ``c``;
     ``ranged[c]``: his best chance of a ranged hit on ``c``; ``stand[c]``: one of his fighting
-    units could end a move on ``c``; ``can_capture``: he holds a development (U28).
+    units could end a move on ``c`` (1, else 0); ``can_capture``: he holds a development (U28).
+    Typed arrays: ``close`` and ``stand`` bytes, ``ranged`` doubles.
     """
 
-    __slots__ = ("player", "close", "ranged", "stand", "can_capture")
+    __slots__ = ("player", "close", "ranged", "stand", "can_capture", "_ranged")
 
     def __init__(self, state: GameState, info: MapInfo, player: int) -> None:
         self.player = player
         self.can_capture = has_development(state, player)
         self.close, self.ranged, self.stand = threat_tables(state, info, player)
+        self._ranged = self.ranged  # a C array of it, in the compiled build
 
     def attack_prob(self, cost: int, cell: int, is_ship: bool) -> float:
         """Chance he defeats a defender of this cost on ``cell`` with his best single attack."""
         if not is_ship and not self.can_capture:
             return 0.0
-        p = self.ranged[cell]
+        p = self._ranged[cell]
         d = self.close[cell]
         if d:
             p = max(p, CLOSE_WIN[d][cost])
@@ -95,13 +97,14 @@ def _hex_row(cell: int, n: int) -> int:
     return cell + n if cell < 0 else cell
 
 
-def threat_tables(state: GameState, info: MapInfo, player: int) -> tuple[list[int], list[float], list[bool]]:
+def threat_tables(state: GameState, info: MapInfo, player: int) -> tuple[bytearray, array, bytearray]:
     """:class:`Threats`' ``close``, ``ranged`` and ``stand`` of ``player``: where each of his
     fighting units could stand next turn (its static distance within its move; an archer aboard
     also shoots from its freighter's hex), the hexes next to those for his close combat, and
     the hexes 1-3 steps along a ray from them for his ranged attacks."""
     n = info.n
-    stand = bytearray(n)
+    stand_out = bytearray(n)
+    stand = stand_out  # a C array when compiled
     reach = bytearray(8 * n)  # per attack kind (close or ranged) and cost: where such a unit could stand
     ranged_out = array("d", bytes(8 * n))
     ranged, ranged_p, nb, rays = ranged_out, _RANGED_P, state.nbr, info.rays_flat  # C arrays when compiled
@@ -122,7 +125,7 @@ def threat_tables(state: GameState, info: MapInfo, player: int) -> tuple[list[in
         if w == LOADED and t == ARCHER:
             stand[c] = 1
             reach[kind + c] = 1
-    close = [0] * n
+    close = bytearray(n)  # the most dice: 3 at most
     for cost in (1, 3):  # the stronger last: it overrides
         kind = cost * n
         for c in range(n):
@@ -144,11 +147,7 @@ def threat_tables(state: GameState, info: MapInfo, player: int) -> tuple[list[in
                     p = ranged_p[cost * 4 + k]
                     if p > ranged[x]:
                         ranged[x] = p
-    stands = [False] * n
-    for x in range(n):
-        if stand[x]:
-            stands[x] = True
-    return close, ranged_out.tolist(), stands
+    return close, ranged_out, stand_out
 
 
 def threats_of(state: GameState, info: MapInfo, player: int) -> Threats:
@@ -188,13 +187,14 @@ def _targets(state: GameState, me: int) -> tuple[list[int], list[float]]:
     return xs, vs
 
 
-def target_field(state: GameState, info: MapInfo, me: int) -> tuple[list[float], list[float]]:
+def target_field(state: GameState, info: MapInfo, me: int) -> tuple[array, array]:
     """Pull of other players' targets per hex, for my knights (over land) and my ships (over
-    sea): the best target value, shrinking with the turns it takes to get next to it."""
+    sea): the best target value, shrinking with the turns it takes to get next to it (arrays of
+    doubles, read as C arrays by the compiled bots)."""
     xs, vs = _targets(state, me)
     n = info.n
     if not xs:
-        return [0.0] * n, [0.0] * n
+        return array("d", bytes(8 * n)), array("d", bytes(8 * n))
     cells, value = array("i", xs), array("d", vs)
     land_out = array("f", bytes(4 * n))  # float32: the stored quotient is rounded as numpy's was
     sea_out = array("f", bytes(4 * n))
@@ -208,7 +208,12 @@ def target_field(state: GameState, info: MapInfo, me: int) -> tuple[list[float],
             land[c] = _best_pull(value, cells, k, land_den, ld, c * n)
         if is_sea[c]:
             sea[c] = _best_pull(value, cells, k, sea_den, sa, c * n)
-    return land_out.tolist(), sea_out.tolist()
+    land_d, sea_d = array("d", bytes(8 * n)), array("d", bytes(8 * n))
+    land64, sea64 = land_d, sea_d  # C arrays when compiled: float32 to double, exact
+    for c in range(n):
+        land64[c] = land[c]
+        sea64[c] = sea[c]
+    return land_d, sea_d
 
 
 def _best_pull(value: array, cells: array, k: int, den: array, dist: array, row: int) -> float:
@@ -222,15 +227,14 @@ def _best_pull(value: array, cells: array, k: int, den: array, dist: array, row:
     return best
 
 
-def approach_risk(state: GameState, info: MapInfo, me: int) -> list[float]:
+def approach_risk(state: GameState, info: MapInfo, me: int) -> array:
     """0..1 per hex: how soon other players' fighting units could stand next to it (for the
     turns before a threat is immediate): per hex, the most any one unit threatens, 1 within
-    its move and falling with each turn of moves beyond."""
+    its move and falling with each turn of moves beyond (an array of doubles)."""
     n = info.n
     risk = _RISK_BATTLE if state.phase == BATTLE else _RISK_BUILD
     risk_out = array("d", bytes(8 * n))
     out = risk_out  # a C array when compiled
-    seen = False
     for q in range(state.n_players):
         if q == me or battle_turns_left(state, q) <= 0:
             continue
@@ -239,7 +243,6 @@ def approach_risk(state: GameState, info: MapInfo, me: int) -> list[float]:
                 continue
             w = state.u_where[u]
             t = state.u_type[u]
-            seen = True
             # Steps to stand next to each hex: a ship's sea approach, a knight's distance less one.
             if IS_SHIP[t]:
                 dist, off = info.approach_flat(state.wind), t * _N_DIST + 1
@@ -250,7 +253,7 @@ def approach_risk(state: GameState, info: MapInfo, me: int) -> list[float]:
                 r = risk[off + dist[base + c]]
                 if r > out[c]:
                     out[c] = r
-    return risk_out.tolist() if seen else [0.0] * n
+    return risk_out
 
 
 def guards(state: GameState, owner: int) -> set[int]:

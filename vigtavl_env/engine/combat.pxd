@@ -41,7 +41,8 @@ cpdef bint coastal_or_sea(GameState state, int cell)
 @cython.locals(t=int)
 cpdef bint can_attack_from_here(GameState state, int u)
 @cython.locals(owner=int, u_where=cython.int[:], u_owner=cython.int[:], u_type=cython.int[:], u_cell=cython.int[:],
-               on_hex=list, warship=bint, strongest=int, out=list, u=int, h=int, t=int)
+               nbr=cython.int[:], beside1=int, beside2=int, d=int, k=int, h=int, on_hex=list, near=list, warship=bint,
+               strongest=int, u=int, c=int, room=int, kinds=int, keys=list, t=int)
 cpdef list defender_options(GameState state, int cell, int origin, int attacker)
 @cython.locals(out=dict, d=int, k=int, cell=int, edge=int, w=int)
 cpdef dict ranged_targets(GameState state, int player, int origin)

@@ -46,29 +46,48 @@ def defender_options(state: GameState, cell: int, origin: int, attacker: int) ->
     is one he may not fight (as ``may_target`` keeps him from attacking one).
     """
     owner = state.cell_player[cell]
-    u_where, u_owner, u_type, u_cell = state.u_where, state.u_owner, state.u_type, state.u_cell
-    on_hex = [u for u in positions(u_cell, cell) if u_where[u] == ON_BOARD and u_owner[u] == owner]
-    if not on_hex:
-        return []
+    u_where, u_owner, u_type, u_cell, nbr = state.u_where, state.u_owner, state.u_type, state.u_cell, state.nbr
+    # The owner's hexes next to both the attacker's hex and ``cell`` (two at most).
+    beside1 = beside2 = -1
+    for d in range(6):
+        h = nbr[cell * 6 + d]
+        if h < 0 or state.cell_player[h] != owner:
+            continue
+        for k in range(6):
+            if nbr[origin * 6 + k] == h:
+                if beside1 < 0:
+                    beside1 = h
+                else:
+                    beside2 = h
+    # One pass over the units: the owner's on the hex and on those beside it.
+    on_hex: list[int] = []
+    near: list[int] = []
     warship = False  # loops, not generators: the compiled function has no closures
     strongest = 0
-    for u in on_hex:
-        warship = warship or (IS_SHIP[u_type[u]] and u_type[u] != FREIGHTER)
-        strongest = max(strongest, UNIT_COST[u_type[u]])
-    out: list[tuple[int, int, int]] = []
+    for u in range(len(u_cell)):
+        if u_where[u] != ON_BOARD or u_owner[u] != owner:
+            continue
+        c = u_cell[u]
+        if c == cell:
+            on_hex.append(u)
+            warship = warship or (IS_SHIP[u_type[u]] and u_type[u] != FREIGHTER)
+            strongest = max(strongest, UNIT_COST[u_type[u]])
+        elif c >= 0 and (c == beside1 or c == beside2):
+            near.append(u)
+    if not on_hex:
+        return []
+    # Each option as one int ordered by (hex, type, unit): the order the defender's choices come in.
+    room, kinds = len(u_cell), len(UNIT_COST)
+    keys: list[int] = []
     for u in on_hex:
         if not (warship and u_type[u] == FREIGHTER):
-            out.append((cell, u_type[u], u))
-    dist_o = state.gmap.board.dist[origin]
-    for h in state.gmap.board.neighbours[cell]:
-        if h < 0 or dist_o[h] != 1 or state.cell_player[h] != owner:
-            continue
-        for u in positions(u_cell, h):
-            t = u_type[u]
-            if (u_where[u] == ON_BOARD and u_owner[u] == owner and t != FREIGHTER and UNIT_COST[t] < strongest
-                    and (IS_SHIP[t] or can_capture(state, attacker))):
-                out.append((h, t, u))
-    return [u for _, _, u in sorted(out)]
+            keys.append((cell * kinds + u_type[u]) * room + u)
+    for u in near:
+        t = u_type[u]
+        if t != FREIGHTER and UNIT_COST[t] < strongest and (IS_SHIP[t] or can_capture(state, attacker)):
+            keys.append((u_cell[u] * kinds + t) * room + u)
+    keys.sort()
+    return [key % room for key in keys]
 
 
 def defender_at(state: GameState, cell: int) -> int:
