@@ -16,7 +16,7 @@ cdef int LAST_DEVELOPMENT_BONUS, NO_DEV
 @cython.locals(st=GameState, me=int, nb=list, need1=int, need2=int, has1=bint, has2=bint, x=int, y=int, other=int,
                missing=int, room=int, price=int)
 cpdef double _complex_bonus(Context ctx, int dev, int cell)
-@cython.locals(e=object)
+@cython.locals(e=double)
 cpdef double _new_dev_exposure(Context ctx, int cell)
 @cython.locals(e=double, g=set)
 cpdef double _new_dev_exposure_calc(Context ctx, int cell)

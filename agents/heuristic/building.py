@@ -58,11 +58,10 @@ def _complex_bonus(ctx: Context, dev: int, cell: int) -> float:
 
 def _new_dev_exposure(ctx: Context, cell: int) -> float:
     """0..1: how open a development I would build on ``cell`` is to a seizure (once per decision)."""
-    key = ("newdev", cell)
-    e = ctx.cache.get(key)
-    if e is not None:
-        return e
-    e = ctx.cache[key] = _new_dev_exposure_calc(ctx, cell)
+    e = ctx.new_dev_known(cell)
+    if e != e:  # NaN: not worked out yet
+        e = _new_dev_exposure_calc(ctx, cell)
+        ctx.remember_new_dev(cell, e)
     return e
 
 

@@ -20,6 +20,8 @@ from agents.tactics.values cimport battle_turns_left, seize_value, turns_left
 # nothing imports them from this module).
 cdef int ARCHER, BATTLE, FREIGHTER, FREIGHTER_CAPACITY, LAST_DEVELOPMENT_BONUS, LOADED, NO_DEV, ON_BOARD
 cdef int PRISONER, SPENT
+# This module's own: IS_SHIP and UNIT_COST as bytes (nothing imports them).
+cdef bytes _SHIP, _COST
 
 
 cdef class Weights:
@@ -38,7 +40,9 @@ cdef class Context:
     cdef public list threats, my_devs
     cdef public set free_seizes, _berths
     cdef bytearray _near
-    cdef public dict cache, _guards, pos, _this_turn, _exposure, _targets
+    cdef public dict cache, _guards, pos, _exposure, _targets, _defences, _feints, _victims
+    cdef public set _wall_ext
+    cdef double[:] _this_turn, _new_dev  # made on first use (None until then)
     cdef double _builder_gain
     cdef double[:] _lasting  # lasting_value by (type, hex, aboard), NaN until worked out
     cdef int[:] _target_at  # targets(): the defending unit per hex, -1 where none
@@ -63,29 +67,32 @@ cdef class Context:
     @cython.locals(st=GameState, flags=bytearray, x=int, k=int, y=int)
     cpdef bytearray near_devs(self)
     @cython.locals(key=int, lasting=cython.double[:], known=double, v=double, ship=bint, cost=int, pr=double,
-                   pull=double, y=int, th=Threats)
+                   pull=double, berths=set, st=GameState, d=int, y=int, th=Threats)
     cpdef double lasting_value(self, int t, int c, bint loaded=*)
     @cython.locals(st=GameState, j=set, e=int, mine=list)
     cpdef set wall_extensions(self)
     @cython.locals(st=GameState, f=set, u=int)
     cpdef set freighter_berths(self)
-    @cython.locals(key=int, known=object, v=double)
+    @cython.locals(key=int, known=double, v=double)
     cpdef double gain_this_turn(self, int t, int c, bint loaded=*)
     @cython.locals(target_at=cython.int[:], st=GameState, cost=int, best=double, d=int, k=int, i=int, x=int, w=int,
                    v=double, rays=cython.int[:], crossed=cython.int[:])
     cpdef double best_attack(self, int t, int c, bint loaded=*)
-    @cython.locals(st=GameState)
+    @cython.locals(st=GameState, key=object)
     cpdef tuple defence(self, int x, int base, int origin, int reach)
     @cython.locals(victim=int, p=double, v=double, d=int)
     cpdef double target_value(self, int x, int base, int origin, int reach)
-    @cython.locals(st=GameState, silver=int, cost_v=int, best=double, cost=int, gap=int, gain=double, d=int)
+    @cython.locals(key=object, known=object, st=GameState, silver=int, cost_v=int, best=double, cost=int, gap=int, gain=double,
+                   d=int, v=double)
     cpdef double feint_bonus(self, int x, int victim, int front, int spent)
     @cython.locals(st=GameState, top=Activation, active=int, out=list, u=int, t=int, m=int, here=int, d=int, y=int,
                    dirs=list)
     cpdef list followers(self, int x)
-    @cython.locals(known=object, st=GameState, vt=int, v=double, cargo=int, k=int, standing=int, u=int)
+    @cython.locals(key=int, known=object, st=GameState, vt=int, v=double, cargo=int, k=int, standing=int, u=int)
     cpdef double victim_value(self, int victim, int x)
     @cython.locals(st=GameState, total=double, d=int, x=int, owner=int, w=int)
     cpdef double seize_from(self, int a)
+    cpdef double new_dev_known(self, int c)
+    cpdef remember_new_dev(self, int c, double e)
     cpdef double builder_award_gain(self)
     cpdef list unit_sites(self, int t)

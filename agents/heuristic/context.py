@@ -45,6 +45,7 @@ from ..tactics import (
 
 
 _UNKNOWN = [float("nan")]  # an entry of the lasting values not worked out yet
+_SHIP, _COST = bytes(IS_SHIP), bytes(UNIT_COST)  # per unit type, read as C chars when compiled
 
 
 class Weights:
@@ -90,7 +91,13 @@ class Context:
             lasting = self.pos["lasting_value"] = array("d", _UNKNOWN) * (len(IS_SHIP) * info.n * 2)
         self._lasting = lasting
         self._n = info.n
-        self._this_turn: dict[int, float] = {}
+        self._this_turn: array | None = None  # gain_this_turn by (type, hex, aboard), NaN until worked out
+        self._new_dev: array | None = None  # building's exposure of a new development, by hex
+        self._wall_ext: set[int] | None = None
+        # Per-decision values by an int key (a key tuple and its hash cost more than the look-up)
+        self._defences: dict[int, tuple] = {}
+        self._feints: dict[int, float] = {}
+        self._victims: dict[int, float] = {}
         self._exposure: dict[int, float] = {}
         self._targets: dict[int, int] | None = None
         self._target_at: array | None = None  # targets() as a unit per hex, -1 where none
@@ -226,8 +233,8 @@ class Context:
             return known
         v = 0.0
         if self.future:
-            ship = IS_SHIP[t]
-            cost = UNIT_COST[t]
+            ship = _SHIP[t]
+            cost = _COST[t]
             if self.threats and not loaded:
                 pr = 0.0
                 for th in self.threats:
@@ -246,16 +253,20 @@ class Context:
                     pull = 0.8 * self._sea[c]  # a freighter can carry it next to its target
                 else:
                     pull = self._land[c]
-                    for y in self.info.sea_nb[c]:  # or it boards a freighter of mine
-                        if y in self.freighter_berths():
-                            pull = max(pull, 0.6 * self._sea[y])
+                    berths = self.freighter_berths()
+                    if berths:  # or it boards a freighter of mine next to it
+                        st = self.state
+                        for d in range(6):
+                            y = st.nbr[c * 6 + d]
+                            if y >= 0 and st.sea[y] and y in berths:
+                                pull = max(pull, 0.6 * self._sea[y])
                 v += self.w.approach * pull
         lasting[key] = v
         return v
 
     def wall_extensions(self) -> set[int]:
         """Edges that touch one of my walls end to end."""
-        j = self.cache.get("wall_extensions")
+        j = self._wall_ext
         if j is None:
             st, me = self.state, self.me
             j = set()
@@ -268,7 +279,7 @@ class Context:
                 for e in range(len(st.walls)):  # less the edges that have a wall already
                     if st.walls[e] >= 0:
                         j.discard(e)
-            self.cache["wall_extensions"] = j
+            self._wall_ext = j
         return j
 
     def freighter_berths(self) -> set[int]:
@@ -286,9 +297,11 @@ class Context:
     def gain_this_turn(self, t: int, c: int, loaded: bool = False) -> float:
         """What my unit of type ``t`` (attack unused) can win this turn from ``c``: its best
         attack's expected tokens, plus the developments it could seize from there."""
-        key = (t * self.info.n + c) * 2 + loaded
-        known = self._this_turn.get(key)
-        if known is not None:
+        key = (t * self._n + c) * 2 + loaded
+        if self._this_turn is None:
+            self._this_turn = array("d", _UNKNOWN) * (len(IS_SHIP) * self._n * 2)
+        known = self._this_turn[key]
+        if known == known:  # not NaN: worked out already
             return known
         v = 0.0
         if self.battle:
@@ -309,7 +322,7 @@ class Context:
             return 0.0
         target_at = self._target_at
         st, me = self.state, self.me
-        cost = UNIT_COST[t]
+        cost = _COST[t]
         best = 0.0
         if UNIT_RANGE[t]:
             rays, crossed = self.info.rays_flat, self.info.ray_edges_flat
@@ -341,12 +354,12 @@ class Context:
     def defence(self, x: int, base: int, origin: int, reach: int) -> tuple[int, float]:
         """(the unit the attacked player will choose to defend ``x``, P(the attack beats it))
         for an attack with ``base`` dice from ``origin`` at range ``reach`` (0: close combat)."""
-        key = ("defence", x, base, origin, reach)
-        v = self.cache.get(key)
+        key = ((base * 4 + reach) * self._n + origin) * self._n + x  # reach: 0..3
+        v = self._defences.get(key)
         if v is None:
             st = self.state
             dice = attack_dice_from(st, base, x, origin, bool(reach))
-            v = self.cache[key] = choose_defender(st, dice, reach, defender_options(st, x, origin, self.me))
+            v = self._defences[key] = choose_defender(st, dice, reach, defender_options(st, x, origin, self.me))
         return v
 
     def target_value(self, x: int, base: int, origin: int, reach: int) -> float:
@@ -365,10 +378,10 @@ class Context:
         """Tactics > Feint: the first attack on ``x`` sets its front to ``front``; what that is
         worth to the strongest unit of mine that could attack next from a flank or the rear
         (the silver ``spent`` on the first attack already gone)."""
-        key = ("feint", x, front, spent)
-        v = self.cache.get(key)
-        if v is not None:
-            return v
+        key = (spent * 6 + front) * self._n + x
+        known = self._feints.get(key)
+        if known is not None:
+            return known
         st = self.state
         silver = st.silver[self.me] - spent if st.retaliator < 0 else 0
         cost_v = UNIT_COST[st.u_type[victim]]
@@ -387,7 +400,8 @@ class Context:
                 gain = CLOSE_WIN[cost + gap][cost_v] - CLOSE_WIN[cost][cost_v]
             if gain > best:
                 best = gain
-        v = self.cache[key] = best * self.victim_value(victim, x)
+        v = best * self.victim_value(victim, x)
+        self._feints[key] = v
         return v
 
     def followers(self, x: int) -> list[tuple[int, list[int]]]:
@@ -423,8 +437,8 @@ class Context:
     def victim_value(self, victim: int, x: int) -> float:
         """Tokens for defeating ``victim`` defending ``x``, plus what it brings: a prisoner
         (General) or a sunk ship (Admiral), drowned cargo, a development it alone held."""
-        key = ("victim", victim, x)
-        known = self.cache.get(key)
+        key = victim * self._n + x
+        known = self._victims.get(key)
         if known is not None:
             return known
         st = self.state
@@ -444,7 +458,7 @@ class Context:
                     standing += 1
             if standing == 1:  # its only defender: occupying the hex (or a seizure) takes the development
                 v += 0.5 * seize_tokens(self, x)
-        self.cache[key] = v
+        self._victims[key] = v
         return v
 
     def seize_from(self, a: int) -> float:
@@ -495,6 +509,16 @@ class Context:
         margin = (0.8 if 0 < lead <= 2 else (0.3 if lead > 2 else 0.0)) if self.future else 0.0
         v = self.cache[key] = rel(counts) - before + margin
         return v
+
+    def new_dev_known(self, c: int) -> float:
+        """The exposure of a development I would build on ``c`` (``building``), NaN until it is
+        remembered for this decision (:meth:`remember_new_dev`)."""
+        if self._new_dev is None:
+            self._new_dev = array("d", _UNKNOWN) * self._n
+        return self._new_dev[c]
+
+    def remember_new_dev(self, c: int, e: float) -> None:
+        self._new_dev[c] = e
 
     def builder_award_gain(self) -> float:
         """What one more development of mine is worth for the Builder award (once per decision)."""

@@ -11,8 +11,9 @@ from agents.tactics.values cimport battle_turns_left
 # Constants of other modules this module compares with, as C ints here (imported by name in the .py;
 # nothing imports them from this module).
 cdef int ARCHER, BATTLE, FREIGHTER, INF, LOADED, ON_BOARD
-# This module's own: the length of a risk row (nothing imports it).
-cdef int _N_DIST
+# This module's own: the length of a risk row, CLOSE_WIN flat and its row (nothing imports them).
+cdef int _N_DIST, _CLOSE_ROW
+cdef double[:] _CLOSE_WIN_FLAT
 
 
 cdef class Threats:
@@ -22,7 +23,7 @@ cdef class Threats:
     cdef double[:] _ranged  # ranged, as a C array
     cdef public bint can_capture
 
-    @cython.locals(p=double, d=int)
+    @cython.locals(p=double, d=int, q=double)
     cpdef double attack_prob(self, int cost, int cell, bint is_ship)
 
 

@@ -47,8 +47,15 @@ class Threats:
         p = self._ranged[cell]
         d = self.close[cell]
         if d:
-            p = max(p, CLOSE_WIN[d][cost])
+            q = _CLOSE_WIN_FLAT[d * _CLOSE_ROW + cost]
+            if q > p:
+                p = q
         return p
+
+
+# CLOSE_WIN flat (index attack dice * row + defence dice), a C array in the compiled build.
+_CLOSE_ROW = len(CLOSE_WIN[0])
+_CLOSE_WIN_FLAT = array("d", [p for row in CLOSE_WIN for p in row])
 
 
 # The tables below are typed loops over C arrays in the compiled build. Their values are the
