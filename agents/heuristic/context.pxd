@@ -40,9 +40,9 @@ cdef class Context:
     cdef public list threats, my_devs
     cdef public set free_seizes, _berths
     cdef bytearray _near
-    cdef public dict cache, _guards, pos, _exposure, _targets, _defences, _feints, _victims
+    cdef public dict cache, _guards, pos, _targets, _defences, _feints, _victims
     cdef public set _wall_ext
-    cdef double[:] _this_turn, _new_dev  # made on first use (None until then)
+    cdef double[:] _this_turn, _new_dev, _by_hex  # made on first use (None until then)
     cdef double _builder_gain
     cdef double[:] _lasting  # lasting_value by (type, hex, aboard), NaN until worked out
     cdef int[:] _target_at  # targets(): the defending unit per hex, -1 where none

@@ -98,7 +98,7 @@ class Context:
         self._defences: dict[int, tuple] = {}
         self._feints: dict[int, float] = {}
         self._victims: dict[int, float] = {}
-        self._exposure: dict[int, float] = {}
+        self._by_hex: array | None = None  # exposure (hexes 0..n-1), guard_gain (n..2n-1): NaN until worked out
         self._targets: dict[int, int] | None = None
         self._target_at: array | None = None  # targets() as a unit per hex, -1 where none
         self._tables = None
@@ -180,8 +180,12 @@ class Context:
 
     def exposure(self, c: int, extra_guard: int = -1) -> float:
         """0..1: how open my development on ``c`` is to a seizure on another player's turn."""
-        if extra_guard < 0 and c in self._exposure:
-            return self._exposure[c]
+        if extra_guard < 0:
+            if self._by_hex is None:
+                self._by_hex = array("d", _UNKNOWN) * (2 * self._n)
+            e = self._by_hex[c]
+            if e == e:  # not NaN: worked out already
+                return e
         e = 0.0
         g = self.guards(self.me)
         for th in self.threats:
@@ -189,13 +193,18 @@ class Context:
             if e >= 1.0:
                 break
         if extra_guard < 0:
-            self._exposure[c] = e
+            self._by_hex[c] = e
         return e
 
     def guard_gain(self, c: int) -> float:
         """Exposure removed from my developments by a defender standing on ``c``."""
         if not self.threats or not self.near_devs()[c]:
             return 0.0
+        if self._by_hex is None:
+            self._by_hex = array("d", _UNKNOWN) * (2 * self._n)
+        gain = self._by_hex[self._n + c]
+        if gain == gain:  # not NaN: worked out already
+            return gain
         gain = 0.0
         st = self.state
         devown = st.dev_owner
@@ -206,6 +215,7 @@ class Context:
             before = self.exposure(d)
             if before > 0:
                 gain += (before - self.exposure(d, extra_guard=c)) * self.dev_worth(d)
+        self._by_hex[self._n + c] = gain
         return gain
 
     def near_devs(self) -> bytearray:

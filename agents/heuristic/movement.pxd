@@ -15,8 +15,8 @@ from vigtavl_env.engine.movement cimport reach
 cdef int ACTIVATE, ARCHER, BATTLE_HEX, FREIGHTER, LOADED, ON_BOARD, SPENT, STOP
 
 
-@cython.locals(st=GameState, v=double, best=double, k=int, t=int, y=int)
-cpdef double _freighter_lasting_value(Context ctx, int f, int c)
+@cython.locals(st=GameState, me=int, v=double, best=double, k=int, t=int, d=int, y=int, ashore=double)
+cpdef double _freighter_lasting_value(Context ctx, list cargo, int c)
 @cython.locals(v=double)
 cpdef double _value_at(Context ctx, int u, int t, int c, bint loaded, bint attack_left)
 @cython.locals(r=Reach)
@@ -39,5 +39,5 @@ cpdef double score_activate(Context ctx, int verb, int cell)
 @cython.locals(st=GameState, attack_left=bint, stay=double, best=double, r=Reach, land_unit=bint, best_stop=double,
                c=int, to_loaded=bint, v=double, a=double, targets=dict)
 cpdef double _unit_plan(Context ctx, int u, int t, int cell, bint loaded)
-@cython.locals(st=GameState, here=int, now=double, r=Reach)
+@cython.locals(st=GameState, cargo=list, now=double, r=Reach, best=double, c=int, v=double)
 cpdef double _freighter_plan(Context ctx, int f)

@@ -22,16 +22,21 @@ from vigtavl_env.engine.stats import ARCHER, FREIGHTER, LAND_TYPES, UNIT_COST, U
 from .context import Context
 
 
-def _freighter_lasting_value(ctx: Context, f: int, c: int) -> float:
-    """A freighter's value on ``c``: where its cargo could step ashore from there."""
+def _freighter_lasting_value(ctx: Context, cargo: list[int], c: int) -> float:
+    """A freighter's value on ``c``: where its ``cargo`` (the units aboard) could step ashore
+    from there."""
     st = ctx.state
+    me = ctx.me
     v = ctx.lasting_value(FREIGHTER, c)
-    for k in st.cargo(f):
+    for k in cargo:
         t = st.u_type[k]
         best = ctx.lasting_value(t, c, loaded=True)
-        for y in ctx.info.shore[c]:
-            if st.cell_player[y] in (-1, ctx.me) and st.occ[y] < 3:
-                best = max(best, ctx.lasting_value(t, y))
+        for d in range(6):  # the shore next to it
+            y = st.nbr[c * 6 + d]
+            if y >= 0 and st.land[y] and (st.cell_player[y] == -1 or st.cell_player[y] == me) and st.occ[y] < 3:
+                ashore = ctx.lasting_value(t, y)
+                if ashore > best:
+                    best = ashore
         v += 0.8 * best
     return v
 
@@ -40,7 +45,7 @@ def _value_at(ctx: Context, u: int, t: int, c: int, loaded: bool, attack_left: b
     """Unit ``u`` (of type ``t``) standing on ``c``: its lasting value, plus what it can still win
     this turn when its attack is unused (a freighter: where its cargo could land)."""
     if t == FREIGHTER:
-        return _freighter_lasting_value(ctx, u, c)
+        return _freighter_lasting_value(ctx, ctx.state.cargo(u), c)
     v = ctx.lasting_value(t, c, loaded)
     if attack_left:
         v += ctx.gain_this_turn(t, c, loaded)
@@ -95,7 +100,7 @@ def score_move(ctx: Context, verb: int, cell: int) -> float:
             return -1.0
         return _best_battle_move(ctx, u, cell, r, top.move_left, ctx.lasting_value(t, here, loaded)) - now
     if t == FREIGHTER:
-        return _freighter_lasting_value(ctx, u, cell) - now - 0.01
+        return _freighter_lasting_value(ctx, st.cargo(u), cell) - now - 0.01
     to_loaded = t in LAND_TYPES and bool(st.sea[cell])
     after = _value_at(ctx, u, t, cell, to_loaded, attack_left and (not to_loaded or t == ARCHER))
     return after - now - 0.01
@@ -191,9 +196,14 @@ def _freighter_plan(ctx: Context, f: int) -> float:
     """What activating freighter ``f`` gains: the best stop for its cargo's landing over where it
     is (an empty freighter: a small loss, the silver)."""
     st = ctx.state
-    if not st.cargo(f):
+    cargo = st.cargo(f)
+    if not cargo:
         return -0.05
-    here = st.u_cell[f]
-    now = _freighter_lasting_value(ctx, f, here)
+    now = _freighter_lasting_value(ctx, cargo, st.u_cell[f])
     r = _reach_of(ctx, f, UNIT_MOVEMENT[FREIGHTER], False)
-    return max([now] + [_freighter_lasting_value(ctx, f, c) for c in r.in_order(STOP)]) - now
+    best = now
+    for c in r.in_order(STOP):
+        v = _freighter_lasting_value(ctx, cargo, c)
+        if v > best:
+            best = v
+    return best - now
