@@ -132,7 +132,7 @@ def score_build_wall(ctx: Context, verb: int, cell: int) -> float:
     other = st.nbr[cell * 6 + d]
     v = 0.0
     mine = st.dev_owner[cell] == me or (other >= 0 and st.dev_owner[other] == me)
-    joins = edge in ctx.wall_extensions()
+    joins = edge >= 0 and ctx.wall_extensions()[edge] != 0
     if not mine and not joins:
         return w.walls * 0.1 - 0.5 if ctx.wall_length() == 0 else -0.5
     if not st.awards[me] & GREAT_WALL:

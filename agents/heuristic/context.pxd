@@ -41,7 +41,7 @@ cdef class Context:
     cdef public set free_seizes, _berths
     cdef bytearray _near
     cdef public dict cache, _guards, pos, _targets, _defences, _feints, _victims
-    cdef public set _wall_ext
+    cdef public bytearray _wall_ext
     cdef double[:] _this_turn, _new_dev, _by_hex  # made on first use (None until then)
     cdef double _builder_gain
     cdef double[:] _lasting  # lasting_value by (type, hex, aboard), NaN until worked out
@@ -69,8 +69,8 @@ cdef class Context:
     @cython.locals(key=int, lasting=cython.double[:], known=double, v=double, ship=bint, cost=int, pr=double,
                    pull=double, berths=set, st=GameState, d=int, y=int, th=Threats)
     cpdef double lasting_value(self, int t, int c, bint loaded=*)
-    @cython.locals(st=GameState, j=set, e=int, mine=list)
-    cpdef set wall_extensions(self)
+    @cython.locals(st=GameState, j=bytearray, e=int, mine=list, x=int)
+    cpdef bytearray wall_extensions(self)
     @cython.locals(st=GameState, f=set, u=int)
     cpdef set freighter_berths(self)
     @cython.locals(key=int, known=double, v=double)

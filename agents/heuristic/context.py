@@ -274,21 +274,20 @@ class Context:
         lasting[key] = v
         return v
 
-    def wall_extensions(self) -> set[int]:
-        """Edges that touch one of my walls end to end."""
+    def wall_extensions(self) -> bytearray:
+        """A flag per edge: a free edge that touches one of my walls end to end."""
         j = self._wall_ext
         if j is None:
             st, me = self.state, self.me
-            j = set()
+            j = bytearray(len(st.walls))
             mine = positions(st.walls, me)
             if mine:
                 board = self.board
                 for e in mine:
                     for vtx in board.edge_vertices[e]:
-                        j.update(board.vertex_edges[vtx])
-                for e in range(len(st.walls)):  # less the edges that have a wall already
-                    if st.walls[e] >= 0:
-                        j.discard(e)
+                        for x in board.vertex_edges[vtx]:
+                            if x >= 0 and st.walls[x] < 0:  # not the edges that have a wall already
+                                j[x] = 1
             self._wall_ext = j
         return j
 

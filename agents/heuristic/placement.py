@@ -34,14 +34,14 @@ def score_place(ctx: Context, verb: int, cell: int) -> float:
         v += 0.08 * len(behind) + 0.6
     else:
         v = 0.5 * min(len(free_land), 3) + (0.6 if t == GALLEON else 0.0)
-    dist = ctx.info.dist[cell]
+    dist, row = info.dist_flat, cell * info.n  # the steps from cell
     near = 10
     for u in range(st.n_units):
         if st.u_where[u] != ON_BOARD:
             continue
-        dd = dist[st.u_cell[u]]
-        if st.u_owner[u] == me:
-            v -= (1.0, 0.5, 0.15)[dd] if dd <= 2 else 0.0
+        dd = dist[row + st.u_cell[u]]
+        if st.u_owner[u] == me:  # my units crowding it
+            v -= 1.0 if dd == 0 else (0.5 if dd == 1 else (0.15 if dd == 2 else 0.0))
         elif dd < near:
             near = dd
     # Aggressors like other players close, builders keep away.

@@ -90,6 +90,7 @@ class MapInfo:
         self.is_sea = gmap.is_sea
         self.coastal = gmap.coastal
         self.dist = board.dist  # steps between two hexes, [a][b]
+        self.dist_flat = array("i", [d for row in board.dist for d in row])  # the same, [a * n + b]
         self.shore = [tuple(x for x in self.nb[c] if gmap.is_land[x]) for c in range(n)]
         self.sea_nb = [tuple(x for x in self.nb[c] if gmap.is_sea[x]) for c in range(n)]
         self.land_dist = [self._bfs(c, gmap.is_land, None) for c in range(n)]
