@@ -5,7 +5,6 @@ from agents.heuristic.context cimport Context
 # The other compiled modules' functions this module calls, cimported so that the calls are C calls
 # (imported by name alone, as in the .py, each call would go through a Python function object).
 from vigtavl_env.engine.tokens cimport may_close_enclosure
-from agents.tactics.threats cimport seize_exposure
 
 # Constants of other modules this module compares with, as C ints here (imported by name in the .py;
 # nothing imports them from this module).
@@ -16,10 +15,6 @@ cdef int LAST_DEVELOPMENT_BONUS, NO_DEV
 @cython.locals(st=GameState, me=int, nb=list, need1=int, need2=int, has1=bint, has2=bint, x=int, y=int, other=int,
                missing=int, room=int, price=int)
 cpdef double _complex_bonus(Context ctx, int dev, int cell)
-@cython.locals(e=double)
-cpdef double _new_dev_exposure(Context ctx, int cell)
-@cython.locals(e=double, g=set)
-cpdef double _new_dev_exposure_calc(Context ctx, int cell)
 @cython.locals(st=GameState, dev=int, v=double, castle=bint, coast=bint, c=int, worth=double)
 cpdef double score_build_dev(Context ctx, int verb, int cell)
 @cython.locals(st=GameState, t=int, loaded=bint, now=double, v=double)

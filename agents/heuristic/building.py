@@ -15,7 +15,7 @@ from vigtavl_env.engine.state import CITADEL, COMPLEX, GREAT_WALL, GameState
 from vigtavl_env.engine.stats import CAMP, CASTLE, DEV_COST, FORT, LAND_TYPES, NO_DEV, UNIT_COST
 from vigtavl_env.engine.tokens import may_close_enclosure
 
-from ..tactics import LAST_DEVELOPMENT_BONUS, seize_exposure
+from ..tactics import LAST_DEVELOPMENT_BONUS
 from .context import Context
 
 
@@ -56,26 +56,6 @@ def _complex_bonus(ctx: Context, dev: int, cell: int) -> float:
     return 0.0
 
 
-def _new_dev_exposure(ctx: Context, cell: int) -> float:
-    """0..1: how open a development I would build on ``cell`` is to a seizure (once per decision)."""
-    e = ctx.new_dev_known(cell)
-    if e != e:  # NaN: not worked out yet
-        e = _new_dev_exposure_calc(ctx, cell)
-        ctx.remember_new_dev(cell, e)
-    return e
-
-
-def _new_dev_exposure_calc(ctx: Context, cell: int) -> float:
-    """The worst of each threat's seizure exposure of ``cell`` and the risk of approaching it."""
-    e = 0.0
-    g = ctx.guards(ctx.me)
-    for th in ctx.threats:
-        e = max(e, seize_exposure(ctx.state, ctx.info, cell, ctx.me, th, g))
-    if ctx.threats:
-        e = max(e, ctx.approach_risk(cell))
-    return e
-
-
 def score_build_dev(ctx: Context, verb: int, cell: int) -> float:
     """A development: the Builder award it moves, the Complex, a first development (captures,
     production), a castle's production and a coast's shipyard, less its exposure to a seizure
@@ -97,7 +77,7 @@ def score_build_dev(ctx: Context, verb: int, cell: int) -> float:
             v += 0.3  # ships may be built
     # Exposure: a development is a gift to whoever can seize it.
     worth = DEV_COST[dev] + (LAST_DEVELOPMENT_BONUS if not ctx.my_devs else 0) + 1.0
-    v -= w.dev_safety * _new_dev_exposure(ctx, cell) * worth
+    v -= w.dev_safety * ctx.new_dev_exposure(cell) * worth
     v -= 0.15 * DEV_COST[dev]  # cheaper developments leave gold for more
     if dev == CASTLE and ctx.threats:
         v -= 0.3  # a castle hex holds no defender

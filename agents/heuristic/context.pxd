@@ -42,7 +42,7 @@ cdef class Context:
     cdef bytearray _near
     cdef public dict cache, _guards, pos, _targets, _defences, _feints, _victims
     cdef public bytearray _wall_ext
-    cdef double[:] _this_turn, _new_dev, _by_hex  # made on first use (None until then)
+    cdef double[:] _this_turn, _by_hex  # made on first use (None until then)
     cdef double _builder_gain
     cdef double[:] _lasting  # lasting_value by (type, hex, aboard), NaN until worked out
     cdef int[:] _target_at  # targets(): the defending unit per hex, -1 where none
@@ -92,7 +92,8 @@ cdef class Context:
     cpdef double victim_value(self, int victim, int x)
     @cython.locals(st=GameState, total=double, d=int, x=int, owner=int, w=int)
     cpdef double seize_from(self, int a)
-    cpdef double new_dev_known(self, int c)
-    cpdef remember_new_dev(self, int c, double e)
+    @cython.locals(e=double, g=set, th=Threats)
+    cpdef double new_dev_exposure(self, int c)
+    cpdef _make_by_hex(self)
     cpdef double builder_award_gain(self)
     cpdef list unit_sites(self, int t)

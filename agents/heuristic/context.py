@@ -3,8 +3,9 @@
 The facts every scorer shares, in victory tokens:
 
 - **threats and exposure**: the other players' threat tables, how open each of my developments
-  is to a seizure on another player's turn (:meth:`Context.exposure`), and what a defender
-  standing on a hex takes off that (:meth:`Context.guard_gain`);
+  is to a seizure on another player's turn (:meth:`Context.exposure`; one I would build,
+  :meth:`Context.new_dev_exposure`), and what a defender standing on a hex takes off that
+  (:meth:`Context.guard_gain`);
 - **a unit's value where it stands**: :meth:`Context.lasting_value` (guarding, the pull of
   targets for my next turns, the risk of losing it) and :meth:`Context.gain_this_turn` (its best
   attack's expected tokens and the developments it could seize from there);
@@ -92,13 +93,13 @@ class Context:
         self._lasting = lasting
         self._n = info.n
         self._this_turn: array | None = None  # gain_this_turn by (type, hex, aboard), NaN until worked out
-        self._new_dev: array | None = None  # building's exposure of a new development, by hex
         self._wall_ext: set[int] | None = None
         # Per-decision values by an int key (a key tuple and its hash cost more than the look-up)
         self._defences: dict[int, tuple] = {}
         self._feints: dict[int, float] = {}
         self._victims: dict[int, float] = {}
-        self._by_hex: array | None = None  # exposure (hexes 0..n-1), guard_gain (n..2n-1): NaN until worked out
+        # Per hex, NaN until worked out: exposure (0..n-1), guard_gain (n..2n-1), new_dev_exposure (2n..3n-1)
+        self._by_hex: array | None = None
         self._targets: dict[int, int] | None = None
         self._target_at: array | None = None  # targets() as a unit per hex, -1 where none
         self._tables = None
@@ -182,7 +183,7 @@ class Context:
         """0..1: how open my development on ``c`` is to a seizure on another player's turn."""
         if extra_guard < 0:
             if self._by_hex is None:
-                self._by_hex = array("d", _UNKNOWN) * (2 * self._n)
+                self._make_by_hex()
             e = self._by_hex[c]
             if e == e:  # not NaN: worked out already
                 return e
@@ -201,7 +202,7 @@ class Context:
         if not self.threats or not self.near_devs()[c]:
             return 0.0
         if self._by_hex is None:
-            self._by_hex = array("d", _UNKNOWN) * (2 * self._n)
+            self._make_by_hex()
         gain = self._by_hex[self._n + c]
         if gain == gain:  # not NaN: worked out already
             return gain
@@ -519,15 +520,25 @@ class Context:
         v = self.cache[key] = rel(counts) - before + margin
         return v
 
-    def new_dev_known(self, c: int) -> float:
-        """The exposure of a development I would build on ``c`` (``building``), NaN until it is
-        remembered for this decision (:meth:`remember_new_dev`)."""
-        if self._new_dev is None:
-            self._new_dev = array("d", _UNKNOWN) * self._n
-        return self._new_dev[c]
+    def new_dev_exposure(self, c: int) -> float:
+        """0..1: how open a development I would build on ``c`` is to a seizure: the worst of each
+        threat's seizure exposure of ``c`` and the risk of approaching it (once per decision)."""
+        if self._by_hex is None:
+            self._make_by_hex()
+        e = self._by_hex[2 * self._n + c]
+        if e == e:  # not NaN: worked out already
+            return e
+        e = 0.0
+        g = self.guards(self.me)
+        for th in self.threats:
+            e = max(e, seize_exposure(self.state, self.info, c, self.me, th, g))
+        if self.threats:
+            e = max(e, self.approach_risk(c))
+        self._by_hex[2 * self._n + c] = e
+        return e
 
-    def remember_new_dev(self, c: int, e: float) -> None:
-        self._new_dev[c] = e
+    def _make_by_hex(self) -> None:
+        self._by_hex = array("d", _UNKNOWN) * (3 * self._n)
 
     def builder_award_gain(self) -> float:
         """What one more development of mine is worth for the Builder award (once per decision)."""

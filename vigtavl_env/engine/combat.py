@@ -47,7 +47,8 @@ def defender_options(state: GameState, cell: int, origin: int, attacker: int) ->
     """
     owner = state.cell_player[cell]
     u_where, u_owner, u_type, u_cell, nbr = state.u_where, state.u_owner, state.u_type, state.u_cell, state.nbr
-    # The owner's hexes next to both the attacker's hex and ``cell`` (two at most).
+    # The owner's hexes next to both the attacker's hex and ``cell`` (two at most: the board's
+    # common_neighbours, read from the state's neighbour table without a set or a list).
     beside1 = beside2 = -1
     for d in range(6):
         h = nbr[cell * 6 + d]
