@@ -42,8 +42,8 @@ cpdef bint _may_breach_from(GameState state, list units, int cell, set active)
 cpdef Mine kept_mine(GameState state, int me)
 @cython.locals(k=Py_ssize_t)
 cpdef bint _same_activations(GameState state, list units)
-@cython.locals(u=int, w=int, t=int, c=int, cells=list, board_cells=list, board_units=list,
-               upright=list, land_cells=list, x=list)
+@cython.locals(u=int, w=int, t=int, c=int, m=int, cells=list, board_cells=list, board_units=list,
+               upright=list, land_cells=list, marks=bytearray)
 cpdef _scan_units(Mine mine, GameState state, int me)
 @cython.locals(m=Py_ssize_t, k=Py_ssize_t, i=Py_ssize_t, j=Py_ssize_t, x=int, y=int)
 cpdef list sorted_once(list cells)

@@ -154,13 +154,12 @@ def _same_activations(state: GameState, units: list[int]) -> bool:
 
 
 def _scan_units(mine: Mine, state: GameState, me: int) -> None:
-    """Fill ``mine`` with one pass over the units (lists sorted once, each hex once: no sets)."""
+    """Fill ``mine`` with one pass over the units; the hex lists come out ascending, each hex
+    once, from a mark per hex (a bit per list) read in hex order: no sort, no set."""
     upright: list[list[int]] = [[], [], [], [], [], []]  # by type: not yet activated
-    # knights on board or aboard, not in an activation: the ones a discharge may take
-    land_cells: list[list[int]] = [[], [], []]
-    board_cells: list[int] = []
-    board_units: list[int] = []
     cells: list[int] = []  # hexes of all of them, on the board or aboard
+    board_units: list[int] = []
+    marks = bytearray(state.n_cells)  # bit t (< 3): a knight of type t, not active; bit 3: on the board
     for u in range(state.n_units):
         w = state.u_where[u]
         if state.u_owner[u] != me or w > LOADED:  # ON_BOARD = 0, LOADED = 1
@@ -169,15 +168,26 @@ def _scan_units(mine: Mine, state: GameState, me: int) -> None:
         cells.append(c)
         if not state.u_flags[u] & SPENT:
             upright[t].append(u)
-        if t < 3 and not in_activation(state, u):
-            land_cells[t].append(c)
+        if t < 3 and not in_activation(state, u):  # the knights a discharge may take
+            marks[c] |= 1 << t
         if w == ON_BOARD:
-            board_cells.append(c)
+            marks[c] |= 8
             board_units.append(u)
-    for x in land_cells:
-        sorted_once(x)
+    land_cells: list[list[int]] = [[], [], []]
+    board_cells: list[int] = []
+    for c in range(state.n_cells):
+        m = marks[c]
+        if m:
+            if m & 1:
+                land_cells[0].append(c)
+            if m & 2:
+                land_cells[1].append(c)
+            if m & 4:
+                land_cells[2].append(c)
+            if m & 8:
+                board_cells.append(c)
     mine.upright, mine.land_cells, mine.board_units = upright, land_cells, board_units
-    mine.cells, mine.board_cells = cells, sorted_once(board_cells)
+    mine.cells, mine.board_cells = cells, board_cells
 
 
 def sorted_once(cells: list[int]) -> list[int]:

@@ -68,6 +68,21 @@ def in_activation(state: GameState, u: int) -> bool:
     return False
 
 
+_EMPTY: dict[tuple[int, int, int], array] = {}  # the starting tables by board size (never changed)
+
+
+def _empty_tables(n_cells: int, n_edges: int, room: int) -> array:
+    """The tables of a new game (no developments, artillery, walls or units), made once per
+    board size: a new state copies them whole instead of building them from Python lists."""
+    key = (n_cells, n_edges, room)
+    buf = _EMPTY.get(key)
+    if buf is None:
+        fill = [NO_DEV] * n_cells + [-1] * (2 * n_cells) + [0] * n_cells + [-1] * (2 * n_cells) \
+            + [-1] * (2 * n_edges)
+        buf = _EMPTY[key] = array("i", fill) + array("i", [0]) * (N_UNIT_TABLES * room)
+    return buf
+
+
 def unit_tables_at(n_cells: int, n_edges: int) -> int:
     """Where the unit tables start in ``GameState.buf``: after six tables per hex and two
     per edge (the layout :meth:`GameState._views` reads)."""
@@ -195,11 +210,9 @@ class GameState:
         # artillery), dev_builder; walls (wall owner per edge), wall_builder. Who built the
         # piece standing there counts for the Complex and the Great Wall (they are for
         # building: a seized development or a wall that changed hands does not count).
-        fill = [NO_DEV] * n_cells + [-1] * (2 * n_cells) + [0] * n_cells + [-1] * (2 * n_cells) \
-            + [-1] * (2 * n_edges)
         self.n_units = 0
         self.unit_room = UNIT_ROOM_PER_PLAYER * p
-        self.buf = array("i", fill) + array("i", [0]) * (N_UNIT_TABLES * self.unit_room)
+        self.buf = _empty_tables(n_cells, n_edges, self.unit_room)[:]
         self._views()
         self._map_views()
         self.to_load: list[int] = []  # players still to load their freighters (setup)
