@@ -13,10 +13,10 @@ Where each judgement lives:
 | module | judges |
 |---|---|
 | :mod:`.styles` | the weights of aggressor, builder and greedy |
-| :mod:`.context` | the facts of one decision: threats, exposure, unit values, attack values, the awards |
+| :mod:`.context` | the facts of one decision: threats, exposure, a unit's lasting value, targets, the awards |
 | :mod:`.movement` | moves, battle moves' sides, activations |
-| :mod:`.attacks` | close combat, shots, artillery fire, breaches |
-| :mod:`.seizures` | seizures, occupying, who defends, prisoners and rescues |
+| :mod:`.attacks` | what a unit can win this turn (its best attack, who defends, the feint); close combat, shots, artillery fire, breaches |
+| :mod:`.seizures` | what a unit can seize from a hex; seizures, occupying, who defends, prisoners and rescues |
 | :mod:`.building` | developments, units, walls, discharging, recruiting |
 | :mod:`.placement` | the setup: loads, placing ships, which unit of a type acts |
 | :mod:`.agent` | the bot: dispatch, the style's tie-break, caches across decisions |

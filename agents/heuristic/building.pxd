@@ -2,6 +2,7 @@
 cimport cython
 from vigtavl_env.engine.state cimport GameState
 from agents.heuristic.context cimport Context
+from agents.heuristic.attacks cimport gain_this_turn
 # The other compiled modules' functions this module calls, cimported so that the calls are C calls
 # (imported by name alone, as in the .py, each call would go through a Python function object).
 from vigtavl_env.engine.tokens cimport may_close_enclosure

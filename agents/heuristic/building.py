@@ -16,6 +16,7 @@ from vigtavl_env.engine.stats import CAMP, CASTLE, DEV_COST, FORT, LAND_TYPES, N
 from vigtavl_env.engine.tokens import may_close_enclosure
 
 from ..tactics import LAST_DEVELOPMENT_BONUS
+from .attacks import gain_this_turn
 from .context import Context
 
 
@@ -93,7 +94,7 @@ def score_build_unit(ctx: Context, verb: int, cell: int) -> float:
     if w.unit_pref[t] <= 0:
         return -1.0
     loaded = t in LAND_TYPES and bool(st.sea[cell])
-    now = 0.5 * ctx.gain_this_turn(t, cell, loaded) if st.silver[ctx.me] >= UNIT_COST[t] else 0.0
+    now = 0.5 * gain_this_turn(ctx, t, cell, loaded) if st.silver[ctx.me] >= UNIT_COST[t] else 0.0
     if not ctx.future:
         return now - 0.12 * UNIT_COST[t] - 0.3  # the game ends before it could matter
     v = ctx.lasting_value(t, cell, loaded) + now
@@ -175,4 +176,4 @@ def score_recruit(ctx: Context, verb: int, cell: int) -> float:
     st = ctx.state
     t = st.recruit_type
     loaded = bool(st.sea[cell])
-    return ctx.lasting_value(t, cell, loaded) + 0.5 * ctx.gain_this_turn(t, cell, loaded)
+    return ctx.lasting_value(t, cell, loaded) + 0.5 * gain_this_turn(ctx, t, cell, loaded)

@@ -7,19 +7,16 @@ from vigtavl_env.engine.state cimport Activation, GameState
 # The other compiled modules' functions this module calls, cimported so that the calls are C calls
 # (imported by name alone, as in the .py, each call would go through a Python function object).
 from vigtavl_env.engine.building cimport unit_sites
-from vigtavl_env.engine.combat cimport coastal_or_sea, defender_options
 from vigtavl_env.engine.movement cimport has_development
 from vigtavl_env.engine.state cimport active_of, count_of, positions
 from agents.tactics.maps cimport MapInfo
 from vigtavl_env.engine.tokens cimport longest_wall
-from agents.tactics.odds cimport attack_dice_from, choose_defender
-from agents.tactics.threats cimport Threats, guarded_beside, seize_exposure
+from agents.tactics.threats cimport Threats, seize_exposure
 from agents.tactics.values cimport battle_turns_left, seize_value, turns_left
 
 # Constants of other modules this module compares with, as C ints here (imported by name in the .py;
 # nothing imports them from this module).
-cdef int ARCHER, BATTLE, FREIGHTER, FREIGHTER_CAPACITY, LAST_DEVELOPMENT_BONUS, LOADED, NO_DEV, ON_BOARD
-cdef int PRISONER, SPENT
+cdef int BATTLE, FREIGHTER, FREIGHTER_CAPACITY, LAST_DEVELOPMENT_BONUS, LOADED, ON_BOARD, PRISONER
 # This module's own: IS_SHIP and UNIT_COST as bytes (nothing imports them).
 cdef bytes _SHIP, _COST
 
@@ -34,18 +31,19 @@ cdef class Context:
     cdef public GameState state
     cdef public MapInfo info
     cdef public Weights w
-    cdef public int me, my_battle_left, my_turns_left, _wall_len, _n
+    cdef public int me, my_battle_left, my_turns_left, _wall_len, n
     cdef public bint battle, can_capture, future
     cdef public object agent, board, sig, counts
     cdef public list threats, my_devs
     cdef public set free_seizes, _berths
     cdef bytearray _near
-    cdef public dict cache, _guards, pos, _targets, _defences, _feints, _victims
+    cdef public dict cache, _guards, pos, _targets
+    cdef public dict defences, feints, victims  # attacks.py's memos
     cdef public bytearray _wall_ext
-    cdef double[:] _this_turn, _by_hex  # made on first use (None until then)
+    cdef double[:] this_turn, _by_hex  # made on first use (None until then); this_turn: attacks.py's
     cdef double _builder_gain
     cdef double[:] _lasting  # lasting_value by (type, hex, aboard), NaN until worked out
-    cdef int[:] _target_at  # targets(): the defending unit per hex, -1 where none
+    cdef int[:] target_at  # targets(): the defending unit per hex, -1 where none
     cdef public tuple _tables
     cdef double[:] _land, _sea, _risk  # tables(), as C arrays
     cdef dict __dict__
@@ -73,27 +71,12 @@ cdef class Context:
     cpdef bytearray wall_extensions(self)
     @cython.locals(st=GameState, f=set, u=int)
     cpdef set freighter_berths(self)
-    @cython.locals(key=int, known=double, v=double)
-    cpdef double gain_this_turn(self, int t, int c, bint loaded=*)
-    @cython.locals(target_at=cython.int[:], st=GameState, cost=int, best=double, d=int, k=int, i=int, x=int, w=int,
-                   v=double, rays=cython.int[:], crossed=cython.int[:])
-    cpdef double best_attack(self, int t, int c, bint loaded=*)
-    @cython.locals(st=GameState, key=object)
-    cpdef tuple defence(self, int x, int base, int origin, int reach)
-    @cython.locals(victim=int, p=double, v=double, d=int)
-    cpdef double target_value(self, int x, int base, int origin, int reach)
-    @cython.locals(key=object, known=object, st=GameState, silver=int, cost_v=int, best=double, cost=int, gap=int, gain=double,
-                   d=int, v=double)
-    cpdef double feint_bonus(self, int x, int victim, int front, int spent)
-    @cython.locals(st=GameState, top=Activation, active=int, out=list, u=int, t=int, m=int, here=int, d=int, y=int,
-                   dirs=list)
-    cpdef list followers(self, int x)
-    @cython.locals(key=int, known=object, st=GameState, vt=int, v=double, cargo=int, k=int, standing=int, u=int)
-    cpdef double victim_value(self, int victim, int x)
-    @cython.locals(st=GameState, total=double, d=int, x=int, owner=int, w=int)
-    cpdef double seize_from(self, int a)
     @cython.locals(e=double, g=set, th=Threats)
     cpdef double new_dev_exposure(self, int c)
     cpdef _make_by_hex(self)
     cpdef double builder_award_gain(self)
     cpdef list unit_sites(self, int t)
+
+
+@cython.locals(owner=int)
+cpdef double seize_tokens(Context ctx, int x)

@@ -6,14 +6,16 @@ The facts every scorer shares, in victory tokens:
   is to a seizure on another player's turn (:meth:`Context.exposure`; one I would build,
   :meth:`Context.new_dev_exposure`), and what a defender standing on a hex takes off that
   (:meth:`Context.guard_gain`);
-- **a unit's value where it stands**: :meth:`Context.lasting_value` (guarding, the pull of
-  targets for my next turns, the risk of losing it) and :meth:`Context.gain_this_turn` (its best
-  attack's expected tokens and the developments it could seize from there);
-- **attack values**: the targets I may attack (:meth:`Context.targets`), the best attack from a
-  hex (:meth:`Context.best_attack`), who would defend (:meth:`Context.defence`), the feint and
-  attrition (:meth:`Context.feint_bonus`, :meth:`Context.followers`);
-- **seizures**: what a seizure is worth (:func:`seize_tokens`), what my units can seize from a
-  hex (:meth:`Context.seize_from`), and the end awards' swing (:meth:`Context.award_delta`).
+- **a unit's lasting value where it stands**: :meth:`Context.lasting_value` (guarding, the pull
+  of targets for my next turns, the risk of losing it);
+- **the targets** I may attack (:meth:`Context.targets`) and the tables behind the pull
+  (:meth:`Context.tables`);
+- **seizures and awards**: what a seizure is worth (:func:`seize_tokens`) and the end awards'
+  swing (:meth:`Context.award_delta`).
+
+What a unit can win this turn (its best attack, who would defend, the feint, a victim's worth)
+is judged in ``attacks.py``, what it can seize from a hex in ``seizures.py``; the context holds
+their memos for the decision.
 
 Values that depend only on where the pieces stand survive across decisions (the agent's
 position cache); the rest lives as long as the decision. In the compiled build the context is a
@@ -27,21 +29,17 @@ from collections.abc import Callable
 from typing import Any
 
 from vigtavl_env.engine.building import unit_sites
-from vigtavl_env.engine.combat import coastal_or_sea, defender_options
-from vigtavl_env.engine.hexgrid import angular_gap
 from vigtavl_env.engine.movement import has_development
 from vigtavl_env.engine.state import (
-    BATTLE, LOADED, ON_BOARD, PRISONER, SPENT, Activation, GameState, active_of, count_of, positions,
+    BATTLE, LOADED, ON_BOARD, PRISONER, Activation, GameState, active_of, count_of, positions,
 )
-from vigtavl_env.engine.stats import (
-    ARCHER, DEV_COST, FREIGHTER, FREIGHTER_CAPACITY, IS_SHIP, NO_DEV, UNIT_COST, UNIT_MOVEMENT, UNIT_RANGE,
-)
+from vigtavl_env.engine.stats import DEV_COST, FREIGHTER, FREIGHTER_CAPACITY, IS_SHIP, UNIT_COST
 from vigtavl_env.engine.tokens import longest_wall
 
 from ..tactics.maps import MapInfo
 from ..tactics import (
-    CLOSE_WIN, LAST_DEVELOPMENT_BONUS, attack_dice_from, award_shares, battle_turns_left,
-    choose_defender, end_counts, guarded_beside, guards, seize_exposure, seize_value, turns_left,
+    LAST_DEVELOPMENT_BONUS, award_shares, battle_turns_left, end_counts, guards, seize_exposure, seize_value,
+    turns_left,
 )
 
 
@@ -91,17 +89,19 @@ class Context:
         if lasting is None:
             lasting = self.pos["lasting_value"] = array("d", _UNKNOWN) * (len(IS_SHIP) * info.n * 2)
         self._lasting = lasting
-        self._n = info.n
-        self._this_turn: array | None = None  # gain_this_turn by (type, hex, aboard), NaN until worked out
+        self.n = info.n
         self._wall_ext: set[int] | None = None
-        # Per-decision values by an int key (a key tuple and its hash cost more than the look-up)
-        self._defences: dict[int, tuple] = {}
-        self._feints: dict[int, float] = {}
-        self._victims: dict[int, float] = {}
+        # The attack values' memos (attacks.py), for this decision: this turn's gain by (type,
+        # hex, aboard), NaN until worked out, and by an int key (a key tuple and its hash cost
+        # more than the look-up) who defends, the feint, a victim's value.
+        self.this_turn: array | None = None
+        self.defences: dict[int, tuple] = {}
+        self.feints: dict[int, float] = {}
+        self.victims: dict[int, float] = {}
         # Per hex, NaN until worked out: exposure (0..n-1), guard_gain (n..2n-1), new_dev_exposure (2n..3n-1)
         self._by_hex: array | None = None
         self._targets: dict[int, int] | None = None
-        self._target_at: array | None = None  # targets() as a unit per hex, -1 where none
+        self.target_at: array | None = None  # targets() as a unit per hex, -1 where none
         self._tables = None
         self._near: bytearray | None = None
         self._berths: set[int] | None = None
@@ -155,10 +155,10 @@ class Context:
                 c: u for c, (_, u) in best.items()
                 if IS_SHIP[st.u_type[u]] or self.can_capture
             }
-            at = array("i", [-1]) * self._n
+            at = array("i", [-1]) * self.n
             for c in self._targets:
                 at[c] = self._targets[c]
-            self._target_at = at
+            self.target_at = at
         return self._targets
 
     def acting_unit(self) -> tuple[Activation, int, int, bool, int]:
@@ -203,7 +203,7 @@ class Context:
             return 0.0
         if self._by_hex is None:
             self._make_by_hex()
-        gain = self._by_hex[self._n + c]
+        gain = self._by_hex[self.n + c]
         if gain == gain:  # not NaN: worked out already
             return gain
         gain = 0.0
@@ -216,14 +216,14 @@ class Context:
             before = self.exposure(d)
             if before > 0:
                 gain += (before - self.exposure(d, extra_guard=c)) * self.dev_worth(d)
-        self._by_hex[self._n + c] = gain
+        self._by_hex[self.n + c] = gain
         return gain
 
     def near_devs(self) -> bytearray:
         """A flag per hex: one of my developments' hexes or next to one."""
         if self._near is None:
             st = self.state
-            flags = bytearray(self._n)
+            flags = bytearray(self.n)
             for x in self.my_devs:
                 flags[x] = 1
                 for k in range(6):
@@ -237,7 +237,7 @@ class Context:
     def lasting_value(self, t: int, c: int, loaded: bool = False) -> float:
         """Lasting value of my unit of type ``t`` standing on ``c`` (aboard, if ``loaded``):
         guarding, the pull of targets for my next turns, the risk of losing it."""
-        key = (t * self._n + c) * 2 + loaded
+        key = (t * self.n + c) * 2 + loaded
         lasting = self._lasting
         known = lasting[key]
         if known == known:  # not NaN: worked out already
@@ -304,196 +304,6 @@ class Context:
             self._berths = f
         return self._berths
 
-    def gain_this_turn(self, t: int, c: int, loaded: bool = False) -> float:
-        """What my unit of type ``t`` (attack unused) can win this turn from ``c``: its best
-        attack's expected tokens, plus the developments it could seize from there."""
-        key = (t * self._n + c) * 2 + loaded
-        if self._this_turn is None:
-            self._this_turn = array("d", _UNKNOWN) * (len(IS_SHIP) * self._n * 2)
-        known = self._this_turn[key]
-        if known == known:  # not NaN: worked out already
-            return known
-        v = 0.0
-        if self.battle:
-            if not loaded or t == ARCHER:
-                v = self.w.attack * self.best_attack(t, c, loaded)
-            if not loaded and t != FREIGHTER:
-                v += self.w.seize * self.seize_from(c)
-        self._this_turn[key] = v
-        return v
-
-    def best_attack(self, t: int, c: int, loaded: bool = False) -> float:
-        """Expected tokens of the best attack a unit of type ``t`` makes from ``c``: close
-        combat next door, and a shot along the rays for archers and galleons (an archer aboard
-        a freighter: only at sea hexes and the coast)."""
-        if t == FREIGHTER:
-            return 0.0
-        if not self.targets():
-            return 0.0
-        target_at = self._target_at
-        st, me = self.state, self.me
-        cost = _COST[t]
-        best = 0.0
-        if UNIT_RANGE[t]:
-            rays, crossed = self.info.rays_flat, self.info.ray_edges_flat
-            for d in range(6):
-                for k in range(1, 4):  # out along the ray: a mountain, the edge or another's wall stops it
-                    i = (c * 6 + d) * 3 + k - 1
-                    x = rays[i]
-                    if x < 0:
-                        break
-                    w = st.walls[crossed[i]]
-                    if w >= 0 and w != me:
-                        break
-                    if target_at[x] >= 0 and not (loaded and not coastal_or_sea(st, x)):
-                        v = self.target_value(x, cost, c, k)
-                        if v > best:
-                            best = v
-        for d in range(6):
-            x = st.nbr[c * 6 + d]
-            if x < 0 or target_at[x] < 0 or (loaded and not coastal_or_sea(st, x)):
-                continue
-            w = st.walls[st.nbr_edge[c * 6 + d]]
-            if w >= 0 and w != me:
-                continue
-            v = self.target_value(x, cost, c, 0)
-            if v > best:
-                best = v
-        return best
-
-    def defence(self, x: int, base: int, origin: int, reach: int) -> tuple[int, float]:
-        """(the unit the attacked player will choose to defend ``x``, P(the attack beats it))
-        for an attack with ``base`` dice from ``origin`` at range ``reach`` (0: close combat)."""
-        key = ((base * 4 + reach) * self._n + origin) * self._n + x  # reach: 0..3
-        v = self._defences.get(key)
-        if v is None:
-            st = self.state
-            dice = attack_dice_from(st, base, x, origin, bool(reach))
-            v = self._defences[key] = choose_defender(st, dice, reach, defender_options(st, x, origin, self.me))
-        return v
-
-    def target_value(self, x: int, base: int, origin: int, reach: int) -> float:
-        """Expected tokens of an attack on ``x`` from ``origin`` against the defender the
-        attacked player will choose, with the feint it sets up."""
-        victim, p = self.defence(x, base, origin, reach)
-        if victim < 0:
-            return 0.0
-        v = p * self.victim_value(victim, x)
-        if p < 1.0 and x not in self.state.front:
-            d = self.board.direction_between(x, origin)
-            v += (1.0 - p) * self.feint_bonus(x, victim, d, base)
-        return v
-
-    def feint_bonus(self, x: int, victim: int, front: int, spent: int) -> float:
-        """Tactics > Feint: the first attack on ``x`` sets its front to ``front``; what that is
-        worth to the strongest unit of mine that could attack next from a flank or the rear
-        (the silver ``spent`` on the first attack already gone)."""
-        key = (spent * 6 + front) * self._n + x
-        known = self._feints.get(key)
-        if known is not None:
-            return known
-        st = self.state
-        silver = st.silver[self.me] - spent if st.retaliator < 0 else 0
-        cost_v = UNIT_COST[st.u_type[victim]]
-        best = 0.0
-        for cost, dirs in self.followers(x):
-            if cost > silver:
-                continue
-            gap = 0
-            for d in dirs:  # its widest side (a loop: the compiled method has no closures)
-                gap = max(gap, angular_gap(d, front))
-            if gap <= 0:
-                continue
-            if cost + gap >= st.config.overwhelm_dice:
-                gain = 1.0 - CLOSE_WIN[cost][cost_v]
-            else:
-                gain = CLOSE_WIN[cost + gap][cost_v] - CLOSE_WIN[cost][cost_v]
-            if gain > best:
-                best = gain
-        v = best * self.victim_value(victim, x)
-        self._feints[key] = v
-        return v
-
-    def followers(self, x: int) -> list[tuple[int, list[int]]]:
-        """My upright close-combat units of cost 2 or more that could attack ``x`` this turn,
-        with the sides (directions from ``x``) they could attack it from."""
-        key = ("followers", x)
-        out = self.cache.get(key)
-        if out is not None:
-            return out
-        st, me, info = self.state, self.me, self.info
-        top = active_of(st)
-        active = top.unit if top is not None else -1
-        out = []
-        for u in range(st.n_units):
-            if st.u_owner[u] != me or u == active or st.u_flags[u] & SPENT or st.u_where[u] != ON_BOARD:
-                continue
-            t = st.u_type[u]
-            if t == FREIGHTER or UNIT_RANGE[t] or UNIT_COST[t] < 2:
-                continue
-            row = info.reach_list(st, u)
-            m = UNIT_MOVEMENT[t]
-            here = st.u_cell[u]
-            dirs = []
-            for d in range(6):
-                y = st.nbr[x * 6 + d]
-                if y >= 0 and (y == here or (row[y] <= m and st.cell_player[y] in (-1, me))):
-                    dirs.append(d)
-            if dirs:
-                out.append((UNIT_COST[t], dirs))
-        self.cache[key] = out
-        return out
-
-    def victim_value(self, victim: int, x: int) -> float:
-        """Tokens for defeating ``victim`` defending ``x``, plus what it brings: a prisoner
-        (General) or a sunk ship (Admiral), drowned cargo, a development it alone held."""
-        key = victim * self._n + x
-        known = self._victims.get(key)
-        if known is not None:
-            return known
-        st = self.state
-        vt = st.u_type[victim]
-        v = float(UNIT_COST[vt])
-        if vt == FREIGHTER:
-            cargo = 0  # loops, not generators: the compiled method has no closures
-            for k in st.cargo(victim):
-                cargo += UNIT_COST[st.u_type[k]]
-            v += 0.7 * cargo
-        # A sunk ship counts for the Admiral award, a prisoner for the General.
-        v += max(0.3, 0.6 * self.award_delta(1 if IS_SHIP[vt] else 0, ((self.me, 1),)))
-        if st.dev_type[x] != NO_DEV and st.u_cell[victim] == x:
-            standing = 0
-            for u in range(st.n_units):
-                if st.u_cell[u] == x and st.u_where[u] == ON_BOARD:
-                    standing += 1
-            if standing == 1:  # its only defender: occupying the hex (or a seizure) takes the development
-                v += 0.5 * seize_tokens(self, x)
-        self._victims[key] = v
-        return v
-
-    def seize_from(self, a: int) -> float:
-        """Tokens for the developments a unit standing on ``a`` could seize (those that can
-        be seized already, without moving, do not count)."""
-        st, me = self.state, self.me
-        total = 0.0
-        for d in range(6):
-            x = st.nbr[a * 6 + d]
-            if x < 0 or st.dev_type[x] == NO_DEV or x in self.free_seizes:
-                continue
-            owner = st.dev_owner[x]
-            if owner == me or owner < 0:
-                continue
-            if st.retaliator >= 0 and x in st.seized_this_turn:
-                continue
-            w = st.walls[st.nbr_edge[a * 6 + d]]
-            if w >= 0 and w != me:
-                continue
-            g = self.guards(owner)
-            if x in g or guarded_beside(st, g, a, d):
-                continue
-            total += seize_tokens(self, x)
-        return total
-
     def award_delta(self, kind: int, changes: tuple[tuple[int, int], ...]) -> float:
         """Change of my end-award standing (relative to the best other player) if the counts
         of award ``kind`` (0 General, 1 Admiral, 2 Builder) change by ``changes``, plus a
@@ -525,7 +335,7 @@ class Context:
         threat's seizure exposure of ``c`` and the risk of approaching it (once per decision)."""
         if self._by_hex is None:
             self._make_by_hex()
-        e = self._by_hex[2 * self._n + c]
+        e = self._by_hex[2 * self.n + c]
         if e == e:  # not NaN: worked out already
             return e
         e = 0.0
@@ -534,11 +344,11 @@ class Context:
             e = max(e, seize_exposure(self.state, self.info, c, self.me, th, g))
         if self.threats:
             e = max(e, self.approach_risk(c))
-        self._by_hex[2 * self._n + c] = e
+        self._by_hex[2 * self.n + c] = e
         return e
 
     def _make_by_hex(self) -> None:
-        self._by_hex = array("d", _UNKNOWN) * (3 * self._n)
+        self._by_hex = array("d", _UNKNOWN) * (3 * self.n)
 
     def builder_award_gain(self) -> float:
         """What one more development of mine is worth for the Builder award (once per decision)."""

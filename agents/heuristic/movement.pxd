@@ -4,6 +4,8 @@ cimport cython
 from vigtavl_env.engine.state cimport Activation, GameState
 from vigtavl_env.engine.movement cimport Reach
 from agents.heuristic.context cimport Context
+from agents.heuristic.attacks cimport defence, gain_this_turn, target_value
+from agents.heuristic.seizures cimport seize_from
 # The other compiled modules' functions this module calls, cimported so that the calls are C calls
 # (imported by name alone, as in the .py, each call would go through a Python function object).
 from vigtavl_env.engine.combat cimport can_attack_from_here

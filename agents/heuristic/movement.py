@@ -1,7 +1,7 @@
 """Movement and activation: where a unit goes, and which unit acts.
 
 A move scores the change in the unit's value where it stands (:meth:`Context.lasting_value`)
-plus what it can still win this turn from its destination (:meth:`Context.gain_this_turn`), its
+plus what it can still win this turn from its destination (``attacks.gain_this_turn``), its
 reach counted with the winds. A battle move also weighs the side it enters from: its flanking
 dice and the defenders able to step in (the battle's expected value). An activation is worth the
 best plan of the unit it activates (a knight's best move and attack, a freighter carrying its
@@ -19,7 +19,9 @@ from vigtavl_env.engine.movement import BATTLE_HEX, STOP, reach
 from vigtavl_env.engine.state import Activation, GameState, LOADED, ON_BOARD, SPENT
 from vigtavl_env.engine.stats import ARCHER, FREIGHTER, LAND_TYPES, UNIT_COST, UNIT_MOVEMENT
 
+from .attacks import defence, gain_this_turn, target_value
 from .context import Context
+from .seizures import seize_from
 
 
 def _freighter_lasting_value(ctx: Context, cargo: list[int], c: int) -> float:
@@ -48,7 +50,7 @@ def _value_at(ctx: Context, u: int, t: int, c: int, loaded: bool, attack_left: b
         return _freighter_lasting_value(ctx, ctx.state.cargo(u), c)
     v = ctx.lasting_value(t, c, loaded)
     if attack_left:
-        v += ctx.gain_this_turn(t, c, loaded)
+        v += gain_this_turn(ctx, t, c, loaded)
     return v
 
 
@@ -68,11 +70,11 @@ def _battle_move_value(ctx: Context, u: int, x: int, side: int, stay: float) -> 
     its move began) if it loses."""
     t = ctx.state.u_type[u]
     cost = UNIT_COST[t]
-    victim, p = ctx.defence(x, cost, side, 0)
+    victim, p = defence(ctx, x, cost, side, 0)
     if victim < 0:
         return -1.0
-    ev = ctx.w.attack * ctx.target_value(x, cost, side, 0)
-    return ev + p * (ctx.lasting_value(t, x) + ctx.w.seize * ctx.seize_from(x)) + (1 - p) * stay
+    ev = ctx.w.attack * target_value(ctx, x, cost, side, 0)
+    return ev + p * (ctx.lasting_value(t, x) + ctx.w.seize * seize_from(ctx, x)) + (1 - p) * stay
 
 
 def _best_battle_move(ctx: Context, u: int, x: int, r, move_left: int, stay: float) -> float:
@@ -167,7 +169,7 @@ def _unit_plan(ctx: Context, u: int, t: int, cell: int, loaded: bool) -> float:
     st = ctx.state
     attack_left = ctx.battle and can_attack_from_here(st, u)
     stay = ctx.lasting_value(t, cell, loaded)
-    best = stay + (ctx.gain_this_turn(t, cell, loaded) if attack_left else 0.0)
+    best = stay + (gain_this_turn(ctx, t, cell, loaded) if attack_left else 0.0)
     r = _reach_of(ctx, u, UNIT_MOVEMENT[t], ctx.battle)
     land_unit = t in LAND_TYPES
     best_stop = stay
@@ -177,11 +179,11 @@ def _unit_plan(ctx: Context, u: int, t: int, cell: int, loaded: bool) -> float:
         if v > best_stop:
             best_stop = v
         if ctx.battle and (not to_loaded or t == ARCHER):
-            v += ctx.gain_this_turn(t, c, to_loaded)
+            v += gain_this_turn(ctx, t, c, to_loaded)
         if v > best:
             best = v
     if attack_left and not loaded:
-        a = ctx.gain_this_turn(t, cell, loaded)
+        a = gain_this_turn(ctx, t, cell, loaded)
         if a > 0:
             best = max(best, a + best_stop)  # attack first, then move
     if ctx.battle:

@@ -1,5 +1,7 @@
 """Seizures and defence: taking developments, defending them, prisoners and rescues.
 
+- What a unit standing on a hex could seize from there (:func:`seize_from`): the tokens of the
+  undefended developments next to it, for the attack and movement scorers.
 - A seizure scores its tokens (the development's value, +3 for an owner's last, the rescued
   prisoners, the Builder award's swing), by the chance the best of my seizing units holds against
   the owner's possible defenders; occupying a won hex takes what stands there.
@@ -20,8 +22,32 @@ from vigtavl_env.engine.legal import pending_units
 from vigtavl_env.engine.state import CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, GameState, ON_BOARD
 from vigtavl_env.engine.stats import LAND_TYPES, MAX_OCCUPANCY, NO_DEV, UNIT_COST
 
-from ..tactics import breach_prob, guard_outcome, loss_prob, seize_value, stake_value
+from ..tactics import breach_prob, guard_outcome, guarded_beside, loss_prob, seize_value, stake_value
 from .context import Context, cached_units, seize_tokens
+
+
+def seize_from(ctx: Context, a: int) -> float:
+    """Tokens for the developments a unit standing on ``a`` could seize (those that can
+    be seized already, without moving, do not count)."""
+    st, me = ctx.state, ctx.me
+    total = 0.0
+    for d in range(6):
+        x = st.nbr[a * 6 + d]
+        if x < 0 or st.dev_type[x] == NO_DEV or x in ctx.free_seizes:
+            continue
+        owner = st.dev_owner[x]
+        if owner == me or owner < 0:
+            continue
+        if st.retaliator >= 0 and x in st.seized_this_turn:
+            continue
+        w = st.walls[st.nbr_edge[a * 6 + d]]
+        if w >= 0 and w != me:
+            continue
+        g = ctx.guards(owner)
+        if x in g or guarded_beside(st, g, a, d):
+            continue
+        total += seize_tokens(ctx, x)
+    return total
 
 
 def score_occupy(ctx: Context, verb: int, cell: int) -> float:
@@ -34,7 +60,7 @@ def score_occupy(ctx: Context, verb: int, cell: int) -> float:
     gain = ctx.lasting_value(t, cell) - ctx.lasting_value(t, here)
     if st.cell_player[cell] not in (-1, ctx.me):
         gain += ctx.w.seize * (seize_tokens(ctx, cell) if st.dev_type[cell] != NO_DEV else 0.3)
-    return gain + 0.5 * ctx.w.seize * (ctx.seize_from(cell) - ctx.seize_from(here))
+    return gain + 0.5 * ctx.w.seize * (seize_from(ctx, cell) - seize_from(ctx, here))
 
 
 def score_seize(ctx: Context, verb: int, cell: int) -> float:
