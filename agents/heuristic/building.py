@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from vigtavl_env.engine.actions import BUILD_DEV, BUILD_UNIT, BUILD_WALL, DISCHARGE
 from vigtavl_env.engine.state import CITADEL, COMPLEX, GREAT_WALL, GameState
-from vigtavl_env.engine.stats import CAMP, CASTLE, DEV_COST, FORT, LAND_TYPES, NO_DEV, UNIT_COST
+from vigtavl_env.engine.stats import CAMP, CASTLE, DEV_COST, FORT, IS_LAND, LAND_TYPES, NO_DEV, UNIT_COST
 from vigtavl_env.engine.tokens import may_close_enclosure
 
 from ..tactics import LAST_DEVELOPMENT_BONUS
@@ -23,29 +23,38 @@ from .context import Context
 def _complex_bonus(ctx: Context, dev: int, cell: int) -> float:
     """Progress towards the Complex: 3 tokens if this completes it, part of it if the rest
     fits next to it (more if the gold for it is at hand)."""
-    st, me, nb = ctx.state, ctx.me, ctx.info.nb
+    st, me = ctx.state, ctx.me
     if st.awards[me] & COMPLEX:
         return 0.0
     # The two other kinds of development the Complex needs, and whether one of mine is next door.
-    need1, need2 = (FORT, CASTLE) if dev == CAMP else ((CAMP, CASTLE) if dev == FORT else (CAMP, FORT))
+    if dev == CAMP:
+        need1, need2 = FORT, CASTLE
+    elif dev == FORT:
+        need1, need2 = CAMP, CASTLE
+    else:
+        need1, need2 = CAMP, FORT
     has1 = has2 = False
-    for x in nb[cell]:
-        if st.dev_owner[x] == me:
+    for d in range(6):
+        x = st.nbr[cell * 6 + d]
+        if x >= 0 and st.dev_owner[x] == me:
             has1 = has1 or st.dev_type[x] == need1
             has2 = has2 or st.dev_type[x] == need2
     if has1 and has2:
         return 3.0
-    for x in nb[cell]:  # a chain cell - x - y is a connected triple too
-        if st.dev_owner[x] != me or (st.dev_type[x] != need1 and st.dev_type[x] != need2):
+    for d in range(6):  # a chain cell - x - y is a connected triple too
+        x = st.nbr[cell * 6 + d]
+        if x < 0 or st.dev_owner[x] != me or (st.dev_type[x] != need1 and st.dev_type[x] != need2):
             continue
         other = need2 if st.dev_type[x] == need1 else need1
-        for y in nb[x]:
-            if y != cell and st.dev_owner[y] == me and st.dev_type[y] == other:
+        for k in range(6):
+            y = st.nbr[x * 6 + k]
+            if y >= 0 and y != cell and st.dev_owner[y] == me and st.dev_type[y] == other:
                 return 3.0
     missing = (0 if has1 else 1) + (0 if has2 else 1)
     room = 0
-    for x in nb[cell]:
-        if ctx.info.is_land[x] and st.dev_type[x] == NO_DEV and st.cell_player[x] in (-1, me):
+    for d in range(6):
+        x = st.nbr[cell * 6 + d]
+        if x >= 0 and st.land[x] and st.dev_type[x] == NO_DEV and (st.cell_player[x] == -1 or st.cell_player[x] == me):
             room += 1
     if room < missing:
         return 0.0
@@ -77,9 +86,10 @@ def score_build_dev(ctx: Context, verb: int, cell: int) -> float:
         if ctx.info.coastal[cell] and not coast:
             v += 0.3  # ships may be built
     # Exposure: a development is a gift to whoever can seize it.
-    worth = DEV_COST[dev] + (LAST_DEVELOPMENT_BONUS if not ctx.my_devs else 0) + 1.0
+    price = DEV_COST[dev]
+    worth = price + (LAST_DEVELOPMENT_BONUS if not ctx.my_devs else 0) + 1.0
     v -= w.dev_safety * ctx.new_dev_exposure(cell) * worth
-    v -= 0.15 * DEV_COST[dev]  # cheaper developments leave gold for more
+    v -= 0.15 * price  # cheaper developments leave gold for more
     if dev == CASTLE and ctx.threats:
         v -= 0.3  # a castle hex holds no defender
     return v
@@ -91,14 +101,16 @@ def score_build_unit(ctx: Context, verb: int, cell: int) -> float:
     it), less a little of its price."""
     st, w = ctx.state, ctx.w
     t = verb - BUILD_UNIT
-    if w.unit_pref[t] <= 0:
+    pref = w.unit_pref[t]  # C doubles from here (the same arithmetic, without a float object per step)
+    if pref <= 0:
         return -1.0
-    loaded = t in LAND_TYPES and bool(st.sea[cell])
-    now = 0.5 * gain_this_turn(ctx, t, cell, loaded) if st.silver[ctx.me] >= UNIT_COST[t] else 0.0
+    cost = UNIT_COST[t]
+    loaded = IS_LAND[t] and bool(st.sea[cell])
+    now = 0.5 * gain_this_turn(ctx, t, cell, loaded) if st.silver[ctx.me] >= cost else 0.0
     if not ctx.future:
-        return now - 0.12 * UNIT_COST[t] - 0.3  # the game ends before it could matter
+        return now - 0.12 * cost - 0.3  # the game ends before it could matter
     v = ctx.lasting_value(t, cell, loaded) + now
-    return w.units * w.unit_pref[t] * (0.3 + v) - 0.12 * UNIT_COST[t]
+    return w.units * pref * (0.3 + v) - 0.12 * cost
 
 
 def score_build_wall(ctx: Context, verb: int, cell: int) -> float:
@@ -122,13 +134,23 @@ def score_build_wall(ctx: Context, verb: int, cell: int) -> float:
             v += 1.0 if length + 1 >= 5 else 0.22 * (length + 1)
     if not st.awards[me] & CITADEL and joins and may_close_enclosure(st, me, edge):
         v += _enclosed_by(st, me, edge)
-    for a, b in ((cell, other), (other, cell)):
-        if a >= 0 and st.dev_owner[a] == me:
-            if b < 0:
-                v += 0.05
-            elif st.cell_player[b] != me:
-                v += 0.35 * ctx.exposure(a) + 0.1 * DEV_COST[st.dev_type[a]]
+    if st.dev_owner[cell] == me:  # the cover for a development of mine on either side
+        v += _cover(ctx, cell, other)
+    if other >= 0 and st.dev_owner[other] == me:
+        v += _cover(ctx, other, cell)
     return w.walls * v - 0.35
+
+
+def _cover(ctx: Context, a: int, b: int) -> float:
+    """What a wall between my development on ``a`` and the hex ``b`` (-1: off the board) covers:
+    a little at the board's edge, its exposure and price where another player may come from."""
+    if b < 0:
+        return 0.05
+    st = ctx.state
+    if st.cell_player[b] != ctx.me:
+        price = DEV_COST[st.dev_type[a]]
+        return 0.35 * ctx.exposure(a) + 0.1 * price
+    return 0.0
 
 
 def _enclosed_by(st: GameState, me: int, edge: int, cap: int = 12) -> int:

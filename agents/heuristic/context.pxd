@@ -74,9 +74,15 @@ cdef class Context:
     @cython.locals(e=double, g=set, th=Threats)
     cpdef double new_dev_exposure(self, int c)
     cpdef _make_by_hex(self)
+    @cython.locals(v=object, counts=list, me=int, p=int, d=int, lead=int, margin=double)
+    cpdef double award_delta(self, int kind, tuple changes)
     cpdef double builder_award_gain(self)
     cpdef list unit_sites(self, int t)
 
 
 @cython.locals(owner=int)
 cpdef double seize_tokens(Context ctx, int x)
+@cython.locals(shares=list, best=double, p=Py_ssize_t)
+cpdef double _award_standing(list counts, bint need_one, int me)
+@cython.locals(best=int, p=Py_ssize_t)
+cpdef int _best_other(list counts, int me)

@@ -317,17 +317,12 @@ class Context:
         counts = list(self.counts[kind])
         need = self.state.config.end_awards_need_one
         me = self.me
-
-        def rel(cs: list[int]) -> float:
-            sh = award_shares(cs, need)
-            return sh[me] - max(x for p, x in enumerate(sh) if p != me)
-
-        before = rel(counts)
+        before = _award_standing(counts, need, me)
         for p, d in changes:
             counts[p] += d
-        lead = counts[me] - max(c for p, c in enumerate(counts) if p != me)
+        lead = counts[me] - _best_other(counts, me)
         margin = (0.8 if 0 < lead <= 2 else (0.3 if lead > 2 else 0.0)) if self.future else 0.0
-        v = self.cache[key] = rel(counts) - before + margin
+        v = self.cache[key] = _award_standing(counts, need, me) - before + margin
         return v
 
     def new_dev_exposure(self, c: int) -> float:
@@ -362,6 +357,25 @@ class Context:
         if key not in self.cache:
             self.cache[key] = unit_sites(self.state, self.me, t)
         return self.cache[key]
+
+
+def _award_standing(counts: list[int], need_one: bool, me: int) -> float:
+    """My end-award tokens for these counts less the best other player's."""
+    shares = award_shares(counts, need_one)
+    best = shares[1] if me == 0 else shares[0]  # the first other player's, then the most
+    for p in range(len(shares)):
+        if p != me and shares[p] > best:
+            best = shares[p]
+    return shares[me] - best
+
+
+def _best_other(counts: list[int], me: int) -> int:
+    """The most any other player counts."""
+    best = counts[1] if me == 0 else counts[0]
+    for p in range(len(counts)):
+        if p != me and counts[p] > best:
+            best = counts[p]
+    return best
 
 
 def cached_units(ctx: Context, key: tuple, make: Callable[[], list[int]]) -> list[int]:

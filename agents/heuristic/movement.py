@@ -17,7 +17,7 @@ from vigtavl_env.engine.combat import can_attack_from_here
 from vigtavl_env.engine.legal import battle_sides, may_battle_move, nested_ok
 from vigtavl_env.engine.movement import BATTLE_HEX, STOP, reach
 from vigtavl_env.engine.state import Activation, GameState, LOADED, ON_BOARD, SPENT
-from vigtavl_env.engine.stats import ARCHER, FREIGHTER, LAND_TYPES, UNIT_COST, UNIT_MOVEMENT
+from vigtavl_env.engine.stats import ARCHER, FREIGHTER, IS_LAND, UNIT_COST, UNIT_MOVEMENT
 
 from .attacks import defence, gain_this_turn, target_value
 from .context import Context
@@ -103,7 +103,7 @@ def score_move(ctx: Context, verb: int, cell: int) -> float:
         return _best_battle_move(ctx, u, cell, r, top.move_left, ctx.lasting_value(t, here, loaded)) - now
     if t == FREIGHTER:
         return _freighter_lasting_value(ctx, st.cargo(u), cell) - now - 0.01
-    to_loaded = t in LAND_TYPES and bool(st.sea[cell])
+    to_loaded = IS_LAND[t] and bool(st.sea[cell])
     after = _value_at(ctx, u, t, cell, to_loaded, attack_left and (not to_loaded or t == ARCHER))
     return after - now - 0.01
 
@@ -171,7 +171,7 @@ def _unit_plan(ctx: Context, u: int, t: int, cell: int, loaded: bool) -> float:
     stay = ctx.lasting_value(t, cell, loaded)
     best = stay + (gain_this_turn(ctx, t, cell, loaded) if attack_left else 0.0)
     r = _reach_of(ctx, u, UNIT_MOVEMENT[t], ctx.battle)
-    land_unit = t in LAND_TYPES
+    land_unit = IS_LAND[t]
     best_stop = stay
     for c in r.in_order(STOP):  # the order reached (ties keep the first)
         to_loaded = land_unit and bool(st.sea[c])

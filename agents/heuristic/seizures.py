@@ -20,7 +20,7 @@ from vigtavl_env.engine.combat import pending_attack_dice
 from vigtavl_env.engine.free_actions import guard_options, seizers
 from vigtavl_env.engine.legal import pending_units
 from vigtavl_env.engine.state import CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, GameState, ON_BOARD
-from vigtavl_env.engine.stats import LAND_TYPES, MAX_OCCUPANCY, NO_DEV, UNIT_COST
+from vigtavl_env.engine.stats import IS_LAND, MAX_OCCUPANCY, NO_DEV, UNIT_COST
 
 from ..tactics import breach_prob, guard_outcome, guarded_beside, loss_prob, seize_value, stake_value
 from .context import Context, cached_units, seize_tokens
@@ -86,7 +86,7 @@ def _seizer_value(ctx: Context, s: int, cell: int) -> float:
     _, p_seized, beaten = outcome
     tokens = 0.3 if artillery_only else seize_tokens(ctx, cell)
     v = ctx.w.seize * (p_seized * tokens + beaten)
-    if t in LAND_TYPES and st.occ[cell] + 1 <= MAX_OCCUPANCY:
+    if IS_LAND[t] and st.occ[cell] + 1 <= MAX_OCCUPANCY:
         v += p_seized * (0.05 + 0.5 * max(0.0, ctx.lasting_value(t, cell) - ctx.lasting_value(t, h)))
     return v
 

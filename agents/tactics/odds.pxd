@@ -17,5 +17,5 @@ cpdef int attack_dice_from(GameState state, int base, int target, int origin, bi
 cpdef double loss_prob(GameState state, int dice, int reach, int u)
 @cython.locals(t=int, c=int, owner=int, v=double, k=int, standing=int, dev=int, piece=double)
 cpdef double stake_value(GameState state, int u)
-@cython.locals(best=int, best_p=double, u=int, p=double)
+@cython.locals(best=int, best_p=double, u=int, p=double, loss=double, best_loss=double, cost=int, best_cost=int)
 cpdef tuple choose_defender(GameState state, int dice, int reach, list options)

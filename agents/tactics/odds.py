@@ -124,12 +124,15 @@ def choose_defender(state: GameState, dice: int, reach: int, options: list[int])
     attack dice at range ``reach`` (P(it loses) x :func:`stake_value`), and P(it loses). A cheap
     unit steps in for a valuable one when the odds are bad; against a shot or an overwhelm,
     where every defender's odds are the same, the cheapest defends. (-1, 0.0) without options."""
-    best, best_key, best_p = -1, None, 0.0
-    for u in options:
+    best, best_p = -1, 0.0
+    best_loss, best_cost = 0.0, 0
+    for u in options:  # the least (expected loss, cost, unit), compared in that order
         p = loss_prob(state, dice, reach, u)
-        key = (p * stake_value(state, u), UNIT_COST[state.u_type[u]], u)
-        if best_key is None or key < best_key:
-            best, best_key, best_p = u, key, p
+        loss = p * stake_value(state, u)
+        cost = UNIT_COST[state.u_type[u]]
+        if (best < 0 or loss < best_loss
+                or (loss == best_loss and (cost < best_cost or (cost == best_cost and u < best)))):
+            best, best_p, best_loss, best_cost = u, p, loss, cost
     return best, best_p
 
 
