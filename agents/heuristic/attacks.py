@@ -117,7 +117,7 @@ def target_value(ctx: Context, x: int, base: int, origin: int, reach: int) -> fl
         return 0.0
     v = p * victim_value(ctx, victim, x)
     if p < 1.0 and x not in ctx.state.front:
-        d = ctx.board.direction_between(x, origin)
+        d = ctx.info.direction_flat[x * ctx.n + origin]  # the board's direction_between
         v += (1.0 - p) * feint_bonus(ctx, x, victim, d, base)
     return v
 

@@ -35,7 +35,8 @@ cdef class Context:
     cdef public bint battle, can_capture, future
     cdef public object agent, board, sig, counts
     cdef public list threats, my_devs
-    cdef public set free_seizes, _berths
+    cdef public set free_seizes
+    cdef public bytearray _berths
     cdef bytearray _near
     cdef public dict cache, _guards, pos, _targets
     cdef public dict defences, feints, victims  # attacks.py's memos
@@ -65,12 +66,12 @@ cdef class Context:
     @cython.locals(st=GameState, flags=bytearray, x=int, k=int, y=int)
     cpdef bytearray near_devs(self)
     @cython.locals(key=int, lasting=cython.double[:], known=double, v=double, ship=bint, cost=int, pr=double,
-                   pull=double, berths=set, st=GameState, d=int, y=int, th=Threats)
+                   pull=double, berths=bytearray, st=GameState, d=int, y=int, th=Threats)
     cpdef double lasting_value(self, int t, int c, bint loaded=*)
     @cython.locals(st=GameState, j=bytearray, e=int, mine=list, x=int)
     cpdef bytearray wall_extensions(self)
-    @cython.locals(st=GameState, f=set, u=int)
-    cpdef set freighter_berths(self)
+    @cython.locals(st=GameState, f=bytearray, u=int)
+    cpdef bytearray freighter_berths(self)
     @cython.locals(e=double, g=set, th=Threats)
     cpdef double new_dev_exposure(self, int c)
     cpdef _make_by_hex(self)

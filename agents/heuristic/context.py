@@ -104,7 +104,7 @@ class Context:
         self.target_at: array | None = None  # targets() as a unit per hex, -1 where none
         self._tables = None
         self._near: bytearray | None = None
-        self._berths: set[int] | None = None
+        self._berths: bytearray | None = None
         self._builder_gain = float("nan")
         self._wall_len = -1
         # Future turns in which my units' positions still matter.
@@ -269,7 +269,7 @@ class Context:
                         st = self.state
                         for d in range(6):
                             y = st.nbr[c * 6 + d]
-                            if y >= 0 and st.sea[y] and y in berths:
+                            if y >= 0 and st.sea[y] and berths[y]:
                                 pull = max(pull, 0.6 * self._sea[y])
                 v += self.w.approach * pull
         lasting[key] = v
@@ -292,15 +292,18 @@ class Context:
             self._wall_ext = j
         return j
 
-    def freighter_berths(self) -> set[int]:
-        """Sea hexes where a freighter of mine has room for a knight."""
+    def freighter_berths(self) -> bytearray:
+        """A flag per hex: a sea hex where a freighter of mine has room for a knight (an empty
+        bytearray when there is none)."""
         if self._berths is None:
             st, me = self.state, self.me
-            f = set()
+            f = bytearray()
             for u in range(st.n_units):
                 if st.u_owner[u] == me and st.u_type[u] == FREIGHTER and st.u_where[u] == ON_BOARD:
                     if len(st.cargo(u)) < FREIGHTER_CAPACITY:
-                        f.add(st.u_cell[u])
+                        if not f:
+                            f = bytearray(self.n)
+                        f[st.u_cell[u]] = 1
             self._berths = f
         return self._berths
 

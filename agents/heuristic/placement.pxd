@@ -13,5 +13,5 @@ cdef int ACTING, CHOOSE_BREACHER, DISCHARGE, FREIGHTER, GALLEON, LOAD, ON_BOARD,
 
 
 @cython.locals(st=GameState, me=int, t=int, v=double, y=int, dd=int, x=int, near=int, u=int, dist=cython.int[:], row=int,
-               info=MapInfo)
+               info=MapInfo, behind=bytearray, count=int)
 cpdef double score_place(Context ctx, int verb, int cell)

@@ -25,13 +25,16 @@ def score_place(ctx: Context, verb: int, cell: int) -> float:
     free_land = [x for x in info.shore[cell] if st.cell_player[x] < 0]
     if t == FREIGHTER:
         v = 1.0 * min(len(free_land), 3) + 0.5
-        behind = set()
+        behind = bytearray(info.n)  # the land within two steps of that free land, each hex once
+        count = 0
         for y in free_land:
             for dd, x in info.land_order[y]:
                 if dd > 2:
                     break
-                behind.add(x)
-        v += 0.08 * len(behind) + 0.6
+                if not behind[x]:
+                    behind[x] = 1
+                    count += 1
+        v += 0.08 * count + 0.6
     else:
         v = 0.5 * min(len(free_land), 3) + (0.6 if t == GALLEON else 0.0)
     dist, row = info.dist_flat, cell * info.n  # the steps from cell

@@ -13,5 +13,5 @@ cdef class MapInfo:
     cdef public int n
     cdef public list nb, shore, sea_nb, land_dist, land_order, deck_list
     cdef public tuple is_land, is_sea, coastal, dist
-    cdef public int[:] land_flat, deck_flat, rays_flat, ray_edges_flat, dist_flat  # C arrays: no check at each read
+    cdef public int[:] land_flat, deck_flat, rays_flat, ray_edges_flat, dist_flat, direction_flat  # C arrays: no check at each read
     cdef public dict _sea

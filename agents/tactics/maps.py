@@ -91,6 +91,8 @@ class MapInfo:
         self.coastal = gmap.coastal
         self.dist = board.dist  # steps between two hexes, [a][b]
         self.dist_flat = array("i", [d for row in board.dist for d in row])  # the same, [a * n + b]
+        # the direction from a to b along a ray, -1 off every ray ([a * n + b]: Board.direction_between)
+        self.direction_flat = array("i", [d for row in board.direction for d in row])
         self.shore = [tuple(x for x in self.nb[c] if gmap.is_land[x]) for c in range(n)]
         self.sea_nb = [tuple(x for x in self.nb[c] if gmap.is_sea[x]) for c in range(n)]
         self.land_dist = [self._bfs(c, gmap.is_land, None) for c in range(n)]

@@ -12,6 +12,7 @@ from agents.tactics.values cimport dev_count
 cdef int BREACH_HIT_MAX, FREIGHTER, LAST_DEVELOPMENT_BONUS, NO_DEV, ON_BOARD
 
 
+cpdef double close_win_prob(int attack, int defend, int overwhelm=*)
 @cython.locals(d=int)
 cpdef int attack_dice_from(GameState state, int base, int target, int origin, bint ranged)
 cpdef double loss_prob(GameState state, int dice, int reach, int u)
