@@ -14,14 +14,14 @@ cdef int LAST_DEVELOPMENT_BONUS, NO_DEV
 
 
 @cython.locals(st=GameState, me=int, need1=int, need2=int, has1=bint, has2=bint, d=int, k=int, x=int, y=int,
-               other=int, missing=int, room=int, price=int)
+               other=int, missing=int, room=int, price=int, awards=int)
 cpdef double _complex_bonus(Context ctx, int dev, int cell)
 @cython.locals(st=GameState, dev=int, v=double, castle=bint, coast=bint, c=int, worth=double, price=int)
 cpdef double score_build_dev(Context ctx, int verb, int cell)
 @cython.locals(st=GameState, t=int, loaded=bint, now=double, v=double, pref=double, cost=int)
 cpdef double score_build_unit(Context ctx, int verb, int cell)
 @cython.locals(st=GameState, me=int, d=int, edge=int, other=int, v=double, mine=bint, joins=bint, length=int,
-               a=int, b=int)
+               a=int, b=int, awards=int)
 cpdef double score_build_wall(Context ctx, int verb, int cell)
 @cython.locals(st=GameState, price=int)
 cpdef double _cover(Context ctx, int a, int b)

@@ -24,7 +24,8 @@ def _complex_bonus(ctx: Context, dev: int, cell: int) -> float:
     """Progress towards the Complex: 3 tokens if this completes it, part of it if the rest
     fits next to it (more if the gold for it is at hand)."""
     st, me = ctx.state, ctx.me
-    if st.awards[me] & COMPLEX:
+    awards = st.awards[me]
+    if awards & COMPLEX:
         return 0.0
     # The two other kinds of development the Complex needs, and whether one of mine is next door.
     if dev == CAMP:
@@ -128,11 +129,12 @@ def score_build_wall(ctx: Context, verb: int, cell: int) -> float:
     joins = edge >= 0 and ctx.wall_extensions()[edge] != 0
     if not mine and not joins:
         return w.walls * 0.1 - 0.5 if ctx.wall_length() == 0 else -0.5
-    if not st.awards[me] & GREAT_WALL:
+    awards = st.awards[me]
+    if not awards & GREAT_WALL:
         length = ctx.wall_length()
         if joins or length == 0:
             v += 1.0 if length + 1 >= 5 else 0.22 * (length + 1)
-    if not st.awards[me] & CITADEL and joins and may_close_enclosure(st, me, edge):
+    if not awards & CITADEL and joins and may_close_enclosure(st, me, edge):
         v += _enclosed_by(st, me, edge)
     if st.dev_owner[cell] == me:  # the cover for a development of mine on either side
         v += _cover(ctx, cell, other)

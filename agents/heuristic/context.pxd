@@ -7,6 +7,7 @@ from vigtavl_env.engine.state cimport Activation, GameState
 # The other compiled modules' functions this module calls, cimported so that the calls are C calls
 # (imported by name alone, as in the .py, each call would go through a Python function object).
 from vigtavl_env.engine.building cimport unit_sites
+from vigtavl_env.engine.free_actions cimport guard_cells
 from vigtavl_env.engine.movement cimport has_development
 from vigtavl_env.engine.state cimport active_of, count_of, positions
 from agents.tactics.maps cimport MapInfo
@@ -52,6 +53,7 @@ cdef class Context:
     cpdef tuple tables(self)
     cpdef double approach_risk(self, int c)
     cpdef int wall_length(self)
+    @cython.locals(g=set)
     cpdef set guards(self, int p)
     @cython.locals(st=GameState, best=dict, u=int, c=int, o=int, t=int, at=object)
     cpdef dict targets(self)

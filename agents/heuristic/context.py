@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from vigtavl_env.engine.building import unit_sites
+from vigtavl_env.engine.free_actions import guard_cells
 from vigtavl_env.engine.movement import has_development
 from vigtavl_env.engine.state import (
     BATTLE, LOADED, ON_BOARD, PRISONER, Activation, GameState, active_of, count_of, positions,
@@ -38,8 +39,7 @@ from vigtavl_env.engine.tokens import longest_wall
 
 from ..tactics.maps import MapInfo
 from ..tactics import (
-    LAST_DEVELOPMENT_BONUS, award_shares, battle_turns_left, end_counts, guards, seize_exposure, seize_value,
-    turns_left,
+    LAST_DEVELOPMENT_BONUS, award_shares, battle_turns_left, end_counts, seize_exposure, seize_value, turns_left,
 )
 
 
@@ -134,9 +134,10 @@ class Context:
 
     def guards(self, p: int) -> set[int]:
         """Hexes where player ``p`` has a unit that defends developments."""
-        if p not in self._guards:
-            self._guards[p] = guards(self.state, p)
-        return self._guards[p]
+        g = self._guards.get(p)
+        if g is None:
+            g = self._guards[p] = guard_cells(self.state, p)[0]  # tactics.guards, called in C
+        return g
 
     def targets(self) -> dict[int, int]:
         """Other players' hexes I may attack now, with the unit that would defend each."""

@@ -10,9 +10,15 @@ from agents.tactics.values cimport dev_count
 # Constants of other modules this module compares with, as C ints here (imported by name in the .py;
 # nothing imports them from this module).
 cdef int BREACH_HIT_MAX, FREIGHTER, LAST_DEVELOPMENT_BONUS, NO_DEV, ON_BOARD
+# This module's own table (nothing imports it): a C array of doubles.
+cdef double[:] _RANGED_HIT
+cdef int _TABLE_DICE
 
 
 cpdef double close_win_prob(int attack, int defend, int overwhelm=*)
+cpdef double ranged_hit_prob(int dice, int reach, int overwhelm=*)
+@cython.locals(k=int)
+cpdef double _ranged_hit(int dice, int reach)
 @cython.locals(d=int)
 cpdef int attack_dice_from(GameState state, int base, int target, int origin, bint ranged)
 cpdef double loss_prob(GameState state, int dice, int reach, int u)

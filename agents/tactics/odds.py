@@ -13,6 +13,8 @@ worth it.
 
 from __future__ import annotations
 
+from array import array
+
 from vigtavl_env.engine.combat import defender_at, defender_options, preview_attack_dice
 from vigtavl_env.engine.state import GameState, ON_BOARD, positions
 from vigtavl_env.engine.stats import (
@@ -63,8 +65,18 @@ def ranged_hit_prob(dice: int, reach: int, overwhelm: int = 99) -> float:
     """Ranged: P(any of ``dice`` dice is at most the range's hit number)."""
     if dice >= overwhelm:
         return 1.0
+    if 0 <= dice < _TABLE_DICE and 0 <= reach < 4:
+        return _RANGED_HIT[dice * 4 + reach]
+    return _ranged_hit(dice, reach)
+
+
+def _ranged_hit(dice: int, reach: int) -> float:
     k = RANGED_HIT_MAX.get(reach, 0)
     return 1.0 - (1.0 - k / 6.0) ** max(dice, 0)
+
+
+# _RANGED_HIT[dice * 4 + reach]: ranged_hit_prob below the overwhelm, worked out once.
+_RANGED_HIT = array("d", [_ranged_hit(d, r) for d in range(_TABLE_DICE) for r in range(4)])
 
 
 def breach_prob(dice: int) -> float:

@@ -7,6 +7,7 @@ from agents.tactics.maps cimport MapInfo
 from vigtavl_env.engine.free_actions cimport guard_cells
 from vigtavl_env.engine.movement cimport has_development
 from agents.tactics.values cimport battle_turns_left
+from agents.tactics.odds cimport ranged_hit_prob
 
 # Constants of other modules this module compares with, as C ints here (imported by name in the .py;
 # nothing imports them from this module).
