@@ -67,7 +67,7 @@ cdef class Context:
     cpdef double guard_gain(self, int c)
     @cython.locals(st=GameState, flags=bytearray, x=int, k=int, y=int)
     cpdef bytearray near_devs(self)
-    @cython.locals(key=int, lasting=cython.double[:], known=double, v=double, ship=bint, cost=int, pr=double,
+    @cython.locals(key=int, known=double, v=double, ship=bint, cost=int, pr=double,
                    pull=double, berths=bytearray, st=GameState, d=int, y=int, th=Threats)
     cpdef double lasting_value(self, int t, int c, bint loaded=*)
     @cython.locals(st=GameState, j=bytearray, e=int, mine=list, x=int)

@@ -239,8 +239,7 @@ class Context:
         """Lasting value of my unit of type ``t`` standing on ``c`` (aboard, if ``loaded``):
         guarding, the pull of targets for my next turns, the risk of losing it."""
         key = (t * self.n + c) * 2 + loaded
-        lasting = self._lasting
-        known = lasting[key]
+        known = self._lasting[key]  # read in place: a local view of it would count references
         if known == known:  # not NaN: worked out already
             return known
         v = 0.0
@@ -273,7 +272,7 @@ class Context:
                             if y >= 0 and st.sea[y] and berths[y]:
                                 pull = max(pull, 0.6 * self._sea[y])
                 v += self.w.approach * pull
-        lasting[key] = v
+        self._lasting[key] = v
         return v
 
     def wall_extensions(self) -> bytearray:
