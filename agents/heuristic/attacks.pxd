@@ -2,7 +2,7 @@
 # functions of the context, called as C functions by the movement and building scorers.
 cimport cython
 from vigtavl_env.engine.state cimport Activation, GameState
-from agents.heuristic.context cimport Context, seize_tokens
+from agents.heuristic.context cimport Context, seize_tokens, unit_place_memo
 # The other compiled modules' functions this module calls, cimported so that the calls are C calls
 # (imported by name alone, as in the .py, each call would go through a Python function object).
 from vigtavl_env.engine.combat cimport coastal_or_sea, defender_options

@@ -18,8 +18,6 @@
 
 from __future__ import annotations
 
-from array import array
-
 from vigtavl_env.engine.actions import ATTACK, BREACH, FIRE_ARTILLERY
 from vigtavl_env.engine.combat import coastal_or_sea, defender_options
 from vigtavl_env.engine.free_actions import breachers
@@ -30,11 +28,10 @@ from vigtavl_env.engine.stats import (
 )
 
 from ..tactics import CLOSE_WIN, attack_dice_from, breach_prob, choose_defender
-from .context import Context, seize_tokens
+from .context import Context, seize_tokens, unit_place_memo
 from .seizures import seize_from
 
 
-_UNKNOWN = [float("nan")]  # an entry of this turn's gains not worked out yet
 _COST = bytes(UNIT_COST)  # per unit type, read as C chars when compiled
 
 
@@ -43,7 +40,7 @@ def gain_this_turn(ctx: Context, t: int, c: int, loaded: bool = False) -> float:
     attack's expected tokens, plus the developments it could seize from there."""
     key = (t * ctx.n + c) * 2 + loaded
     if ctx.this_turn is None:
-        ctx.this_turn = array("d", _UNKNOWN) * (len(IS_SHIP) * ctx.n * 2)
+        ctx.this_turn = unit_place_memo(ctx.n)
     known = ctx.this_turn[key]
     if known == known:  # not NaN: worked out already
         return known

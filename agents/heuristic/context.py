@@ -43,7 +43,18 @@ from ..tactics import (
 )
 
 
-_UNKNOWN = [float("nan")]  # an entry of the lasting values not worked out yet
+_UNKNOWN = [float("nan")]  # an entry of a memo not worked out yet
+
+
+def unknown_values(count: int) -> array:
+    """A memo of ``count`` doubles, each NaN until worked out (``x == x`` is false only for NaN)."""
+    return array("d", _UNKNOWN) * count
+
+
+def unit_place_memo(n: int) -> array:
+    """A memo by (unit type, hex, aboard) on a board of ``n`` hexes, read and written at
+    ``(t * n + c) * 2 + aboard``: the lasting values, this turn's gains."""
+    return unknown_values(len(IS_SHIP) * n * 2)
 _SHIP, _COST = bytes(IS_SHIP), bytes(UNIT_COST)  # per unit type, read as C chars when compiled
 
 
@@ -87,7 +98,7 @@ class Context:
         # lasting_value by (type, hex, aboard): a C array of doubles, NaN until worked out
         lasting = self.pos.get("lasting_value")
         if lasting is None:
-            lasting = self.pos["lasting_value"] = array("d", _UNKNOWN) * (len(IS_SHIP) * info.n * 2)
+            lasting = self.pos["lasting_value"] = unit_place_memo(info.n)
         self._lasting = lasting
         self.n = info.n
         self._wall_ext: set[int] | None = None
@@ -346,7 +357,7 @@ class Context:
         return e
 
     def _make_by_hex(self) -> None:
-        self._by_hex = array("d", _UNKNOWN) * (3 * self.n)
+        self._by_hex = unknown_values(3 * self.n)
 
     def builder_award_gain(self) -> float:
         """What one more development of mine is worth for the Builder award (once per decision)."""
