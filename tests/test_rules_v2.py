@@ -48,6 +48,7 @@ def asked_variant(state, player: int, n: int) -> list[list[int]]:
 def spend(state, u: int) -> None:
     """Lay unit ``u`` on its side: it has completed its actions this turn."""
     state.u_flags[u] |= SPENT
+    state.touch()  # a table written by hand: recorded, as the engine's own writers do
 
 
 def decline_retaliation(state, loser: int) -> None:

@@ -1,12 +1,15 @@
 """What the engine keeps between decisions changes no legal list: a check over many games.
 
-The engine keeps two facts in the state from one decision to the next and uses them again while
-what they came from is unchanged (issue 30's first item, its first pieces): the hexes around
-each player's developments (``GameState.near_memo``) and the deciding player's units grouped
-for the verbs (``GameState.mine_memo``). This plays games -- uniformly random, heuristic bots,
-or a mix drawn seat by seat -- and after every decision compares the engine's legal list with
-the one a clone of the same state enumerates with nothing kept. The tests run it on a few games
-(``tests/test_speed_invariants.py``); this command runs it on thousands::
+The engine records what each decision changed -- a new stamp for a group of tables whenever one
+of them is written (``GameState.unit_stamp``, ``dev_stamp``, ``wall_stamp``) -- and keeps three
+facts in the state from one decision to the next, used again while their stamps are unchanged
+(issue 30's first item): the hexes around each player's developments (``GameState.near_memo``),
+each player's walls by direction (``GameState.walls_memo``) and the deciding player's units
+grouped for the verbs (``GameState.mine_memo``). This plays
+games -- uniformly random, heuristic bots, or a mix drawn seat by seat -- and after every
+decision checks both: the record (a group whose tables changed has a new stamp) and the legal
+list (equal to the one a clone of the same state enumerates with nothing kept). The tests run
+it on a few games (``tests/test_speed_invariants.py``); this command runs it on thousands::
 
     python -m vigtavl_env.check_kept --games 2000 --agents random,greedy,aggressor,builder
 """
@@ -29,14 +32,37 @@ PRESETS = {2: "duel", 3: "triad", 4: "quad"}
 
 
 class KeptMismatch(AssertionError):
-    """A legal list that differs from a fresh enumeration of the same state."""
+    """A legal list that differs from a fresh enumeration of the same state, or a change the
+    record missed."""
+
+
+def table_groups(state: GameState) -> list[tuple[str, int, bytes]]:
+    """(stamp name, stamp, contents) for each group of tables the record covers: the units (with
+    who is active), the developments and artillery, the walls."""
+    units = b"".join([bytes(t) for t in (state.u_owner, state.u_type, state.u_cell, state.u_where, state.u_carrier,
+                                          state.u_holder, state.u_flags)])
+    units += bytes(repr([a.unit for a in state.stack]), "ascii")
+    devs = b"".join([bytes(state.dev_type), bytes(state.dev_owner), bytes(state.dev_builder),
+                     bytes(state.art_owner)])
+    walls = bytes(state.walls) + bytes(state.wall_builder)
+    return [("unit_stamp", state.unit_stamp, units), ("dev_stamp", state.dev_stamp, devs),
+            ("wall_stamp", state.wall_stamp, walls)]
+
+
+def missed_changes(before: list[tuple[str, int, bytes]], state: GameState) -> list[str]:
+    """The groups whose tables changed since ``before`` (``table_groups`` of the same state
+    earlier) while their stamp stayed the same: changes the record missed."""
+    return [name for (name, stamp, was), (_, now_stamp, now) in zip(before, table_groups(state))
+            if was != now and stamp == now_stamp]
 
 
 def forgetful_clone(state: GameState) -> GameState:
     """A copy of ``state`` that keeps nothing from earlier decisions."""
     fresh = state.clone(keep_events=False)
     fresh.near_memo = [None] * fresh.n_players
+    fresh.walls_memo = [None] * fresh.n_players
     fresh.mine_memo = None
+    fresh.reach_memo = None
     return fresh
 
 
@@ -59,6 +85,7 @@ def check_game(gmap: GameMap, agents: Sequence[str], seed: int) -> int:
     state.record_events = False
     checked = 0
     while not state.is_over and checked < DEFAULT_MAX_STEPS:  # cut off where the env truncates
+        before = table_groups(state)
         legal = legal_actions(state)
         fresh = legal_actions(forgetful_clone(state))
         if legal != fresh:
@@ -69,6 +96,10 @@ def check_game(gmap: GameMap, agents: Sequence[str], seed: int) -> int:
         bot = bots[state.current_player]
         code = legal[rng.randrange(len(legal))] if bot is None else bot.decide(state, legal)
         apply_action(state, code, legal=legal)
+        missed = missed_changes(before, state)
+        if missed:
+            raise KeptMismatch(f"game seed {seed}, decision {checked}: the tables of {', '.join(missed)} "
+                               "changed and the stamp did not")
         checked += 1
     return checked
 
@@ -113,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"check_kept: {e}", file=sys.stderr)
         return 1
     print(f"{decisions:,} decisions of {games:,} games ({', '.join(agents)}; {args.players} players): "
-          "every legal list equal to a fresh enumeration")
+          "every change recorded, every legal list equal to a fresh enumeration")
     return 0
 
 

@@ -22,8 +22,8 @@ from .movement import freighter_with_room
 from .state import BUILD, BATTLE, GameState, GONE, MOVE_IN_PROGRESS, PRISONER, RESERVE, count_of
 from .stats import (
     ARTILLERY_COST, ARTILLERY_LIMIT, ARTILLERY_OCCUPANCY, CASTLE, DEV_COST, DEV_OCCUPANCY,
-    IS_SHIP, MAX_OCCUPANCY, NO_DEV, UNITS, UNITS_PER_TURN, UNITS_PER_TURN_WITH_CASTLE,
-    UNIT_COST, WALL_COST,
+    IS_SHIP, MAX_OCCUPANCY, NO_DEV, UNITS_PER_TURN, UNITS_PER_TURN_WITH_CASTLE,
+    UNIT_COST, UNIT_LIMIT, UNIT_LIMIT_PER_TURN, WALL_COST,
 )
 
 ARTILLERY_SLOT = 6  # index of artillery in state.built_types
@@ -64,15 +64,15 @@ def type_limit_ok(state: GameState, player: int, utype: int) -> bool:
         if state.config.limit_scope == "per_turn":
             return state.built_types[ARTILLERY_SLOT] < ARTILLERY_LIMIT
         return count_of(state.art_owner, player) < ARTILLERY_LIMIT
-    row = UNITS[utype]
-    if row.limit_per_turn or state.config.limit_scope == "per_turn":
-        return state.built_types[utype] < row.limit
-    return in_play(state, player, utype) < row.limit
+    limit = UNIT_LIMIT[utype]
+    if UNIT_LIMIT_PER_TURN[utype] or state.config.limit_scope == "per_turn":
+        return state.built_types[utype] < limit
+    return in_play(state, player, utype) < limit
 
 
 def near_development(state: GameState, player: int) -> list[int]:
     """Own developed hexes and the hexes adjacent to them, ascending."""
-    near = [0] * state.n_cells
+    near = bytearray(state.n_cells)  # a flag per hex, read in C
     for c in range(state.n_cells):
         if state.dev_owner[c] == player:
             near[c] = 1
@@ -86,14 +86,13 @@ def near_development(state: GameState, player: int) -> list[int]:
 def near_sites(state: GameState, player: int) -> tuple[list[int], list[int], list[int]]:
     """:func:`near_development` by terrain, ascending: (land hexes, sea hexes, sea hexes next to
     an own development). Kept in the state between decisions (``GameState.near_memo``) with the
-    development owners they come from, and used again while those are the same, however the
-    table was written; the lists are shared, so callers never change them."""
-    owners = bytes(state.dev_owner)
+    ``dev_stamp`` they were worked out under, and used again while the developments are
+    unchanged; the lists are shared, so callers never change them."""
     memo = state.near_memo[player]
-    if memo is not None and memo[0] == owners:
+    if memo is not None and memo[0] == state.dev_stamp:
         return memo[1]
     out = _near_sites(state, player)
-    state.near_memo[player] = (owners, out)
+    state.near_memo[player] = (state.dev_stamp, out)
     return out
 
 

@@ -249,6 +249,7 @@ def defeat(state: GameState, u: int, victor: int, at: int) -> None:
     state.u_cell[u] = prison
     state.u_holder[u] = victor
     state.u_carrier[u] = -1
+    state.mark_units()
     state.emit("captured", unit=u, by=victor, cell=at, prison=prison, player=victor)
 
 

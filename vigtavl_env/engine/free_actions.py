@@ -159,6 +159,7 @@ def seize(state: GameState, player: int, target: int) -> tuple[int, list[int]]:
                 state.walls[e] = player
                 converted = True
         if converted:
+            state.mark_walls()
             check_wall_awards(state, player)
         check_complex(state, player)  # counts only what he built: taking back his own fort may complete it
     else:
@@ -177,9 +178,11 @@ def _rescue(state: GameState, player: int, cell: int) -> list[int]:
             continue
         if state.u_owner[u] != player:
             state.u_holder[u] = player
+            state.mark_units()
             continue
         state.earn(player, SRC_RESCUE, UNIT_COST[state.u_type[u]])
         state.u_holder[u] = -1  # free, standing nowhere yet
+        state.mark_units()
         spots = rescue_spots(state, u, cell)
         state.emit("rescued", unit=u, cell=spots[0] if spots else -1, tokens=UNIT_COST[state.u_type[u]],
                    player=player)
@@ -223,9 +226,11 @@ def breach(state: GameState, player: int, unit: int, edge: int) -> bool:
     rolls = state.roll_dice(dice)
     ok = min(rolls) <= BREACH_HIT_MAX
     state.u_flags[unit] |= BREACHED
+    state.mark_units()
     owner = state.walls[edge]
     if ok:
         state.walls[edge] = -1
+        state.mark_walls()
     state.emit("breach", edge=edge, unit=unit, owner=owner, dice=rolls, success=ok, player=player)
     return ok
 

@@ -8,9 +8,10 @@ from vigtavl_env.engine.combat cimport (
     can_occupy, can_stand, check_surrender, defender_options, ranged_targets, tactics_dice)
 from vigtavl_env.engine.free_actions cimport breachers, guard_options
 from vigtavl_env.engine.legal cimport (
-    activation_spent, battle_sides, decision_units, legal_codes, may_battle_move, open_verbs,
+    activation_spent, active_reach, battle_sides, decision_units, legal_codes, open_verbs,
     still_on_board)
 from vigtavl_env.engine.movement cimport freighter_with_room, reach
+from vigtavl_env.engine.actions cimport as_code, decode
 from vigtavl_env.engine.tokens cimport check_wall_awards
 from vigtavl_env.engine.variants cimport describe_variant, variant_classes
 

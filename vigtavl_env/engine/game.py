@@ -27,7 +27,7 @@ from .actions import (
     ACTIVATE, ATTACK, ATTACK_FROM, BREACH, BUILD_ARTILLERY, BUILD_DEV,
     BUILD_UNIT, BUILD_WALL, CHOOSE, DISCHARGE, END_ACTIVATION, END_TURN,
     FIRE_ARTILLERY, HOLD_PRISONER, LOAD, MOVE, MOVE_ARTILLERY, NO_DEFENCE, N_HEX_VERBS,
-    OCCUPY, PLACE, PLACE_RESCUED, RECRUIT, RELOCATE_WALL, SEIZE, SHOOT, VARIANT,
+    OCCUPY, PLACE, PLACE_RESCUED, RECRUIT, RELOCATE_WALL, SEIZE, SHOOT, VARIANT, as_code, decode,
 )
 from .building import ARTILLERY_SLOT
 from .combat import (
@@ -37,7 +37,7 @@ from .combat import (
 from .config import RulesConfig
 from .free_actions import breach, breachers, guard_options, rescue_spots, seize, seizers
 from .legal import (
-    activation_spent, battle_sides, decision_units, hexes_for, legal_codes, may_battle_move, open_verbs,
+    activation_spent, active_reach, battle_sides, decision_units, hexes_for, legal_codes, open_verbs,
     still_on_board, variant_options,
 )
 from .movement import Reach, freighter_with_room, reach
@@ -110,8 +110,8 @@ def apply_action(state: GameState, code: int, legal: Any = None) -> None:
     """
     n = state.n_cells
     try:
-        code = A.as_code(code)
-        verb, cell, g = A.decode(code, n)
+        code = as_code(code)
+        verb, cell, g = decode(code, n)
     except ValueError as e:
         raise IllegalActionError(str(e)) from None
     if legal is None or not _listed(code, legal):
@@ -295,6 +295,7 @@ def build_development(state: GameState, verb: int, cell: int) -> None:
     state.gold[me] -= DEV_COST[dev]
     state.set_development(cell, dev, me)
     state.dev_builder[cell] = me
+    state.mark_developments()
     state.emit("build", what=DEV_NAMES[dev], cell=cell)
     check_complex(state, me)
     check_surrender(state, me)
@@ -309,6 +310,7 @@ def build_wall(state: GameState, verb: int, cell: int) -> None:
     edge = state.nbr_edge[cell * 6 + d]
     state.walls[edge] = me
     state.wall_builder[edge] = me
+    state.mark_walls()
     state.emit("build", what="wall", cell=cell, direction=d)
     check_wall_awards(state, me, edge)
     # A wall closes a way: the check catches rings it completes (the builder's own units too).
@@ -320,6 +322,7 @@ def relocate_wall(state: GameState, verb: int, cell: int) -> None:
     d = verb - RELOCATE_WALL
     edge = state.nbr_edge[cell * 6 + d]
     state.walls[edge] = state.wall_builder[edge] = -1
+    state.mark_walls()
     state.wall_in_hand = state.wall_relocated = True
     state.emit("wall_taken_down", cell=cell, direction=d)
 
@@ -339,6 +342,7 @@ def _activate_unit(state: GameState, u: int, cell: int) -> None:
     state.silver[me] -= UNIT_COST[utype]
     state.u_flags[u] |= SPENT
     state.stack.append(Activation(u, UNIT_MOVEMENT[utype], cell))
+    state.mark_units()
     if state.retaliator >= 0:
         state.retaliation_used = True
     state.emit("activate", unit=u, type=UNIT_NAMES[utype], cell=cell)
@@ -350,7 +354,7 @@ def move(state: GameState, verb: int, cell: int) -> None:
     player's choice)."""
     top = active_of(state)
     u = top.unit
-    r = reach(state, u, top.move_left, towing=False, can_attack=may_battle_move(state, top), wind=not top.rode)
+    r = active_reach(state, top)
     if top.move == MOVE_UNUSED:
         top.origin = state.u_cell[u]
     if r.is_battle(cell):
@@ -374,7 +378,7 @@ def _move_to(state: GameState, cell: int, freighter: int, r: Reach | None = None
     top = active_of(state)
     u = top.unit
     if r is None:
-        r = reach(state, u, top.move_left, towing=False, can_attack=may_battle_move(state, top), wind=not top.rode)
+        r = active_reach(state, top)
     cost = r.cost_of(cell)  # a stop (the move is legal)
     top.move_left -= cost
     top.rode |= r.is_windy(cell)
@@ -677,6 +681,7 @@ def hold_prisoner(state: GameState, verb: int, cell: int) -> None:
     pend = state.pending
     state.pending = None
     state.u_cell[pend.unit] = cell
+    state.mark_units()
     state.emit("prison", unit=pend.unit, cell=cell, player=pend.player)
 
 
@@ -706,6 +711,7 @@ def _next_ask(state: GameState) -> None:
                 state.pending = Pending(CHOOSE_PRISON, player, u, cell)
             elif options:
                 state.u_cell[u] = options[0]
+                state.mark_units()
         else:  # CHOOSE_RESCUE_SPOT
             if state.u_where[u] != PRISONER or state.u_holder[u] != -1:
                 continue
@@ -769,6 +775,7 @@ def end_activation(state: GameState) -> None:
     outer activation whose unit was lost meanwhile (a freighter that surrendered when its knight
     stepped ashore, T6) ends with it: it has nothing left to do."""
     rec = state.stack.pop()
+    state.mark_units()
     state.emit("end_activation", unit=rec.unit)
     if state.retaliator >= 0:
         _finish_retaliation(state)
@@ -786,6 +793,7 @@ def end_turn(state: GameState) -> None:
     if state.retaliator >= 0:
         if state.stack:
             state.stack.pop()
+            state.mark_units()
         _finish_retaliation(state)
         return
     state.ending_turn = True
@@ -843,6 +851,7 @@ def _finish_turn(state: GameState) -> None:
     u_flags = state.u_flags
     for u in range(len(u_flags)):
         u_flags[u] = 0
+    state.mark_units()
     state.front.clear()
     state.attacks.clear()
     state.breaches.clear()
@@ -888,7 +897,7 @@ def describe(state: GameState, code: int) -> str:
     """A readable description of an engine action code, e.g. "P0: move (2,-1) -> (3,-1)"."""
     board = state.gmap.board
     try:
-        verb, cell, g = A.decode(int(code), board.n_cells)
+        verb, cell, g = decode(int(code), board.n_cells)
     except (TypeError, ValueError):
         return f"action {code!r}"
     who = f"P{state.current_player}"

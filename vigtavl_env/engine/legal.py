@@ -472,14 +472,29 @@ def may_battle_move(state: GameState, top) -> bool:
     return not top.attacked and state.u_type[top.unit] != FREIGHTER
 
 
+def active_reach(state: GameState, top: Activation) -> Reach:
+    """The active unit's reach for a move: its move verb's hexes, and the move itself. Kept in
+    the state (``GameState.reach_memo``) while the unit, its movement left, whether it may still
+    attack and ride the wind, the phase, the winds and the stamps of every table are the same:
+    a move picked from the legal list is carried out with the reach the list came from."""
+    can_attack = may_battle_move(state, top)
+    key = (top.unit, top.move_left, can_attack, top.rode, state.phase, state.wind,
+           state.unit_stamp, state.dev_stamp, state.wall_stamp)
+    memo = state.reach_memo
+    if memo is not None and memo[0] == key:
+        return memo[1]
+    r = reach(state, top.unit, top.move_left, towing=False, can_attack=can_attack, wind=not top.rode)
+    state.reach_memo = (key, r)
+    return r
+
+
 def _unit_action_hexes(state: GameState, verb: int) -> list[int]:
     top = active_of(state)
     u = top.unit
     me = state.u_owner[u]
     cell = state.u_cell[u]
     if verb == MOVE:
-        r = reach(state, u, top.move_left, towing=False, can_attack=may_battle_move(state, top), wind=not top.rode)
-        return r.destinations(STOP | BATTLE_HEX)
+        return active_reach(state, top).destinations(STOP | BATTLE_HEX)
     if verb == MOVE_ARTILLERY:
         if state.u_where[u] != ON_BOARD or state.u_type[u] not in LAND_TYPES or state.art_owner[cell] != me:
             return []

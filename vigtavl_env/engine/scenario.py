@@ -80,6 +80,7 @@ class Scenario:
         s = self.state
         u = s.add_unit(owner, _lookup(kind, UNIT_ALIASES, "unit"), where=PRISONER, cell=self.cell(at))
         s.u_holder[u] = held_by
+        s.mark_units()
         return u
 
     def development(self, owner: int, kind: str, at: tuple[int, int], built_by: int | None = None) -> None:
@@ -88,6 +89,7 @@ class Scenario:
         c = self.cell(at)
         self.state.set_development(c, _lookup(kind, DEV_ALIASES, "development"), owner)
         self.state.dev_builder[c] = owner if built_by is None else built_by
+        self.state.mark_developments()
 
     def artillery(self, owner: int, at: tuple[int, int]) -> None:
         self.state.set_artillery(self.cell(at), owner)
@@ -99,6 +101,7 @@ class Scenario:
         e = self.state.gmap.board.edge[self.cell(at)][d]
         self.state.walls[e] = owner
         self.state.wall_builder[e] = owner if built_by is None else built_by
+        self.state.mark_walls()
         return e
 
     def build(self) -> GameState:

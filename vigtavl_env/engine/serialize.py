@@ -202,6 +202,7 @@ def from_dict(data: Any) -> GameState:
     s.forced_dice = r.ints("dice.forced", None, 1, 6)
     s.events = list(r.get("events", list))
     _rebuild_occupancy(s)
+    s.touch()  # a new state, but its tables were written here by hand
     return s
 
 

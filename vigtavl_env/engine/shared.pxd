@@ -15,6 +15,8 @@ cdef int LOADED, ON_BOARD, SPENT
 
 cdef class Mine:
     cdef public list upright, land_cells, board_units, board_cells, cells
+    cdef public int player
+    cdef public unsigned long long stamp
 
 
 cdef class Shared:
@@ -25,7 +27,7 @@ cdef class Shared:
 
     cpdef tuple near(self)
     cpdef Mine mine(self)
-    @cython.locals(e=int, cell=int, direction=int)
+    @cython.locals(e=int, cell=int, direction=int, state=GameState, me=int, memo=tuple)
     cpdef list own_walls(self)
     cpdef tuple guards(self, int player)
     @cython.locals(c=int, k=int, w=int, facing=int, me=int, state=GameState, mine=Mine, active=set)
@@ -38,10 +40,8 @@ cdef class Shared:
 
 @cython.locals(u=int)
 cpdef bint _may_breach_from(GameState state, list units, int cell, set active)
-@cython.locals(units=bytes, memo=tuple, mine=Mine)
+@cython.locals(mine=Mine)
 cpdef Mine kept_mine(GameState state, int me)
-@cython.locals(k=Py_ssize_t)
-cpdef bint _same_activations(GameState state, list units)
 @cython.locals(u=int, w=int, t=int, c=int, m=int, cells=list, board_cells=list, board_units=list,
                upright=list, land_cells=list, marks=bytearray)
 cpdef _scan_units(Mine mine, GameState state, int me)

@@ -38,9 +38,15 @@ class Shared:
         return self._mine
 
     def own_walls(self) -> list[list[int]]:
-        """Own walls by direction, each named once: from the first hex of its edge, ascending."""
+        """Own walls by direction, each named once: from the first hex of its edge, ascending.
+        Kept in the state between decisions (``GameState.walls_memo``) with the ``wall_stamp``
+        they were worked out under; the lists are shared, so callers never change them."""
         if self._own_walls is None:
             state, me = self.state, self.me
+            memo = state.walls_memo[me]
+            if memo is not None and memo[0] == state.wall_stamp:
+                self._own_walls = memo[1]
+                return self._own_walls
             out: list[list[int]] = [[], [], [], [], [], []]
             first = state.gmap.board.edge_first
             for e in positions(state.walls, me):
@@ -49,6 +55,7 @@ class Shared:
             for x in out:
                 x.sort()
             self._own_walls = out
+            state.walls_memo[me] = (state.wall_stamp, out)
         return self._own_walls
 
     def guards(self, player: int) -> tuple[set[int], set[int]]:
@@ -123,34 +130,24 @@ class Mine:
     type, not yet activated), ``land_cells`` (hexes of knights by type, not active),
     ``board_units``, ``board_cells`` and ``cells`` (on the board or aboard); the hex lists ascend
     and name each hex once, but for ``cells`` (a hex once per unit there, in unit order: its one
-    reader marks hexes)."""
+    reader marks hexes). ``player`` and ``stamp``: whose units, under which ``unit_stamp``."""
 
     def __init__(self, state: GameState, me: int) -> None:
+        self.player, self.stamp = me, state.unit_stamp
         _scan_units(self, state, me)
 
 
 def kept_mine(state: GameState, me: int) -> Mine:
-    """``Mine(state, me)``, kept in the state between decisions (``GameState.mine_memo``) with
-    the unit tables and activations it came from, and used again while those are the same;
-    its lists and sets are shared, so callers never change them."""
-    units = state.units_key()
-    memo = state.mine_memo
-    if (memo is not None and memo[0] == me and memo[1] == state.n_units and memo[2] == units
-            and _same_activations(state, memo[3])):
-        return memo[4]
+    """``Mine(state, me)``, kept in the state between decisions (``GameState.mine_memo``) and
+    used again while the unit tables and the activation stack are unchanged (the state's
+    ``unit_stamp``, which every writer of them renews); its lists are shared, so callers never
+    change them."""
+    mine = state.mine_memo
+    if mine is not None and mine.player == me and mine.stamp == state.unit_stamp:
+        return mine
     mine = Mine(state, me)
-    state.mine_memo = (me, state.n_units, units, [a.unit for a in state.stack], mine)
+    state.mine_memo = mine
     return mine
-
-
-def _same_activations(state: GameState, units: list[int]) -> bool:
-    """The units active now (the activation stack, outermost first) are ``units``."""
-    if len(state.stack) != len(units):
-        return False
-    for k in range(len(units)):
-        if state.stack[k].unit != units[k]:
-            return False
-    return True
 
 
 def _scan_units(mine: Mine, state: GameState, me: int) -> None:

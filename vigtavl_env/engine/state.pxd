@@ -8,6 +8,8 @@ cimport cython
 cdef int ARTILLERY_OCCUPANCY, FREIGHTER, NO_DEV
 
 
+cdef unsigned long long _last_stamp
+cpdef unsigned long long new_stamp()
 cpdef list positions(int[:] values, int x)
 cpdef int count_of(int[:] values, int x)
 cpdef int unit_tables_at(int n_cells, int n_edges)
@@ -46,8 +48,9 @@ cdef class GameState:
     cdef public object pending
     cdef public unsigned long long rng
     cdef public bint record_events
-    cdef public list near_memo
-    cdef public object mine_memo
+    cdef public unsigned long long unit_stamp, dev_stamp, wall_stamp
+    cdef public list near_memo, walls_memo
+    cdef public object mine_memo, reach_memo
     cdef dict __dict__
 
     @cython.locals(whole=cython.int[:])
@@ -60,6 +63,10 @@ cdef class GameState:
     cpdef GameState clone(self, bint keep_events=*)
     cpdef list units_at(self, int cell, int owner=*, int where=*)
     cpdef list cargo(self, int freighter)
+    cpdef touch(self)
+    cpdef mark_units(self)
+    cpdef mark_walls(self)
+    cpdef mark_developments(self)
     cpdef put(self, int u, int cell)
     cpdef lift(self, int u)
     cpdef move_unit(self, int u, int cell)
@@ -68,8 +75,6 @@ cdef class GameState:
     cpdef earn(self, int player, int source, int n)
     cpdef set_development(self, int cell, int dev, int owner)
     cpdef set_artillery(self, int cell, int owner)
-    @cython.locals(head=int)
-    cpdef bytes units_key(self)
     cpdef _refresh_holder(self, int cell)
     @cython.locals(z=cython.ulonglong)
     cpdef int roll(self)

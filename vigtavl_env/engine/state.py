@@ -6,6 +6,11 @@ times a second) and the compiled core reads them as C arrays (``state.pxd``). Ru
 elsewhere; this module only knows how to place, lift and count pieces so that the occupancy
 tables stay consistent, and how to roll dice.
 
+The state also records what changes: each group of tables (the units with the activation
+stack, the developments with the artillery, the walls) holds a stamp that every writer renews
+(``new_stamp``), and the legal facts kept between decisions are used again only while their
+stamps are the same. Code that writes the tables by hand calls ``GameState.touch()``.
+
 Units are numbered once and keep their number for the whole game. ``u_where`` says where a unit
 is: on the board, loaded on a freighter (``u_carrier``), held as a prisoner on a developed hex
 (``u_holder`` holds it), still in reserve before placement, or gone (sunk, discharged).
@@ -52,6 +57,18 @@ MOVE_UNUSED, MOVE_IN_PROGRESS, MOVE_DONE = range(3)
 MASK64 = (1 << 64) - 1
 N_UNIT_TABLES = 7  # u_owner u_type u_cell u_where u_carrier u_holder u_flags
 UNIT_ROOM_PER_PLAYER = 32  # room for units made before the tables move to a larger buffer
+
+_last_stamp = 0  # the last number new_stamp handed out (one counter for the whole process)
+
+
+def new_stamp() -> int:
+    """A number never handed out before in this process. A state holds one per group of tables
+    (``unit_stamp``, ``dev_stamp``, ``wall_stamp``) and takes a new one whenever a table of the
+    group changes: a fact kept with the stamps it was worked out under is still true while they
+    are the same. One counter for all states, so two clones that change apart never share one."""
+    global _last_stamp
+    _last_stamp += 1
+    return _last_stamp
 
 
 def active_of(state: GameState) -> Activation | None:
@@ -245,11 +262,17 @@ class GameState:
         self.forced_dice: list[int] = []
         self.record_events = True
         self.events: list[dict] = []
-        # Legal facts kept between decisions, each with what it was worked out from: each
-        # player's hexes around his developments (building.near_sites), and the deciding
-        # player's units grouped for the verbs (shared.kept_mine).
+        # The record of what changed: a new stamp for a group of tables each time one of them is
+        # written (see new_stamp; the writers below and the engine's rules take them).
+        self.unit_stamp = self.dev_stamp = self.wall_stamp = new_stamp()
+        # Legal facts kept between decisions, each with the stamps it was worked out under: each
+        # player's hexes around his developments (building.near_sites) and his walls
+        # (Shared.own_walls), and the deciding player's units grouped for the verbs
+        # (shared.kept_mine).
         self.near_memo: list[Any] = [None] * p
+        self.walls_memo: list[Any] = [None] * p
         self.mine_memo: Any = None
+        self.reach_memo: Any = None  # the active unit's movement search (legal.active_reach)
 
     def _map_views(self) -> None:
         """The map's tables as views: ``nbr[c * 6 + d]`` (the neighbour, -1 off the board),
@@ -304,6 +327,7 @@ class GameState:
             self._make_room()
         self.n_units = n
         self._views()
+        self.touch()
 
     def fill(self, table: str, values: list[int]) -> None:
         """Write ``values`` into a table of the same length (loading a saved state)."""
@@ -312,6 +336,28 @@ class GameState:
             raise ValueError(f"table {table!r} holds {len(view)} entries, not {len(values)}")
         for i, v in enumerate(values):
             view[i] = v
+        self.touch()
+
+    # ----------------------------------------------------------------- the record of changes
+    def touch(self) -> None:
+        """Record that any table may have changed. The engine's own writers record what they
+        change; code that writes the tables by hand (a test, a tool) calls this afterwards, or
+        the facts kept between decisions would not know."""
+        self.unit_stamp = new_stamp()
+        self.dev_stamp = new_stamp()
+        self.wall_stamp = new_stamp()
+
+    def mark_units(self) -> None:
+        """Record a change to the unit tables or to the activation stack (who is active)."""
+        self.unit_stamp = new_stamp()
+
+    def mark_walls(self) -> None:
+        """Record a change to the walls (who owns one, who built it)."""
+        self.wall_stamp = new_stamp()
+
+    def mark_developments(self) -> None:
+        """Record a change to the developments or the artillery."""
+        self.dev_stamp = new_stamp()
 
     # ----------------------------------------------------------------- copying
     def clone(self, keep_events: bool = True) -> "GameState":
@@ -342,7 +388,10 @@ class GameState:
         new.rng, new.forced_dice = self.rng, self.forced_dice[:]
         new.record_events = self.record_events
         new.events = self.events[:] if keep_events else []
+        new.unit_stamp, new.dev_stamp, new.wall_stamp = self.unit_stamp, self.dev_stamp, self.wall_stamp
         new.near_memo = self.near_memo[:]  # entries are never changed, only replaced
+        new.walls_memo = self.walls_memo[:]
+        new.reach_memo = self.reach_memo
         new.mine_memo = self.mine_memo
         return new
 
@@ -358,13 +407,6 @@ class GameState:
         exactly when these tables are equal)."""
         return b"".join([bytes(self.art_owner), bytes(self.walls), bytes(self.u_owner), bytes(self.u_type),
                          bytes(self.u_cell), bytes(self.u_where), bytes(self.u_carrier)])
-
-    def units_key(self) -> bytes:
-        """The unit tables as bytes (each unit's owner, type, hex, place, carrier, holder and
-        flags, and the empty room after them): with ``n_units``, equal for two states of one
-        map exactly when those tables are."""
-        head = unit_tables_at(self.n_cells, self.n_edges)
-        return self.buf[head:head + N_UNIT_TABLES * self.unit_room].tobytes()
 
     def score_key(self) -> tuple:
         """Everything a position's evaluation may read, hashable: the tables, the counters and
@@ -434,6 +476,7 @@ class GameState:
     # ----------------------------------------------------------------- pieces
     def add_unit(self, owner: int, utype: int, where: int = RESERVE, cell: int = -1, carrier: int = -1) -> int:
         u = self.n_units
+        self.unit_stamp = new_stamp()
         if u == self.unit_room:
             self._make_room()
         self.n_units = u + 1
@@ -456,6 +499,7 @@ class GameState:
 
     def put(self, u: int, cell: int) -> None:
         """Stand unit ``u`` on the board at ``cell`` (it must be off the board now)."""
+        self.unit_stamp = new_stamp()
         self.u_where[u] = ON_BOARD
         self.u_cell[u] = cell
         self.u_carrier[u] = -1
@@ -467,6 +511,7 @@ class GameState:
 
     def lift(self, u: int) -> None:
         """Take an on-board unit off its hex (before moving or removing it)."""
+        self.unit_stamp = new_stamp()
         cell = self.u_cell[u]
         self.occ[cell] -= 1
         self.u_where[u] = RESERVE
@@ -478,12 +523,14 @@ class GameState:
 
     def load(self, u: int, freighter: int) -> None:
         """Put land unit ``u`` (off the board) aboard ``freighter``."""
+        self.unit_stamp = new_stamp()
         self.u_where[u] = LOADED
         self.u_carrier[u] = freighter
         self.u_cell[u] = self.u_cell[freighter]
 
     def remove(self, u: int) -> None:
         """Take a unit out of the game (sunk, drowned, discharged); its cargo goes with it."""
+        self.unit_stamp = new_stamp()
         if self.u_where[u] == ON_BOARD:
             self.lift(u)
             if self.u_type[u] == FREIGHTER:
@@ -495,12 +542,14 @@ class GameState:
         self.u_carrier[u] = -1
 
     def set_development(self, cell: int, dev: int, owner: int) -> None:
+        self.dev_stamp = new_stamp()
         self.occ[cell] += DEV_OCCUPANCY[dev] - DEV_OCCUPANCY[self.dev_type[cell]]
         self.dev_type[cell] = dev
         self.dev_owner[cell] = owner if dev != NO_DEV else -1
         self._refresh_holder(cell)
 
     def set_artillery(self, cell: int, owner: int) -> None:
+        self.dev_stamp = new_stamp()
         had = self.art_owner[cell] >= 0
         self.occ[cell] += (owner >= 0) * ARTILLERY_OCCUPANCY - had * ARTILLERY_OCCUPANCY
         self.art_owner[cell] = owner

@@ -84,6 +84,8 @@ UNIT_MOVEMENT = tuple(u.movement for u in UNITS)
 UNIT_RANGE = tuple(u.attack_range for u in UNITS)
 IS_SHIP = tuple(u.is_ship for u in UNITS)
 IS_LAND = tuple(not u.is_ship for u in UNITS)  # the LAND_TYPES, as a flag per type
+UNIT_LIMIT = tuple(u.limit for u in UNITS)
+UNIT_LIMIT_PER_TURN = tuple(u.limit_per_turn for u in UNITS)
 
 DEV_NAMES = ("", "camp", "fort", "castle")
 DEV_COST = (0, 1, 2, 3)  # gold to build, tokens when seized ("the value of that development")
