@@ -5,6 +5,7 @@ from agents.heuristic.context cimport Context
 from agents.tactics.maps cimport MapInfo
 # The other compiled modules' functions this module calls, cimported so that the calls are C calls
 # (imported by name alone, as in the .py, each call would go through a Python function object).
+from vigtavl_env.engine.legal cimport variant_options
 from vigtavl_env.engine.variants cimport unit_status, variant_features
 
 # Constants of other modules this module compares with, as C ints here (imported by name in the .py;

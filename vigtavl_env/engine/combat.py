@@ -237,7 +237,7 @@ def defeat(state: GameState, u: int, victor: int, at: int) -> None:
     if IS_SHIP[state.u_type[u]]:
         state.remove(u)
         state.sunk[victor] += 1
-        state.emit("sunk", unit=u, by=victor, cell=at, player=victor)
+        state.emit("sunk", dict(unit=u, by=victor, cell=at, player=victor))
         return
     prisons = prison_options(state, victor, at)
     prison = prisons[0] if prisons else -1
@@ -250,7 +250,7 @@ def defeat(state: GameState, u: int, victor: int, at: int) -> None:
     state.u_holder[u] = victor
     state.u_carrier[u] = -1
     state.mark_units()
-    state.emit("captured", unit=u, by=victor, cell=at, prison=prison, player=victor)
+    state.emit("captured", dict(unit=u, by=victor, cell=at, prison=prison, player=victor))
 
 
 def hex_cleared(state: GameState, cell: int, player: int) -> bool:
@@ -330,7 +330,7 @@ def check_surrender(state: GameState, player: int) -> None:
         units = state.units_at(n, h)
         if not can_capture(state, victor) and _any_knight(state, units):
             continue
-        state.emit("surrender", cell=n, owner=h, units=units, player=victor)
+        state.emit("surrender", dict(cell=n, owner=h, units=units, player=victor))
         for v in units:
             defeat(state, v, victor, n)
 

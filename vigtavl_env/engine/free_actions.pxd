@@ -5,7 +5,7 @@ from vigtavl_env.engine.state cimport GameState
 # (imported by name alone, as in the .py, each call would go through a Python function object).
 from vigtavl_env.engine.combat cimport can_stand
 from vigtavl_env.engine.state cimport count_of, positions
-from vigtavl_env.engine.tokens cimport check_wall_awards
+from vigtavl_env.engine.tokens cimport check_complex, check_wall_awards
 
 # Constants of other modules this module compares with, as C ints here (imported by name in the .py;
 # nothing imports them from this module).
@@ -23,6 +23,10 @@ cpdef tuple guard_cells(GameState state, int owner, list on_board=*)
 cpdef list seize_sources(GameState state, int player, int target, object guards_of, set mine)
 @cython.locals(f=int)
 cpdef bint may_breach(GameState state, int u, set active)
+cpdef bint breach(GameState state, int player, int unit, int edge)
+cpdef tuple seize(GameState state, int player, int target)
+cpdef list _rescue(GameState state, int player, int cell)
+cpdef list rescue_spots(GameState state, int u, int cell)
 cpdef list dischargeable(GameState state, int player, int cell, int utype)
 @cython.locals(g=int)
 cpdef bint still_defended(GameState state, int target)

@@ -149,7 +149,7 @@ def seize(state: GameState, player: int, target: int) -> tuple[int, list[int]]:
         state.set_development(target, dev, player)
         gain = DEV_COST[dev] + (LAST_DEVELOPMENT_BONUS if last else 0)
         state.earn(player, SRC_CONQUER, gain)
-        state.emit("seized", cell=target, dev=dev, owner=owner, tokens=gain, last=last, player=player)
+        state.emit("seized", dict(cell=target, dev=dev, owner=owner, tokens=gain, last=last, player=player))
         freed = _rescue(state, player, target)
         converted = False
         for d in range(6):
@@ -164,7 +164,7 @@ def seize(state: GameState, player: int, target: int) -> tuple[int, list[int]]:
         check_complex(state, player)  # counts only what he built: taking back his own fort may complete it
     else:
         freed = []
-        state.emit("seized_artillery", cell=target, owner=owner, player=player)
+        state.emit("seized_artillery", dict(cell=target, owner=owner, player=player))
     return owner, freed
 
 
@@ -184,8 +184,8 @@ def _rescue(state: GameState, player: int, cell: int) -> list[int]:
         state.u_holder[u] = -1  # free, standing nowhere yet
         state.mark_units()
         spots = rescue_spots(state, u, cell)
-        state.emit("rescued", unit=u, cell=spots[0] if spots else -1, tokens=UNIT_COST[state.u_type[u]],
-                   player=player)
+        state.emit("rescued", dict(unit=u, cell=spots[0] if spots else -1, tokens=UNIT_COST[state.u_type[u]],
+                                        player=player))
         if len(spots) > 1:
             state.asks.append([CHOOSE_RESCUE_SPOT, player, u, cell])
         elif spots:
@@ -231,7 +231,7 @@ def breach(state: GameState, player: int, unit: int, edge: int) -> bool:
     if ok:
         state.walls[edge] = -1
         state.mark_walls()
-    state.emit("breach", edge=edge, unit=unit, owner=owner, dice=rolls, success=ok, player=player)
+    state.emit("breach", dict(edge=edge, unit=unit, owner=owner, dice=rolls, success=ok, player=player))
     return ok
 
 

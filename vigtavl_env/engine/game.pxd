@@ -5,14 +5,15 @@ from vigtavl_env.engine.movement cimport Reach
 # The other compiled modules' functions this module calls, cimported so that the calls are C calls
 # (imported by name alone, as in the .py, each call would go through a Python function object).
 from vigtavl_env.engine.combat cimport (
-    can_occupy, can_stand, check_surrender, defender_options, ranged_targets, tactics_dice)
-from vigtavl_env.engine.free_actions cimport breachers, guard_options
+    attack_dice, can_occupy, can_stand, check_surrender, close_combat, defeat, defender_options,
+    direction_from, prison_options, ranged_hit, ranged_targets, tactics_dice)
+from vigtavl_env.engine.free_actions cimport breach, breachers, guard_options, rescue_spots, seize
 from vigtavl_env.engine.legal cimport (
     activation_spent, active_reach, battle_sides, decision_units, legal_codes, open_verbs,
-    still_on_board)
+    still_on_board, variant_options)
 from vigtavl_env.engine.movement cimport freighter_with_room, reach
 from vigtavl_env.engine.actions cimport as_code, decode
-from vigtavl_env.engine.tokens cimport check_wall_awards
+from vigtavl_env.engine.tokens cimport check_complex, check_wall_awards
 from vigtavl_env.engine.variants cimport describe_variant, variant_classes
 
 # Constants of other modules this module compares with, as C ints here (imported by name in the .py;
@@ -53,6 +54,45 @@ cpdef build_wall(GameState state, int verb, int cell)
 cpdef relocate_wall(GameState state, int verb, int cell)
 @cython.locals(u=int)
 cpdef activate(GameState state, int verb, int cell)
+@cython.locals(me=int, utype=int)
+cpdef _activate_unit(GameState state, int u, int cell)
+cpdef _place_unit(GameState state, int u, int cell)
+cpdef _build_unit_onto(GameState state, int utype, int cell, int freighter)
+cpdef move_with_artillery(GameState state, int verb, int cell)
+cpdef _battle_move(GameState state, Activation top, int cell, int side, int cost)
+cpdef _declare_battle(GameState state, int u, int cell, int origin, int reach, bint artillery, bint battle_move=*)
+cpdef _resolve_battle(GameState state, int u, int cell, int origin, int reach, bint artillery, bint battle_move,
+                      int defender)
+cpdef bint _battle(GameState state, int u, int cell, int from_dir, int ranged_range, bint artillery, int victim)
+cpdef occupy(GameState state, int verb, int cell)
+cpdef _seize_with(GameState state, int u, int cell)
+cpdef no_defence(GameState state)
+cpdef _answer_choice(GameState state, Pending pend, int cell, int unit)
+cpdef defend_piece(GameState state, Pending pend, int guard)
+cpdef hold_prisoner(GameState state, int verb, int cell)
+cpdef _stand_rescued(GameState state, int u, int cell, int player)
+cpdef _discharge_unit(GameState state, int u, int cell)
+cpdef _recruit_onto(GameState state, int cell, int freighter)
+cpdef load_freighters(GameState state, int g)
+cpdef int _pick(GameState state, int verb, int cell, Pending parent=*)
+cpdef choose_variant(GameState state, int k)
+cpdef bint _onto_freighter(GameState state, int utype, int cell)
+cpdef attack_from(GameState state, int verb, int cell)
+cpdef attack(GameState state, int verb, int cell)
+cpdef shoot(GameState state, int verb, int cell)
+cpdef fire_artillery(GameState state, int verb, int cell)
+cpdef _ranged_attack(GameState state, int cell, bint artillery)
+cpdef _end_movement(Activation top)
+cpdef _lost_to_active(GameState state, int loser)
+cpdef _take_pieces(GameState state, int me, int cell)
+cpdef seize_hex(GameState state, int verb, int cell)
+cpdef _seize_now(GameState state, int u, int cell)
+cpdef choose(GameState state, int verb, int cell)
+cpdef place_rescued(GameState state, int verb, int cell)
+cpdef _next_ask(GameState state)
+cpdef breach_wall(GameState state, int verb, int cell)
+cpdef discharge(GameState state, int verb, int cell)
+cpdef recruit(GameState state, int verb, int cell)
 @cython.locals(top=Activation, u=int, r=Reach, sides=list, freighter=int)
 cpdef move(GameState state, int verb, int cell)
 @cython.locals(top=Activation, u=int, cost=int, start=int, embarked=bint, keeps_moving=bint)

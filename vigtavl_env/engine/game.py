@@ -74,7 +74,7 @@ def new_game(gmap: Any, config: RulesConfig | None = None, seed: int = 0) -> Gam
             _load_freighters(state, p, config.freighter_loads)
     if config.freighter_loads is None:
         state.to_load = list(range(state.n_players))  # seat order, before the placement
-    state.emit("setup", wind="clockwise" if state.wind > 0 else "counter-clockwise", seed=seed, player=-1)
+    state.emit("setup", dict(wind="clockwise" if state.wind > 0 else "counter-clockwise", seed=seed, player=-1))
     return state
 
 
@@ -92,7 +92,7 @@ def load_freighters(state: GameState, g: int) -> None:
     p = state.to_load.pop(0)
     split = FREIGHTER_SPLITS[g - LOAD]
     _load_freighters(state, p, split)
-    state.emit("load", player=p, loads=[[UNIT_NAMES[t] for t in load] for load in split])
+    state.emit("load", dict(player=p, loads=[[UNIT_NAMES[t] for t in load] for load in split]))
     state.turn_player = state.to_load[0] if state.to_load else 0
 
 
@@ -225,7 +225,7 @@ def place_ship(state: GameState, verb: int, cell: int) -> None:
 def _place_unit(state: GameState, u: int, cell: int) -> None:
     utype = state.u_type[u]
     state.put(u, cell)
-    state.emit("place", unit=u, type=UNIT_NAMES[utype], cell=cell)
+    state.emit("place", dict(unit=u, type=UNIT_NAMES[utype], cell=cell))
     _next_placement(state)
 
 
@@ -266,7 +266,7 @@ def _build_unit_onto(state: GameState, utype: int, cell: int, freighter: int) ->
     state.built_units += 1
     state.built_types[utype] += 1
     _place_new_unit(state, me, utype, cell, freighter)
-    state.emit("build", what=UNIT_NAMES[utype], cell=cell)
+    state.emit("build", dict(what=UNIT_NAMES[utype], cell=cell))
     check_surrender(state, me)
 
 
@@ -286,7 +286,7 @@ def build_artillery(state: GameState, verb: int, cell: int) -> None:
     state.gold[me] -= ARTILLERY_COST
     state.built_types[ARTILLERY_SLOT] += 1
     state.set_artillery(cell, me)
-    state.emit("build", what="artillery", cell=cell)
+    state.emit("build", dict(what="artillery", cell=cell))
     check_surrender(state, me)
 
 
@@ -296,7 +296,7 @@ def build_development(state: GameState, verb: int, cell: int) -> None:
     state.set_development(cell, dev, me)
     state.dev_builder[cell] = me
     state.mark_developments()
-    state.emit("build", what=DEV_NAMES[dev], cell=cell)
+    state.emit("build", dict(what=DEV_NAMES[dev], cell=cell))
     check_complex(state, me)
     check_surrender(state, me)
 
@@ -311,7 +311,7 @@ def build_wall(state: GameState, verb: int, cell: int) -> None:
     state.walls[edge] = me
     state.wall_builder[edge] = me
     state.mark_walls()
-    state.emit("build", what="wall", cell=cell, direction=d)
+    state.emit("build", dict(what="wall", cell=cell, direction=d))
     check_wall_awards(state, me, edge)
     # A wall closes a way: the check catches rings it completes (the builder's own units too).
     check_surrender(state, me)
@@ -324,7 +324,7 @@ def relocate_wall(state: GameState, verb: int, cell: int) -> None:
     state.walls[edge] = state.wall_builder[edge] = -1
     state.mark_walls()
     state.wall_in_hand = state.wall_relocated = True
-    state.emit("wall_taken_down", cell=cell, direction=d)
+    state.emit("wall_taken_down", dict(cell=cell, direction=d))
 
 
 # ------------------------------------------------------------------ activation and unit actions
@@ -345,7 +345,7 @@ def _activate_unit(state: GameState, u: int, cell: int) -> None:
     state.mark_units()
     if state.retaliator >= 0:
         state.retaliation_used = True
-    state.emit("activate", unit=u, type=UNIT_NAMES[utype], cell=cell)
+    state.emit("activate", dict(unit=u, type=UNIT_NAMES[utype], cell=cell))
 
 
 def move(state: GameState, verb: int, cell: int) -> None:
@@ -387,7 +387,7 @@ def _move_to(state: GameState, cell: int, freighter: int, r: Reach | None = None
     embarked = state.u_where[u] == LOADED
     keeps_moving = (state.u_type[u] == FREIGHTER or embarked) and top.move_left > 0
     top.move = MOVE_IN_PROGRESS if keeps_moving else MOVE_DONE
-    state.emit("move", unit=u, frm=start, to=cell, cost=cost)
+    state.emit("move", dict(unit=u, frm=start, to=cell, cost=cost))
     check_surrender(state, state.u_owner[u])
     _after_unit_action(state)
 
@@ -424,7 +424,7 @@ def move_with_artillery(state: GameState, verb: int, cell: int) -> None:
     state.set_artillery(cell, me)
     top.move_left -= cost
     top.move = MOVE_DONE
-    state.emit("move", unit=u, frm=start, to=cell, cost=cost, artillery=True)
+    state.emit("move", dict(unit=u, frm=start, to=cell, cost=cost, artillery=True))
     check_surrender(state, me)
     _after_unit_action(state)
 
@@ -433,7 +433,7 @@ def _battle_move(state: GameState, top: Activation, cell: int, side: int, cost: 
     """Movement into another player's hex: a close-combat battle entered from ``side``."""
     top.move, top.attacked = MOVE_DONE, True
     top.move_left -= cost
-    state.emit("battle_move", unit=top.unit, cell=cell, side=side, cost=cost)
+    state.emit("battle_move", dict(unit=top.unit, cell=cell, side=side, cost=cost))
     _declare_battle(state, top.unit, cell, side, 0, False, battle_move=True)
 
 
@@ -480,7 +480,7 @@ def _declare_battle(state: GameState, u: int, cell: int, origin: int, reach: int
         return
     owner = state.cell_player[cell]
     state.pending = Pending(CHOOSE_DEFENDER, owner, u, cell, origin, reach, 1 if battle_move else -1, artillery)
-    state.emit("defend_asked", unit=u, cell=cell, origin=origin, player=owner)
+    state.emit("defend_asked", dict(unit=u, cell=cell, origin=origin, player=owner))
 
 
 def _resolve_battle(state: GameState, u: int, cell: int, origin: int, reach: int, artillery: bool,
@@ -495,10 +495,10 @@ def _resolve_battle(state: GameState, u: int, cell: int, origin: int, reach: int
             start = state.u_cell[u]
             _take_pieces(state, me, cell)
             _relocate(state, u, cell)
-            state.emit("move", unit=u, frm=start, to=cell, cost=0)
+            state.emit("move", dict(unit=u, frm=start, to=cell, cost=0))
             check_surrender(state, me)
         else:
-            state.emit("retreat", unit=u, to=state.u_cell[u])
+            state.emit("retreat", dict(unit=u, to=state.u_cell[u]))
     elif (won and state.u_where[u] in (ON_BOARD, LOADED)
           and state.gmap.board.dist[state.u_cell[u]][cell] == 1 and can_occupy(state, u, cell)):
         state.occupy_unit, state.occupy_cell = u, cell  # "Occupation" is offered next
@@ -524,7 +524,7 @@ def _battle(state: GameState, u: int, cell: int, from_dir: int, ranged_range: in
     else:
         won, info["rolls"] = close_combat(state, dice, UNIT_COST[state.u_type[victim]])
     info["won"] = won
-    state.emit("battle", **info)
+    state.emit("battle", info)
     if won:
         defeat(state, victim, me, state.u_cell[victim])
         _lost_to_active(state, loser)
@@ -578,7 +578,7 @@ def occupy(state: GameState, verb: int, cell: int) -> None:
     _take_pieces(state, me, cell)
     _relocate(state, u, cell)
     state.occupy_unit = state.occupy_cell = -1
-    state.emit("occupy", unit=u, frm=start, to=cell)
+    state.emit("occupy", dict(unit=u, frm=start, to=cell))
     check_surrender(state, me)
     _after_unit_action(state)
 
@@ -618,7 +618,7 @@ def _seize_with(state: GameState, u: int, cell: int) -> None:
     if guard_options(state, cell, origin):
         owner = state.cell_player[cell]
         state.pending = Pending(CHOOSE_GUARD, owner, u, cell, origin)
-        state.emit("defend_asked", unit=u, cell=cell, origin=origin, player=owner, seize=True)
+        state.emit("defend_asked", dict(unit=u, cell=cell, origin=origin, player=owner, seize=True))
     else:
         _seize_now(state, u, cell)
 
@@ -640,7 +640,7 @@ def no_defence(state: GameState) -> None:
     """The owner lets the development or artillery go undefended: it is seized."""
     pend = state.pending
     state.pending = None
-    state.emit("no_defence", cell=pend.cell, player=pend.player)
+    state.emit("no_defence", dict(cell=pend.cell, player=pend.player))
     _seize_now(state, pend.unit, pend.cell)
 
 
@@ -656,7 +656,7 @@ def choose(state: GameState, verb: int, cell: int) -> None:
 
 def _answer_choice(state: GameState, pend: Pending, cell: int, unit: int) -> None:
     if pend.kind == CHOOSE_DEFENDER:
-        state.emit("defend", unit=unit, cell=cell, player=pend.player)
+        state.emit("defend", dict(unit=unit, cell=cell, player=pend.player))
         _resolve_battle(state, pend.unit, pend.cell, pend.origin, pend.reach, pend.artillery,
                         pend.extra >= 0, unit)
     elif pend.kind == CHOOSE_GUARD:
@@ -672,8 +672,8 @@ def defend_piece(state: GameState, pend: Pending, guard: int) -> None:
     defenders" (rules v2): the seizure stops, and the piece cannot be seized while ``guard``
     stands next to it; the seizing side must defeat it by attacks, under the Tactics rules."""
     state.defended[pend.cell] = guard
-    state.emit("defend", unit=guard, cell=state.u_cell[guard], player=pend.player, seize=True, target=pend.cell,
-               seizer=pend.unit)
+    state.emit("defend", dict(unit=guard, cell=state.u_cell[guard], player=pend.player, seize=True, target=pend.cell,
+                              seizer=pend.unit))
 
 
 def hold_prisoner(state: GameState, verb: int, cell: int) -> None:
@@ -682,7 +682,7 @@ def hold_prisoner(state: GameState, verb: int, cell: int) -> None:
     state.pending = None
     state.u_cell[pend.unit] = cell
     state.mark_units()
-    state.emit("prison", unit=pend.unit, cell=cell, player=pend.player)
+    state.emit("prison", dict(unit=pend.unit, cell=cell, player=pend.player))
 
 
 def place_rescued(state: GameState, verb: int, cell: int) -> None:
@@ -694,7 +694,7 @@ def place_rescued(state: GameState, verb: int, cell: int) -> None:
 
 def _stand_rescued(state: GameState, u: int, cell: int, player: int) -> None:
     state.put(u, cell)
-    state.emit("rescued_stands", unit=u, cell=cell, player=player)
+    state.emit("rescued_stands", dict(unit=u, cell=cell, player=player))
     check_surrender(state, player)
 
 
@@ -747,7 +747,7 @@ def _discharge_unit(state: GameState, u: int, cell: int) -> None:
     state.remove(u)
     state.discharged = True
     state.recruit_type = utype
-    state.emit("discharge", unit=u, cell=cell, type=UNIT_NAMES[utype])
+    state.emit("discharge", dict(unit=u, cell=cell, type=UNIT_NAMES[utype]))
 
 
 def recruit(state: GameState, verb: int, cell: int) -> None:
@@ -765,7 +765,7 @@ def _recruit_onto(state: GameState, cell: int, freighter: int) -> None:
     me, utype = state.current_player, state.recruit_type
     state.recruit_type = -1
     u = _place_new_unit(state, me, utype, cell, freighter)
-    state.emit("recruit", unit=u, cell=cell, type=UNIT_NAMES[utype])
+    state.emit("recruit", dict(unit=u, cell=cell, type=UNIT_NAMES[utype]))
     check_surrender(state, me)
 
 
@@ -776,7 +776,7 @@ def end_activation(state: GameState) -> None:
     stepped ashore, T6) ends with it: it has nothing left to do."""
     rec = state.stack.pop()
     state.mark_units()
-    state.emit("end_activation", unit=rec.unit)
+    state.emit("end_activation", dict(unit=rec.unit))
     if state.retaliator >= 0:
         _finish_retaliation(state)
         return
@@ -815,7 +815,7 @@ def _next_retaliation(state: GameState) -> None:
         state.retaliator = p
         state.retaliation_used = False
         state.silver[p] = state.config.retaliation_silver
-        state.emit("retaliation", player=p, against=state.turn_player)
+        state.emit("retaliation", dict(player=p, against=state.turn_player))
         return
     if state.ending_turn:
         _finish_turn(state)
@@ -832,7 +832,7 @@ def _finish_retaliation(state: GameState) -> None:
     p = state.retaliator
     state.silver[p] = 0
     state.retaliator = -1
-    state.emit("retaliation_over", player=p)
+    state.emit("retaliation_over", dict(player=p))
     _next_retaliation(state)
 
 
@@ -840,7 +840,7 @@ def _start_turn(state: GameState) -> None:
     p = state.turn_player
     state.gold[p] = state.config.gold_per_turn
     state.silver[p] = state.config.silver_per_turn
-    state.emit("turn", player=p, phase=PHASE_NAMES[state.phase], round=state.round)
+    state.emit("turn", dict(player=p, phase=PHASE_NAMES[state.phase], round=state.round))
 
 
 def _finish_turn(state: GameState) -> None:
@@ -870,7 +870,7 @@ def _finish_turn(state: GameState) -> None:
     if state.phase == OVER:
         state.turn_player = 0
         end_awards(state)
-        state.emit("game_over", tokens=list(state.tokens), winners=winners(state), player=-1)
+        state.emit("game_over", dict(tokens=list(state.tokens), winners=winners(state), player=-1))
         return
     _start_turn(state)
 

@@ -9,9 +9,10 @@ from vigtavl_env.engine.building cimport (
     artillery_sites, can_afford_development, can_afford_unit, can_afford_wall, development_sites,
     may_build_now, placement_sites, reserve_ships)
 from vigtavl_env.engine.combat cimport (
-    can_attack_from_here, can_occupy, close_targets, coastal_or_sea, defender_options, ranged_targets)
+    can_attack_from_here, can_occupy, close_targets, coastal_or_sea, defender_options, prison_options,
+    ranged_targets)
 from vigtavl_env.engine.free_actions cimport (
-    breachers, dischargeable, guard_options, seize_sources)
+    breachers, dischargeable, guard_options, rescue_spots, seize_sources)
 from vigtavl_env.engine.movement cimport reach
 from vigtavl_env.engine.variants cimport variant_classes
 
@@ -79,5 +80,6 @@ cpdef bint may_battle_move(GameState state, Activation top)
 cpdef list _unit_action_hexes(GameState state, int verb)
 @cython.locals(key=tuple, memo=tuple, r=Reach)
 cpdef Reach active_reach(GameState state, Activation top)
+cpdef list variant_options(GameState state)
 @cython.locals(c=int, d=int, n=int, candidates=set, mine=set)
 cpdef list _seizable(GameState state, int me, Shared sh)

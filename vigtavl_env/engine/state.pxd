@@ -73,6 +73,7 @@ cdef class GameState:
     cpdef load(self, int u, int freighter)
     cpdef remove(self, int u)
     cpdef earn(self, int player, int source, int n)
+    cpdef emit(self, str kind, dict data)
     cpdef set_development(self, int cell, int dev, int owner)
     cpdef set_artillery(self, int cell, int owner)
     cpdef _refresh_holder(self, int cell)

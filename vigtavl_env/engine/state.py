@@ -466,7 +466,9 @@ class GameState:
         self.tokens[player] += n
         self.token_src[player * N_TOKEN_SOURCES + source] += n
 
-    def emit(self, kind: str, **data: Any) -> None:
+    def emit(self, kind: str, data: dict) -> None:
+        """Record the event ``data`` (a new dict, which becomes the event) of this kind, when
+        events are recorded; the player it concerns is the deciding player unless named."""
         if self.record_events:
             data["event"] = kind
             if "player" not in data:  # the deciding player unless named (asked only then: a property)

@@ -45,7 +45,7 @@ def token_sheet(state: GameState) -> list[dict[str, int]]:
 def _award(state: GameState, player: int, flag: int, tokens: int, name: str) -> None:
     state.awards[player] |= flag
     state.earn(player, _AWARD_SOURCE[flag], tokens)
-    state.emit("award", award=name, tokens=tokens, player=player)
+    state.emit("award", dict(award=name, tokens=tokens, player=player))
 
 
 def enclosed_hexes(state: GameState, player: int) -> int:
@@ -202,4 +202,4 @@ def end_awards(state: GameState) -> None:
         for p, n in enumerate(counts):
             if n == best:
                 state.earn(p, _END_SOURCE[name], END_AWARD_TOKENS)
-                state.emit("award", award=name, tokens=END_AWARD_TOKENS, player=p)
+                state.emit("award", dict(award=name, tokens=END_AWARD_TOKENS, player=p))
