@@ -4,7 +4,7 @@ from vigtavl_env.engine.state cimport GameState
 from agents.heuristic.context cimport Context, seize_tokens
 # The other compiled modules' functions this module calls, cimported so that the calls are C calls
 # (imported by name alone, as in the .py, each call would go through a Python function object).
-from vigtavl_env.engine.free_actions cimport guard_options
+from vigtavl_env.engine.free_actions cimport guard_options, seizers
 from vigtavl_env.engine.legal cimport pending_units
 from agents.tactics.odds cimport loss_prob, stake_value
 from agents.tactics.threats cimport guarded_beside

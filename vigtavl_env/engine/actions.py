@@ -49,7 +49,7 @@ Worked example on the 2-player board (91 hexes): moving the active unit to hex 4
 
 from __future__ import annotations
 
-import operator
+from operator import index
 
 from .stats import DEV_NAMES, FREIGHTER_SPLITS, UNIT_NAMES
 
@@ -129,7 +129,7 @@ def as_code(code: object) -> int:
     if isinstance(code, bool):
         raise ValueError(f"action code {code!r} is a bool, not an integer")
     try:
-        return operator.index(code)
+        return index(code)
     except TypeError:
         raise ValueError(f"action code {code!r} is not an integer") from None
 

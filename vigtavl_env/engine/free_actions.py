@@ -25,8 +25,6 @@ Rules implemented here (Additional Unit Actions, Walls > Breaching, Results > Re
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from .combat import can_stand
 from .hexgrid import nearest
 from .state import (
@@ -42,7 +40,8 @@ LAST_DEVELOPMENT_BONUS = 3
 def seizers(state: GameState, player: int, target: int) -> list[int]:
     """Own units from whose hex the pieces on ``target`` can be seized, ascending: the player
     picks one (by hex and type, then among the unalike: ``variants``)."""
-    cells = seize_sources(state, player, target, lambda p: guard_cells(state, p), seizer_cells(state, player))
+    cells = seize_sources(state, player, target, guard_cells(state, state.cell_player[target]),
+                          seizer_cells(state, player))
     if not cells:
         return []
     return [u for u in _seizing_units(state, player) if state.u_cell[u] in cells]
@@ -77,11 +76,12 @@ def guard_cells(state: GameState, owner: int, on_board: list[int] | None = None)
     return fighters, knights
 
 
-def seize_sources(state: GameState, player: int, target: int,
-                  guards_of: Callable[[int], tuple[set[int], set[int]]], mine: set[int]) -> list[int]:
+def seize_sources(state: GameState, player: int, target: int, guards: tuple[set[int], set[int]],
+                  mine: set[int]) -> list[int]:
     """Hexes next to ``target`` from which ``player``'s units may seize its pieces; empty when
-    nothing there can be seized. ``guards_of(p)`` is :func:`guard_cells` for player ``p``;
-    ``mine``: the hexes of ``player``'s units that may seize (:func:`seizer_cells`).
+    nothing there can be seized. ``guards``: :func:`guard_cells` of the target's holder
+    (``state.cell_player[target]``); ``mine``: the hexes of ``player``'s units that may seize
+    (:func:`seizer_cells`).
 
     The owner's units on the hex itself must be defeated first (attacked: they hold the hex);
     his units on a hex next to both may step in when the seizure is declared (Defend), a
@@ -91,7 +91,7 @@ def seize_sources(state: GameState, player: int, target: int,
         return []
     if still_defended(state, target):
         return []
-    fighters, knights = guards_of(owner)
+    fighters, knights = guards
     if target in (knights if state.dev_type[target] == NO_DEV else fighters):
         return []
     out = []

@@ -1,13 +1,13 @@
 # C types for game.py in the compiled build (see state.pxd).
 cimport cython
-from vigtavl_env.engine.state cimport Activation, GameState, Pending, active_of
+from vigtavl_env.engine.state cimport Activation, GameState, Pending, active_of, deciding_player
 from vigtavl_env.engine.movement cimport Reach
 # The other compiled modules' functions this module calls, cimported so that the calls are C calls
 # (imported by name alone, as in the .py, each call would go through a Python function object).
 from vigtavl_env.engine.combat cimport (
     attack_dice, can_occupy, can_stand, check_surrender, close_combat, defeat, defender_options,
     direction_from, prison_options, ranged_hit, ranged_targets, tactics_dice)
-from vigtavl_env.engine.free_actions cimport breach, breachers, guard_options, rescue_spots, seize
+from vigtavl_env.engine.free_actions cimport breach, breachers, guard_options, rescue_spots, seize, seizers
 from vigtavl_env.engine.legal cimport (
     activation_spent, active_reach, battle_sides, decision_units, legal_codes, open_verbs,
     still_on_board, variant_options)

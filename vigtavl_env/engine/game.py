@@ -44,7 +44,7 @@ from .movement import Reach, freighter_with_room, reach
 from .state import (
     BATTLE, BUILD, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_PRISON, CHOOSE_RESCUE_SPOT,
     CHOOSE_SEIZER, CHOOSE_SIDE, CHOOSE_VARIANT, LOADED, MOVE_DONE, MOVE_IN_PROGRESS, MOVE_UNUSED, ON_BOARD,
-    OVER, PHASE_NAMES, PRISONER, RESERVE, SPENT, Activation, GameState, Pending, active_of,
+    OVER, PHASE_NAMES, PRISONER, RESERVE, SPENT, Activation, GameState, Pending, active_of, deciding_player,
 )
 from .stats import (
     ARTILLERY_COST, DEV_COST, DEV_NAMES, FREIGHTER, FREIGHTER_SPLITS, LAND_TYPES, SHIP_TYPES,
@@ -172,7 +172,7 @@ def _listed(code: int, legal: Any) -> bool:
 
 def _own_occupy_chance(state: GameState) -> bool:
     """The pending occupation (if any) belongs to the player deciding now."""
-    return state.occupy_unit < 0 or state.u_owner[state.occupy_unit] == state.current_player
+    return state.occupy_unit < 0 or state.u_owner[state.occupy_unit] == deciding_player(state)
 
 
 def _handler_key(verb: int) -> int:
@@ -184,7 +184,7 @@ def _pick(state: GameState, verb: int, cell: int, parent: Pending | None = None)
     """The unit a decision acts on, among those it names by hex and type
     (``legal.decision_units``): the only one, or the lowest-numbered of alike ones; when they
     differ (upright or spent, cargo), -1, and the player is asked which (CHOOSE_VARIANT)."""
-    me = parent.player if parent is not None else state.current_player
+    me = parent.player if parent is not None else deciding_player(state)
     classes = variant_classes(state, decision_units(state, me, verb, cell, parent))
     if len(classes) == 1:
         return classes[0][0]
@@ -261,7 +261,7 @@ def build_unit(state: GameState, verb: int, cell: int) -> None:
 
 
 def _build_unit_onto(state: GameState, utype: int, cell: int, freighter: int) -> None:
-    me = state.current_player
+    me = deciding_player(state)
     state.gold[me] -= UNIT_COST[utype]
     state.built_units += 1
     state.built_types[utype] += 1
@@ -282,7 +282,7 @@ def _place_new_unit(state: GameState, me: int, utype: int, cell: int, freighter:
 
 
 def build_artillery(state: GameState, verb: int, cell: int) -> None:
-    me = state.current_player
+    me = deciding_player(state)
     state.gold[me] -= ARTILLERY_COST
     state.built_types[ARTILLERY_SLOT] += 1
     state.set_artillery(cell, me)
@@ -291,7 +291,7 @@ def build_artillery(state: GameState, verb: int, cell: int) -> None:
 
 
 def build_development(state: GameState, verb: int, cell: int) -> None:
-    me, dev = state.current_player, verb - BUILD_DEV + 1
+    me, dev = deciding_player(state), verb - BUILD_DEV + 1
     state.gold[me] -= DEV_COST[dev]
     state.set_development(cell, dev, me)
     state.dev_builder[cell] = me
@@ -302,7 +302,7 @@ def build_development(state: GameState, verb: int, cell: int) -> None:
 
 
 def build_wall(state: GameState, verb: int, cell: int) -> None:
-    me, d = state.current_player, verb - BUILD_WALL
+    me, d = deciding_player(state), verb - BUILD_WALL
     if state.wall_in_hand:
         state.wall_in_hand = False  # the relocated wall goes up again at no cost
     else:
@@ -338,7 +338,7 @@ def activate(state: GameState, verb: int, cell: int) -> None:
 
 
 def _activate_unit(state: GameState, u: int, cell: int) -> None:
-    me, utype = state.current_player, state.u_type[u]
+    me, utype = deciding_player(state), state.u_type[u]
     state.silver[me] -= UNIT_COST[utype]
     state.u_flags[u] |= SPENT
     state.stack.append(Activation(u, UNIT_MOVEMENT[utype], cell))
@@ -414,7 +414,7 @@ def _relocate(state: GameState, u: int, cell: int, freighter: int = -1) -> None:
 def move_with_artillery(state: GameState, verb: int, cell: int) -> None:
     """Artillery can be moved by any knight, up to the same movement range as the unit."""
     top = active_of(state)
-    u, me = top.unit, state.current_player
+    u, me = top.unit, deciding_player(state)
     cost = reach(state, u, top.move_left, towing=True).cost_of(cell)  # a stop (the move is legal)
     start = state.u_cell[u]
     if top.move == MOVE_UNUSED:
@@ -458,7 +458,7 @@ def fire_artillery(state: GameState, verb: int, cell: int) -> None:
 def _ranged_attack(state: GameState, cell: int, artillery: bool) -> None:
     top = active_of(state)
     origin = state.u_cell[top.unit]
-    reach = ranged_targets(state, state.current_player, origin)[cell]
+    reach = ranged_targets(state, deciding_player(state), origin)[cell]
     _end_movement(top)
     top.attacked = True
     _declare_battle(state, top.unit, cell, origin, reach, artillery)
@@ -603,7 +603,7 @@ def _take_pieces(state: GameState, me: int, cell: int) -> None:
 # ------------------------------------------------------------------ free actions
 def seize_hex(state: GameState, verb: int, cell: int) -> None:
     """Seize: the player chooses which of his units seizes when several unalike ones could."""
-    me = state.current_player
+    me = deciding_player(state)
     options = seizers(state, me, cell)
     if len(_alike_groups(state, options)) == 1:
         _seize_with(state, options[0], cell)
@@ -725,7 +725,7 @@ def _next_ask(state: GameState) -> None:
 
 
 def breach_wall(state: GameState, verb: int, cell: int) -> None:
-    me, d = state.current_player, verb - BREACH
+    me, d = deciding_player(state), verb - BREACH
     edge = state.gmap.board.edge[cell][d]
     options = breachers(state, me, cell)
     if len(_alike_groups(state, options)) == 1:
@@ -762,7 +762,7 @@ def recruit(state: GameState, verb: int, cell: int) -> None:
 
 
 def _recruit_onto(state: GameState, cell: int, freighter: int) -> None:
-    me, utype = state.current_player, state.recruit_type
+    me, utype = deciding_player(state), state.recruit_type
     state.recruit_type = -1
     u = _place_new_unit(state, me, utype, cell, freighter)
     state.emit("recruit", dict(unit=u, cell=cell, type=UNIT_NAMES[utype]))
@@ -900,7 +900,7 @@ def describe(state: GameState, code: int) -> str:
         verb, cell, g = decode(int(code), board.n_cells)
     except (TypeError, ValueError):
         return f"action {code!r}"
-    who = f"P{state.current_player}"
+    who = f"P{deciding_player(state)}"
     if g >= VARIANT and state.pending is not None and state.pending.kind == CHOOSE_VARIANT:
         classes = variant_options(state)
         if g - VARIANT < len(classes):
@@ -923,7 +923,7 @@ def describe(state: GameState, code: int) -> str:
 
 def explain(state: GameState, verb: int, cell: int) -> str:
     """Why a hex verb the moment allows is not legal on this hex (best effort, never empty)."""
-    me = state.current_player
+    me = deciding_player(state)
     gmap = state.gmap
     if BUILD_UNIT <= verb <= BUILD_DEV + 2 and state.gold[me] <= 0:
         return f"no gold left ({state.gold[me]})"

@@ -1,6 +1,6 @@
 # C types for legal.py in the compiled build (see state.pxd).
 cimport cython
-from vigtavl_env.engine.state cimport Activation, GameState, Pending, active_of
+from vigtavl_env.engine.state cimport Activation, GameState, Pending, active_of, deciding_player
 from vigtavl_env.engine.shared cimport Shared, Mine, sorted_once
 from vigtavl_env.engine.movement cimport Reach
 # The other compiled modules' functions this module calls, cimported so that the calls are C calls
@@ -12,7 +12,7 @@ from vigtavl_env.engine.combat cimport (
     can_attack_from_here, can_occupy, close_targets, coastal_or_sea, defender_options, prison_options,
     ranged_targets)
 from vigtavl_env.engine.free_actions cimport (
-    breachers, dischargeable, guard_options, rescue_spots, seize_sources)
+    breachers, dischargeable, guard_options, rescue_spots, seize_sources, seizers)
 from vigtavl_env.engine.movement cimport reach
 from vigtavl_env.engine.variants cimport variant_classes
 

@@ -33,7 +33,7 @@ from .shared import Shared, sorted_once
 from .state import (
     BATTLE, CHOOSE_BREACHER, CHOOSE_DEFENDER, CHOOSE_GUARD, CHOOSE_PRISON, CHOOSE_RESCUE_SPOT, CHOOSE_SIDE,
     CHOOSE_VARIANT, LOADED, MOVE_DONE, ON_BOARD, OVER, PLACEMENT, RESERVE, SPENT, Activation, GameState, Pending,
-    active_of,
+    active_of, deciding_player,
 )
 from .stats import (
     FREIGHTER, FREIGHTER_CAPACITY, FREIGHTER_SPLITS, IS_SHIP, LAND_TYPES, SHIP_TYPES, UNIT_COST, UNIT_RANGE,
@@ -79,7 +79,7 @@ def open_verbs(state: GameState) -> tuple[list[int], list[int], str]:
         return [RECRUIT], [], "a discharged unit must be recruited first"
     verbs: list[int] = []
     top = active_of(state)
-    if state.occupy_unit >= 0 and state.u_owner[state.occupy_unit] == state.current_player:
+    if state.occupy_unit >= 0 and state.u_owner[state.occupy_unit] == deciding_player(state):
         verbs.append(OCCUPY)
         if top is not None and top.done:
             return verbs, [END_ACTIVATION], "occupy the hex your unit won, or end its activation"
@@ -90,8 +90,8 @@ def open_verbs(state: GameState) -> tuple[list[int], list[int], str]:
             verbs += _unit_verbs(state)
         if state.phase == BATTLE:
             verbs += _SEIZE_BREACH_VERBS
-        glob = [END_ACTIVATION] if top is not None else []
-        return verbs, glob + [END_TURN], "retaliation: activate one unit, or end to decline"
+        glob = [END_ACTIVATION, END_TURN] if top is not None else [END_TURN]
+        return verbs, glob, "retaliation: activate one unit, or end to decline"
     if may_build_now(state):
         verbs += _BUILD_AND_WALL_VERBS
         if not state.wall_relocated:
@@ -103,8 +103,8 @@ def open_verbs(state: GameState) -> tuple[list[int], list[int], str]:
     verbs += _ACTIVATE_VERBS
     if top is not None:
         verbs += _unit_verbs(state)
-    glob = [END_ACTIVATION] if top is not None else []
-    return verbs, glob + [END_TURN], "your turn"
+    glob = [END_ACTIVATION, END_TURN] if top is not None else [END_TURN]
+    return verbs, glob, "your turn"
 
 
 def _unit_verbs(state: GameState) -> list[int]:
@@ -531,7 +531,6 @@ def _seizable(state: GameState, me: int, sh: Shared) -> list[int]:
     for c in sorted(candidates):
         if state.retaliator >= 0 and c in state.seized_this_turn:
             continue
-        # the bound method as a Python object (a typed Shared's C method cannot be passed on)
-        if seize_sources(state, me, c, getattr(sh, "guards"), mine):
+        if seize_sources(state, me, c, sh.guards(state.cell_player[c]), mine):
             out.append(c)
     return out

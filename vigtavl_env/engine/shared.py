@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .building import development_candidates, near_sites, unit_capacity, unit_sites, wall_sites
 from .free_actions import guard_cells, may_breach
-from .state import LOADED, ON_BOARD, SPENT, GameState, in_activation, positions
+from .state import LOADED, ON_BOARD, SPENT, GameState, deciding_player, in_activation, positions
 from .stats import IS_SHIP
 
 
@@ -18,7 +18,7 @@ class Shared:
     """Work shared by several verbs within one enumeration (computed on first use)."""
 
     def __init__(self, state: GameState) -> None:
-        self.state, self.me = state, state.current_player
+        self.state, self.me = state, deciding_player(state)
         self._walls = self._own_walls = self._land = self._ships = self._mine = None
         self._dev_candidates = self._breaches = self._near = None
         self._capacity = -1

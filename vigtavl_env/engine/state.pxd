@@ -82,5 +82,6 @@ cdef class GameState:
 
 
 cpdef Activation active_of(GameState state)
+cpdef int deciding_player(GameState state)
 @cython.locals(a=Activation)
 cpdef bint in_activation(GameState state, int u)

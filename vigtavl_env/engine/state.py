@@ -77,6 +77,17 @@ def active_of(state: GameState) -> Activation | None:
     return state.stack[-1] if state.stack else None
 
 
+def deciding_player(state: GameState) -> int:
+    """``state.current_player`` as a function (the compiled modules call it in C): the player a
+    pending choice is asked of (a defender, out of turn), else the retaliating player during a
+    retaliation, else the turn's player; -1 once the game is over."""
+    if state.phase == OVER:
+        return -1
+    if state.pending is not None:
+        return state.pending.player
+    return state.retaliator if state.retaliator >= 0 else state.turn_player
+
+
 def in_activation(state: GameState, u: int) -> bool:
     """Unit ``u`` is active: anywhere on the activation stack (a nested one too)."""
     for a in state.stack:
@@ -425,13 +436,8 @@ class GameState:
     # ----------------------------------------------------------------- queries
     @property
     def current_player(self) -> int:
-        """Who must decide now: the player a pending choice is asked of (a defender, out of
-        turn), else the retaliating player during a retaliation, else the turn's player."""
-        if self.phase == OVER:
-            return -1
-        if self.pending is not None:
-            return self.pending.player
-        return self.retaliator if self.retaliator >= 0 else self.turn_player
+        """Who must decide now (:func:`deciding_player`)."""
+        return deciding_player(self)
 
     @property
     def is_over(self) -> bool:
@@ -472,7 +478,7 @@ class GameState:
         if self.record_events:
             data["event"] = kind
             if "player" not in data:  # the deciding player unless named (asked only then: a property)
-                data["player"] = self.current_player
+                data["player"] = deciding_player(self)
             self.events.append(data)
 
     # ----------------------------------------------------------------- pieces
