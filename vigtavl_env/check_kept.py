@@ -1,15 +1,15 @@
 """What the engine keeps between decisions changes no legal list: a check over many games.
 
 The engine records what each decision changed -- a new stamp for a group of tables whenever one
-of them is written (``GameState.unit_stamp``, ``dev_stamp``, ``wall_stamp``) -- and keeps three
+of them is written (``GameState.unit_stamp``, ``dev_stamp``, ``wall_stamp``) -- and keeps four
 facts in the state from one decision to the next, used again while their stamps are unchanged
 (issue 30's first item): the hexes around each player's developments (``GameState.near_memo``),
-each player's walls by direction (``GameState.walls_memo``) and the deciding player's units
-grouped for the verbs (``GameState.mine_memo``). This plays
-games -- uniformly random, heuristic bots, or a mix drawn seat by seat -- and after every
-decision checks both: the record (a group whose tables changed has a new stamp) and the legal
-list (equal to the one a clone of the same state enumerates with nothing kept). The tests run
-it on a few games (``tests/test_speed_invariants.py``); this command runs it on thousands::
+each player's walls by direction (``GameState.walls_memo``), the deciding player's units
+grouped for the verbs (``GameState.mine_memo``) and the active unit's movement search
+(``GameState.reach_memo``). This plays games -- uniformly random, heuristic bots, or a mix drawn
+seat by seat -- and after every decision checks both: the record (a group whose tables changed
+has a new stamp) and the legal list (equal to the one a clone of the same state enumerates with
+nothing kept). The tests run it on a few games (``tests/test_speed_invariants.py``); this command runs it on thousands::
 
     python -m vigtavl_env.check_kept --games 2000 --agents random,greedy,aggressor,builder
 """
