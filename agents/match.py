@@ -53,6 +53,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -493,6 +494,8 @@ def _play_in_workers(jobs: Sequence[GameJob], workers: int, bar: tqdm) -> list[G
                 check_signals()
                 finished, pending = wait(pending, timeout=SIGNAL_POLL_S, return_when=FIRST_COMPLETED)
                 for fut in finished:
+                    if isinstance(fut.exception(), BrokenProcessPool):
+                        _stop_signal_first(check_signals)
                     done[fut] = fut.result()
                     bar.update(len(done[fut]))
             check_signals()
@@ -504,6 +507,15 @@ def _play_in_workers(jobs: Sequence[GameJob], workers: int, bar: tqdm) -> list[G
         raise
     pool.shutdown()
     return sorted((r for rs in done.values() for r in rs), key=lambda r: r.game)
+
+
+def _stop_signal_first(check_signals: Callable[[], None]) -> None:
+    """A worker died: when a stop signal sent to the whole group did it (it came while the
+    worker was starting, before it could leave the signal to this process), the stop wins over
+    the broken pool. The signal reached this process at the same moment; a short wait lets its
+    handler run."""
+    time.sleep(SIGNAL_POLL_S)
+    check_signals()
 
 
 def _stop_workers(pool: ProcessPoolExecutor, stop: Any, futures: Sequence[Future],

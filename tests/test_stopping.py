@@ -235,3 +235,23 @@ def test_signals_during_the_pool_loop_raise_only_where_it_checks():
             check()  # an ignored signal stays ignored
     finally:
         signal.signal(signal.SIGTERM, before)
+
+
+def _signal_the_parent_and_die(jobs):
+    """A worker's chunk that acts out a group's SIGTERM reaching a worker still starting (before
+    it leaves the signal to its parent): the parent is signalled and the worker dies at once."""
+    os.kill(os.getppid(), signal.SIGTERM)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_worker_killed_by_the_groups_stop_signal_stops_the_run_not_breaks_it(monkeypatch):
+    """SIGTERM to a whole process group can kill a worker before its initializer has made it
+    deaf to the signal: the pool breaks at the moment the parent gets the signal. The stop wins
+    (RunInterrupted, as a trainer needs it to save and exit 143), not BrokenProcessPool."""
+    from tqdm import tqdm
+
+    monkeypatch.setattr(M, "play_chunk", _signal_the_parent_and_die)
+    with M.sigterm_as_interrupt(), tqdm(disable=True) as bar:
+        with pytest.raises(RunInterrupted) as info:
+            M._play_in_workers(list(range(4)), 2, bar)
+    assert info.value.signum == signal.SIGTERM
