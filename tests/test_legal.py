@@ -128,3 +128,34 @@ def test_numpy_integer_codes_are_accepted(fresh):
     assert fresh.decisions == 2  # the two load decisions
     apply_action(fresh, np.int64(code))
     assert fresh.decisions == 3
+
+
+@pytest.mark.parametrize("form", ["numpy ints", "floats", "unsorted", "a huge int", "bools first", "a tuple"])
+def test_any_legal_list_the_caller_passes_decides_as_the_full_check(form):
+    """``apply_action(state, code, legal)`` reads ``legal`` by bisection when it is a list of
+    plain ints (C comparisons when compiled); any other list (other numbers, out of order, an int
+    past 64 bits) is read as ``code in legal`` would read it, compiled or not: listed decisions
+    apply as with no list, unlisted ones are checked in full and refused."""
+    state, rng = new_game(load_map("duel"), seed=7), random.Random(7)
+    for _ in range(60):  # into the game: a state with many choices
+        la = legal_actions(state)
+        apply_action(state, rng.choice(la), la)
+    legal = legal_actions(state)
+    listed = legal[len(legal) // 2]
+    unlisted = next(c for c in range(2, n_actions(state.n_cells)) if c not in legal)  # 0, 1 == the bools
+    passed = {
+        "numpy ints": [np.int64(c) for c in legal],
+        "floats": [float(c) for c in legal],
+        "unsorted": legal[::-1],
+        "a huge int": legal + [2 ** 70],
+        "bools first": [False, True] + legal,
+        "a tuple": tuple(legal),
+    }[form]
+    done, expected = state.clone(), state.clone()
+    apply_action(done, listed, passed)
+    apply_action(expected, listed)
+    assert to_json(done) == to_json(expected)
+    before = to_json(state)
+    with pytest.raises(IllegalActionError):
+        apply_action(state, unlisted, passed)
+    assert to_json(state) == before

@@ -1,12 +1,12 @@
 """What the engine keeps between decisions changes no legal list: a check over many games.
 
 The engine records what each decision changed -- a new stamp for a group of tables whenever one
-of them is written (``GameState.unit_stamp``, ``dev_stamp``, ``wall_stamp``) -- and keeps four
+of them is written (``GameState.unit_stamp``, ``dev_stamp``, ``wall_stamp``) -- and keeps five
 facts in the state from one decision to the next, used again while their stamps are unchanged
 (issue 30's first item): the hexes around each player's developments (``GameState.near_memo``),
-each player's walls by direction (``GameState.walls_memo``), the deciding player's units
-grouped for the verbs (``GameState.mine_memo``) and the active unit's movement search
-(``GameState.reach_memo``). This plays games -- uniformly random, heuristic bots, or a mix drawn
+each player's walls by direction (``GameState.walls_memo``), the hexes each player's units guard
+(``GameState.guards_memo``), the deciding player's units grouped for the verbs
+(``GameState.mine_memo``) and the active unit's movement search (``GameState.reach_memo``). This plays games -- uniformly random, heuristic bots, or a mix drawn
 seat by seat -- and after every decision checks both: the record (a group whose tables changed
 has a new stamp) and the legal list (equal to the one a clone of the same state enumerates with
 nothing kept). The tests run it on a few games (``tests/test_speed_invariants.py``); this command runs it on thousands::
@@ -61,6 +61,7 @@ def forgetful_clone(state: GameState) -> GameState:
     fresh = state.clone(keep_events=False)
     fresh.near_memo = [None] * fresh.n_players
     fresh.walls_memo = [None] * fresh.n_players
+    fresh.guards_memo = [None] * fresh.n_players
     fresh.mine_memo = None
     fresh.reach_memo = None
     return fresh

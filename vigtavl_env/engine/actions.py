@@ -83,6 +83,7 @@ LOAD = 3  # + index into FREIGHTER_SPLITS
 VARIANT = LOAD + len(FREIGHTER_SPLITS)  # + k: the k-th of the unalike units (engine/variants.py)
 MAX_VARIANTS = 6
 N_GLOBAL_VERBS = VARIANT + MAX_VARIANTS
+_HEX_VERBS, _GLOBAL_VERBS = N_HEX_VERBS, N_GLOBAL_VERBS  # C copies in the compiled build
 
 
 def _split_name(split: tuple[tuple[int, ...], tuple[int, ...]]) -> str:
@@ -126,6 +127,8 @@ def encode_global(g: int, n_cells: int) -> int:
 def as_code(code: object) -> int:
     """An action code as a plain int: ints and numpy integers pass; floats, strings and bools
     are refused rather than rounded or parsed."""
+    if type(code) is int:
+        return code  # the common case, at once
     if isinstance(code, bool):
         raise ValueError(f"action code {code!r} is a bool, not an integer")
     try:
@@ -138,10 +141,12 @@ def decode(code: int, n_cells: int) -> tuple[int, int, int]:
     """``(verb, cell, global)``: a hex verb gives global -1; a global verb gives verb -1."""
     if not isinstance(code, int) or code < 0 or code >= n_actions(n_cells):
         raise ValueError(f"action code {code!r} is outside 0..{n_actions(n_cells) - 1}")
-    if code >= N_HEX_VERBS * n_cells:
-        return -1, -1, code - N_HEX_VERBS * n_cells
-    return code // n_cells, code % n_cells, -1
+    c = code  # in range: a C integer in the compiled build
+    top = _HEX_VERBS * n_cells
+    if c >= top:
+        return -1, -1, c - top
+    return c // n_cells, c % n_cells, -1
 
 
 def n_actions(n_cells: int) -> int:
-    return N_HEX_VERBS * n_cells + N_GLOBAL_VERBS
+    return _HEX_VERBS * n_cells + _GLOBAL_VERBS

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 
 from .movement import freighter_with_room
-from .state import BUILD, BATTLE, GameState, GONE, MOVE_IN_PROGRESS, PRISONER, RESERVE, count_of
+from .state import BUILD, BATTLE, GameState, GONE, MOVE_IN_PROGRESS, PRISONER, RESERVE, count_of, zero_flags
 from .stats import (
     ARTILLERY_COST, ARTILLERY_LIMIT, ARTILLERY_OCCUPANCY, CASTLE, DEV_COST, DEV_OCCUPANCY,
     IS_SHIP, MAX_OCCUPANCY, NO_DEV, UNITS_PER_TURN, UNITS_PER_TURN_WITH_CASTLE,
@@ -72,7 +72,7 @@ def type_limit_ok(state: GameState, player: int, utype: int) -> bool:
 
 def near_development(state: GameState, player: int) -> list[int]:
     """Own developed hexes and the hexes adjacent to them, ascending."""
-    near = bytearray(state.n_cells)  # a flag per hex, read in C
+    near = zero_flags(state.n_cells)  # a flag per hex, read in C
     for c in range(state.n_cells):
         if state.dev_owner[c] == player:
             near[c] = 1
@@ -157,7 +157,7 @@ def development_candidates(state: GameState, player: int, presence: list[int] | 
     if presence is None:
         presence = [state.u_cell[u] for u in range(state.n_units)
                     if state.u_owner[u] == player and state.u_where[u] <= 1]
-    mark = bytearray(state.n_cells)
+    mark = zero_flags(state.n_cells)
     for c in (near or near_sites(state, player))[0]:  # the land around own developments
         mark[c] = 1
     for c in presence:

@@ -32,10 +32,13 @@ cdef int HOLD_PRISONER, PLACE_RESCUED, VARIANT
 cpdef list legal_actions(GameState state)
 @cython.locals(n=int, verb=int, cell=int, g=int)
 cpdef apply_action(GameState state, object code, object legal=*)
-@cython.locals(lo=Py_ssize_t, hi=Py_ssize_t, mid=Py_ssize_t)
 cpdef bint _listed(long code, object legal)
+@cython.locals(lo=Py_ssize_t, hi=Py_ssize_t, mid=Py_ssize_t, x="long long")
+cpdef bint _in_ascending(long long code, list legal) except? -1
 cpdef bint _own_occupy_chance(GameState state)
-cpdef int _handler_key(int verb)
+cdef bytes _HANDLER_START
+@cython.locals(k=int)
+cpdef _handle(GameState state, int verb, int cell)
 cpdef place_ship(GameState state, int verb, int cell)
 @cython.locals(u=int)
 cpdef int _first_in_reserve(GameState state, int player, int utype)

@@ -133,7 +133,7 @@ def apply_action(state: GameState, code: int, legal: Any = None) -> None:
     elif g >= LOAD:
         load_freighters(state, g)
     else:
-        HANDLERS[_handler_key(verb)](state, verb, cell)
+        _handle(state, verb, cell)
     if state.pending is None and state.asks:
         _next_ask(state)
     if (state.pending is None and state.pending_retaliation and not state.stack
@@ -157,17 +157,32 @@ def _listed(code: int, legal: Any) -> bool:
     """``code in legal``, by bisection first when ``legal`` is a list (``legal_actions`` lists
     ascend): found there, it is listed whatever the order; not found, the plain test decides."""
     if type(legal) is list:
-        lo, hi = 0, len(legal)
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            x = legal[mid]
-            if x < code:
-                lo = mid + 1
-            else:
-                hi = mid
-        if lo < len(legal) and legal[lo] == code:
-            return True
+        try:
+            if _in_ascending(code, legal):
+                return True
+        except OverflowError:
+            pass  # an int past the C range in the list (compiled build): the plain test decides
     return code in legal
+
+
+def _in_ascending(code: int, legal: list) -> bool:
+    """``code`` found by bisection in ``legal``, read as ascending ints (an element that is not
+    an int ends the search: not found). In the compiled build the comparisons are C ones."""
+    lo, hi = 0, len(legal)
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        item = legal[mid]
+        if type(item) is not int:
+            return False
+        x = item  # a C integer in the compiled build
+        if x < code:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < len(legal):
+        item = legal[lo]
+        return type(item) is int and item == code
+    return False
 
 
 def _own_occupy_chance(state: GameState) -> bool:
@@ -175,8 +190,52 @@ def _own_occupy_chance(state: GameState) -> bool:
     return state.occupy_unit < 0 or state.u_owner[state.occupy_unit] == deciding_player(state)
 
 
-def _handler_key(verb: int) -> int:
-    return _HANDLER_START[verb]
+def _handle(state: GameState, verb: int, cell: int) -> None:
+    """Carry out a hex verb by the rule that owns its span (the verbs of a span, such as the six
+    wall directions, share one rule); the most frequent verbs first. C calls when compiled."""
+    k = _HANDLER_START[verb]
+    if k == MOVE:
+        move(state, verb, cell)
+    elif k == ACTIVATE:
+        activate(state, verb, cell)
+    elif k == BUILD_WALL:
+        build_wall(state, verb, cell)
+    elif k == BUILD_UNIT:
+        build_unit(state, verb, cell)
+    elif k == BUILD_DEV:
+        build_development(state, verb, cell)
+    elif k == PLACE:
+        place_ship(state, verb, cell)
+    elif k == ATTACK:
+        attack(state, verb, cell)
+    elif k == CHOOSE:
+        choose(state, verb, cell)
+    elif k == SEIZE:
+        seize_hex(state, verb, cell)
+    elif k == OCCUPY:
+        occupy(state, verb, cell)
+    elif k == DISCHARGE:
+        discharge(state, verb, cell)
+    elif k == RECRUIT:
+        recruit(state, verb, cell)
+    elif k == BREACH:
+        breach_wall(state, verb, cell)
+    elif k == SHOOT:
+        shoot(state, verb, cell)
+    elif k == FIRE_ARTILLERY:
+        fire_artillery(state, verb, cell)
+    elif k == MOVE_ARTILLERY:
+        move_with_artillery(state, verb, cell)
+    elif k == ATTACK_FROM:
+        attack_from(state, verb, cell)
+    elif k == HOLD_PRISONER:
+        hold_prisoner(state, verb, cell)
+    elif k == PLACE_RESCUED:
+        place_rescued(state, verb, cell)
+    elif k == BUILD_ARTILLERY:
+        build_artillery(state, verb, cell)
+    else:
+        relocate_wall(state, verb, cell)
 
 
 # ------------------------------------------------------------------ placement and building
@@ -942,13 +1001,8 @@ def explain(state: GameState, verb: int, cell: int) -> str:
 _CHOICE_WORDS = {CHOOSE_DEFENDER: "defend with", CHOOSE_GUARD: "defend with",
                  CHOOSE_BREACHER: "breach with", CHOOSE_SEIZER: "seize with", CHOOSE_SIDE: "choose"}
 
-HANDLERS = {
-    PLACE: place_ship, BUILD_UNIT: build_unit, BUILD_ARTILLERY: build_artillery,
-    BUILD_DEV: build_development, BUILD_WALL: build_wall, RELOCATE_WALL: relocate_wall,
-    BREACH: breach_wall, ACTIVATE: activate, MOVE: move,
-    MOVE_ARTILLERY: move_with_artillery, ATTACK: attack, FIRE_ARTILLERY: fire_artillery,
-    OCCUPY: occupy, SEIZE: seize_hex, DISCHARGE: discharge, RECRUIT: recruit,
-    SHOOT: shoot, ATTACK_FROM: attack_from, CHOOSE: choose, HOLD_PRISONER: hold_prisoner,
-    PLACE_RESCUED: place_rescued,
-}
-_HANDLER_START = tuple(max(start for start in HANDLERS if start <= v) for v in range(N_HEX_VERBS))
+# The first verb of each span of verbs that one rule carries out (``_handle``).
+_SPAN_STARTS = (PLACE, BUILD_UNIT, BUILD_ARTILLERY, BUILD_DEV, BUILD_WALL, RELOCATE_WALL, BREACH, ACTIVATE, MOVE,
+                MOVE_ARTILLERY, ATTACK, FIRE_ARTILLERY, OCCUPY, SEIZE, DISCHARGE, RECRUIT, SHOOT, ATTACK_FROM,
+                CHOOSE, HOLD_PRISONER, PLACE_RESCUED)
+_HANDLER_START = bytes(max(start for start in _SPAN_STARTS if start <= v) for v in range(N_HEX_VERBS))

@@ -35,8 +35,9 @@ cpdef tuple open_verbs(GameState state)
 @cython.locals(top=Activation)
 cpdef list _unit_verbs(GameState state)
 @cython.locals(n=int, shared=Shared, out=list, v=int, start=int, w=int, base=int, c=int,
-               opened=bytearray, hexes=list, g=int, verbs=list, glob=list, codes=tuple)
+               opened="unsigned long long", hexes=list, g=int, verbs=list, glob=list, codes=tuple)
 cpdef list legal_codes(GameState state)
+cdef unsigned long long _BIT
 cpdef int _span_start(int verb)
 cpdef list _span_hexes(GameState state, int start, Shared sh)
 cpdef list _verb_hexes(GameState state, int verb, Shared sh)

@@ -119,6 +119,10 @@ def _unit_verbs(state: GameState) -> list[int]:
     return out
 
 
+_BIT = 1  # an unsigned 64-bit one when compiled, shifted by a verb number
+assert N_HEX_VERBS <= 64
+
+
 def legal_codes(state: GameState) -> list[int]:
     """Engine codes of every decision the current player may make now, ascending (the body of
     ``legal_actions``): the open verbs in order, each verb's hexes in order. Verbs come in spans
@@ -126,20 +130,20 @@ def legal_codes(state: GameState) -> list[int]:
     n = state.n_cells
     verbs, glob, _ = open_verbs(state)
     shared = Shared(state)
-    opened = bytearray(N_HEX_VERBS)  # 1: the verb is open (a flag per verb: no set, no sort)
+    opened = 0  # bit v: verb v is open (57 verbs: one C integer when compiled; no set, no sort)
     for v in verbs:
-        opened[v] = 1
+        opened |= _BIT << v
     codes = state.gmap.codes  # the map's shared int objects: the list allocates no ints
     out: list[int] = []
     v = 0
     while v < N_HEX_VERBS:
-        if not opened[v]:
+        if not opened >> v & 1:
             v += 1
             continue
         start = _span_start(v)
         w = start
         for hexes in _span_hexes(state, start, shared):
-            if hexes and opened[w]:
+            if hexes and opened >> w & 1:
                 base = w * n
                 for c in hexes:
                     out.append(codes[base + c])

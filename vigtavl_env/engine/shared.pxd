@@ -6,7 +6,7 @@ from vigtavl_env.engine.state cimport GameState
 from vigtavl_env.engine.building cimport (
     development_candidates, near_sites, unit_capacity, unit_sites, wall_sites)
 from vigtavl_env.engine.free_actions cimport guard_cells, may_breach
-from vigtavl_env.engine.state cimport deciding_player, in_activation, positions
+from vigtavl_env.engine.state cimport deciding_player, in_activation, positions, zero_flags
 
 # Constants of other modules this module compares with, as C ints here (imported by name in the .py;
 # nothing imports them from this module).

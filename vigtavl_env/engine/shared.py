@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .building import development_candidates, near_sites, unit_capacity, unit_sites, wall_sites
 from .free_actions import guard_cells, may_breach
-from .state import LOADED, ON_BOARD, SPENT, GameState, deciding_player, in_activation, positions
+from .state import LOADED, ON_BOARD, SPENT, GameState, deciding_player, in_activation, positions, zero_flags
 from .stats import IS_SHIP
 
 
@@ -156,7 +156,7 @@ def _scan_units(mine: Mine, state: GameState, me: int) -> None:
     upright: list[list[int]] = [[], [], [], [], [], []]  # by type: not yet activated
     cells: list[int] = []  # hexes of all of them, on the board or aboard
     board_units: list[int] = []
-    marks = bytearray(state.n_cells)  # bit t (< 3): a knight of type t, not active; bit 3: on the board
+    marks = zero_flags(state.n_cells)  # bit t (< 3): a knight of type t, not active; bit 3: on the board
     for u in range(state.n_units):
         w = state.u_where[u]
         if state.u_owner[u] != me or w > LOADED:  # ON_BOARD = 0, LOADED = 1

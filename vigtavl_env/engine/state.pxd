@@ -10,6 +10,8 @@ cdef int ARTILLERY_OCCUPANCY, FREIGHTER, NO_DEV
 
 cdef unsigned long long _last_stamp
 cpdef unsigned long long new_stamp()
+cdef bytearray _ZERO_BYTE
+cpdef bytearray zero_flags(int n)
 cpdef list positions(int[:] values, int x)
 cpdef int count_of(int[:] values, int x)
 cpdef int unit_tables_at(int n_cells, int n_edges)
@@ -49,7 +51,7 @@ cdef class GameState:
     cdef public unsigned long long rng
     cdef public bint record_events
     cdef public unsigned long long unit_stamp, dev_stamp, wall_stamp
-    cdef public list near_memo, walls_memo
+    cdef public list near_memo, walls_memo, guards_memo
     cdef public object mine_memo, reach_memo
     cdef dict __dict__
 

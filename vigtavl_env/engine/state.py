@@ -61,6 +61,15 @@ UNIT_ROOM_PER_PLAYER = 32  # room for units made before the tables move to a lar
 _last_stamp = 0  # the last number new_stamp handed out (one counter for the whole process)
 
 
+_ZERO_BYTE = bytearray(1)
+
+
+def zero_flags(n: int) -> bytearray:
+    """``n`` zero bytes, a flag each (per hex, per edge): ``bytearray(n)`` made by repeating one
+    byte, which costs a third of calling the type."""
+    return _ZERO_BYTE * n
+
+
 def new_stamp() -> int:
     """A number never handed out before in this process. A state holds one per group of tables
     (``unit_stamp``, ``dev_stamp``, ``wall_stamp``) and takes a new one whenever a table of the
@@ -278,10 +287,11 @@ class GameState:
         self.unit_stamp = self.dev_stamp = self.wall_stamp = new_stamp()
         # Legal facts kept between decisions, each with the stamps it was worked out under: each
         # player's hexes around his developments (building.near_sites) and his walls
-        # (Shared.own_walls), and the deciding player's units grouped for the verbs
-        # (shared.kept_mine).
+        # (Shared.own_walls), the hexes his units guard (free_actions.guard_cells), and the
+        # deciding player's units grouped for the verbs (shared.kept_mine).
         self.near_memo: list[Any] = [None] * p
         self.walls_memo: list[Any] = [None] * p
+        self.guards_memo: list[Any] = [None] * p
         self.mine_memo: Any = None
         self.reach_memo: Any = None  # the active unit's movement search (legal.active_reach)
 
@@ -402,6 +412,7 @@ class GameState:
         new.unit_stamp, new.dev_stamp, new.wall_stamp = self.unit_stamp, self.dev_stamp, self.wall_stamp
         new.near_memo = self.near_memo[:]  # entries are never changed, only replaced
         new.walls_memo = self.walls_memo[:]
+        new.guards_memo = self.guards_memo[:]
         new.reach_memo = self.reach_memo
         new.mine_memo = self.mine_memo
         return new

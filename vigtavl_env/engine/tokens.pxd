@@ -3,7 +3,7 @@ cimport cython
 from vigtavl_env.engine.state cimport GameState
 # The other compiled modules' functions this module calls, cimported so that the calls are C calls
 # (imported by name alone, as in the .py, each call would go through a Python function object).
-from vigtavl_env.engine.state cimport count_of, positions
+from vigtavl_env.engine.state cimport count_of, positions, zero_flags
 
 # Constants of other modules this module compares with, as C ints here (imported by name in the .py;
 # nothing imports them from this module).

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from .state import (
     CITADEL, COMPLEX, GREAT_WALL, N_TOKEN_SOURCES, PRISONER, SRC_ADMIRAL, SRC_BUILDER, SRC_CITADEL, SRC_COMPLEX,
-    SRC_GENERAL, SRC_GREAT_WALL, GameState, count_of, positions,
+    SRC_GENERAL, SRC_GREAT_WALL, GameState, count_of, positions, zero_flags,
 )
 from .maps import MOUNTAIN
 from .stats import CAMP, CASTLE, FORT
@@ -86,11 +86,11 @@ def longest_wall(state: GameState, player: int) -> int:
     (Great Wall is "for building a wall": walls that came to him by a seizure do not count)."""
     board = state.gmap.board
     verts, at_corner = board.edge_vertices, board.vertex_edges
-    free = bytearray(state.n_edges)  # 1: a wall of his, not in the run being walked
+    free = zero_flags(state.n_edges)  # 1: a wall of his, not in the run being walked
     for e in range(state.n_edges):
         if state.walls[e] == player and state.wall_builder[e] == player:
             free[e] = 1
-    started = bytearray(len(at_corner))  # corners a run was walked from
+    started = zero_flags(len(at_corner))  # corners a run was walked from
     best = 0
     for e in range(state.n_edges):
         if free[e]:
