@@ -9,7 +9,7 @@ from agents.heuristic.seizures cimport seize_from
 # The other compiled modules' functions this module calls, cimported so that the calls are C calls
 # (imported by name alone, as in the .py, each call would go through a Python function object).
 from vigtavl_env.engine.combat cimport can_attack_from_here
-from vigtavl_env.engine.legal cimport battle_sides, may_battle_move, nested_ok
+from vigtavl_env.engine.legal cimport active_reach, battle_sides, nested_ok
 from vigtavl_env.engine.movement cimport reach
 
 # Constants of other modules this module compares with, as C ints here (imported by name in the .py;

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from vigtavl_env.engine.actions import ACTIVATE
 from vigtavl_env.engine.combat import can_attack_from_here
-from vigtavl_env.engine.legal import battle_sides, may_battle_move, nested_ok
+from vigtavl_env.engine.legal import active_reach, battle_sides, nested_ok
 from vigtavl_env.engine.movement import BATTLE_HEX, STOP, reach
 from vigtavl_env.engine.state import Activation, GameState, LOADED, ON_BOARD, SPENT
 from vigtavl_env.engine.stats import ARCHER, FREIGHTER, IS_LAND, UNIT_COST, UNIT_MOVEMENT
@@ -96,8 +96,9 @@ def score_move(ctx: Context, verb: int, cell: int) -> float:
     now = _value_at(ctx, u, t, here, loaded, False)
     h = st.cell_player[cell]
     if h >= 0 and h != ctx.me:
-        # A battle move: win and stand there, lose and stay where the move began.
-        r = _reach_of(ctx, u, top.move_left, may_battle_move(st, top), not top.rode)
+        # A battle move: win and stand there, lose and stay where the move began. The reach is
+        # the one the legal list searched (kept in the state while nothing changes).
+        r = active_reach(st, top)
         if cell not in ctx.targets() or not r.is_battle(cell):
             return -1.0
         return _best_battle_move(ctx, u, cell, r, top.move_left, ctx.lasting_value(t, here, loaded)) - now
