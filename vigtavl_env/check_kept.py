@@ -6,10 +6,11 @@ facts in the state from one decision to the next, used again while their stamps 
 (issue 30's first item): the hexes around each player's developments (``GameState.near_memo``),
 each player's walls by direction (``GameState.walls_memo``), the hexes each player's units guard
 (``GameState.guards_memo``), the deciding player's units grouped for the verbs
-(``GameState.mine_memo``) and the active unit's movement search (``GameState.reach_memo``). This plays games -- uniformly random, heuristic bots, or a mix drawn
-seat by seat -- and after every decision checks both: the record (a group whose tables changed
-has a new stamp) and the legal list (equal to the one a clone of the same state enumerates with
-nothing kept). The tests run it on a few games (``tests/test_speed_invariants.py``); this command runs it on thousands::
+(``GameState.mine_memo``) and the active unit's movement search (``GameState.reach_memo``).
+This plays games -- uniformly random, heuristic bots, or a mix drawn seat by seat -- and after
+every decision checks both: the record (a group whose tables changed has a new stamp) and the
+legal list (equal to the one a clone of the same state enumerates with nothing kept). The tests
+run it on a few games (``tests/test_speed_invariants.py``); this command runs it on thousands::
 
     python -m vigtavl_env.check_kept --games 2000 --agents random,greedy,aggressor,builder
 """

@@ -39,7 +39,7 @@ cdef class Context:
     cdef public set free_seizes
     cdef public bytearray _berths
     cdef bytearray _near
-    cdef public dict cache, _guards, pos, _targets
+    cdef public dict cache, pos, _targets
     cdef public dict defences, feints, victims  # attacks.py's memos
     cdef public bytearray _wall_ext
     cdef double[:] this_turn, _by_hex  # made on first use (None until then); this_turn: attacks.py's

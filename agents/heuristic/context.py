@@ -92,7 +92,6 @@ class Context:
         self.counts: tuple | None = None
         self.free_seizes: set[int] = set()  # seizable now without moving anything
         self.cache: dict = {}
-        self._guards: dict[int, set[int]] = {}
         # Values that depend only on where pieces stand survive across decisions.
         self.pos = agent._position_cache(state, self.sig)
         # lasting_value by (type, hex, aboard): a C array of doubles, NaN until worked out
@@ -145,10 +144,7 @@ class Context:
 
     def guards(self, p: int) -> set[int]:
         """Hexes where player ``p`` has a unit that defends developments."""
-        g = self._guards.get(p)
-        if g is None:
-            g = self._guards[p] = guard_cells(self.state, p)[0]  # tactics.guards, called in C
-        return g
+        return guard_cells(self.state, p)[0]  # kept in the state (tactics.guards, called in C)
 
     def targets(self) -> dict[int, int]:
         """Other players' hexes I may attack now, with the unit that would defend each."""

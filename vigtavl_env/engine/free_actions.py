@@ -58,36 +58,28 @@ def seizer_cells(state: GameState, player: int) -> set[int]:
     return {state.u_cell[u] for u in _seizing_units(state, player)}
 
 
-def guard_cells(state: GameState, owner: int, on_board: list[int] | None = None) -> tuple[set[int], set[int]]:
+def guard_cells(state: GameState, owner: int) -> tuple[set[int], set[int]]:
     """Hexes of the owner's units that defend: (any unit but a freighter, knights only).
 
-    Developments are defended by the first kind, artillery alone by the second. ``on_board``:
-    the owner's units on the board, when the caller has them. Kept in the state between
-    decisions (``GameState.guards_memo``) under the ``unit_stamp`` they were worked out under,
-    and shared by the legal list and the bots: callers never change the sets."""
+    Developments are defended by the first kind, artillery alone by the second. Kept in the
+    state between decisions (``GameState.guards_memo``) under the ``unit_stamp`` they were
+    worked out under, and shared by the legal list and the bots: callers never change the sets."""
     memo = state.guards_memo[owner]
     if memo is not None and memo[0] == state.unit_stamp:
         return memo[1]
     fighters: set[int] = set()
     knights: set[int] = set()
-    if on_board is None:
-        for u in range(state.n_units):
-            if state.u_owner[u] == owner and state.u_where[u] == ON_BOARD:
-                _add_guard(state, u, fighters, knights)
-    else:
-        for u in on_board:
-            _add_guard(state, u, fighters, knights)
+    for u in range(state.n_units):
+        if state.u_owner[u] != owner or state.u_where[u] != ON_BOARD:
+            continue
+        t = state.u_type[u]
+        if t != FREIGHTER:
+            fighters.add(state.u_cell[u])
+            if t <= CAVALRY:  # a knight (LAND_TYPES)
+                knights.add(state.u_cell[u])
     out = (fighters, knights)
     state.guards_memo[owner] = (state.unit_stamp, out)
     return out
-
-
-def _add_guard(state: GameState, u: int, fighters: set[int], knights: set[int]) -> None:
-    t = state.u_type[u]
-    if t != FREIGHTER:
-        fighters.add(state.u_cell[u])
-        if t <= CAVALRY:  # a knight (LAND_TYPES)
-            knights.add(state.u_cell[u])
 
 
 def seize_sources(state: GameState, player: int, target: int, guards: tuple[set[int], set[int]],

@@ -23,7 +23,6 @@ cdef class Shared:
     cdef public GameState state
     cdef public int me, _capacity
     cdef public object _walls, _own_walls, _land, _ships, _mine, _dev_candidates, _breaches, _near
-    cdef public dict _guards
 
     cpdef tuple near(self)
     cpdef Mine mine(self)

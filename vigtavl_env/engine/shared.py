@@ -22,7 +22,6 @@ class Shared:
         self._walls = self._own_walls = self._land = self._ships = self._mine = None
         self._dev_candidates = self._breaches = self._near = None
         self._capacity = -1
-        self._guards: dict[int, tuple[set[int], set[int]]] = {}
 
     def near(self) -> tuple:
         """``near_sites`` of the deciding player: the hexes around his developments."""
@@ -59,12 +58,8 @@ class Shared:
         return self._own_walls
 
     def guards(self, player: int) -> tuple[set[int], set[int]]:
-        """``guard_cells`` of a player, scanned once per enumeration."""
-        g = self._guards.get(player)
-        if g is None:
-            mine = self.mine().board_units if player == self.me else None
-            g = self._guards[player] = guard_cells(self.state, player, mine)
-        return g
+        """``guard_cells`` of a player (kept in the state between decisions)."""
+        return guard_cells(self.state, player)
 
     def breaches(self) -> list[list[int]]:
         """Per direction ``d``, hexes of mine facing an opponent wall in direction ``d`` with a
