@@ -162,6 +162,22 @@ def test_the_kept_reach_of_the_active_unit_equals_a_fresh_one_after_every_decisi
     assert len(checked) > 200 and sum(reused) > 20
 
 
+def test_the_guards_of_an_empty_hex_leave_every_players_kept_guards_alone() -> None:
+    """``guard_cells`` of owner -1 (what ``seizers`` asks of an empty hex's holder) is nobody's:
+    it must not read or write a player's slot of ``GameState.guards_memo`` (index -1 is the
+    last player's)."""
+    from vigtavl_env.engine.free_actions import guard_cells, seizers
+    state = random_states("duel", 1, 7)[60]
+    last = state.n_players - 1
+    truth = tuple(set(x) for x in guard_cells(state, last))
+    assert truth[0]  # the last player has units on the board
+    empty = next(c for c in range(state.n_cells) if state.cell_player[c] < 0)
+    state.mark_units()  # every kept guard stale: the next asker works them out and keeps them
+    assert guard_cells(state, -1) == (set(), set())
+    assert seizers(state, 0, empty) == []
+    assert guard_cells(state, last) == truth
+
+
 def test_bot_games_keep_no_legal_list_different_from_a_fresh_one() -> None:
     """``python -m vigtavl_env.check_kept`` over a few games: random and heuristic bots seat by
     seat, on the three presets, every legal list equal to a clone's with nothing kept."""

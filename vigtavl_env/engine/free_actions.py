@@ -63,7 +63,10 @@ def guard_cells(state: GameState, owner: int) -> tuple[set[int], set[int]]:
 
     Developments are defended by the first kind, artillery alone by the second. Kept in the
     state between decisions (``GameState.guards_memo``) under the ``unit_stamp`` they were
-    worked out under, and shared by the legal list and the bots: callers never change the sets."""
+    worked out under, and shared by the legal list and the bots: callers never change the sets.
+    ``owner`` -1 (an empty hex's holder) guards nothing, and reads or writes no player's memo."""
+    if owner < 0:
+        return set(), set()
     memo = state.guards_memo[owner]
     if memo is not None and memo[0] == state.unit_stamp:
         return memo[1]
