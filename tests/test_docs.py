@@ -112,3 +112,61 @@ def test_how_to_play_links_to_rule_rows_and_pictures_that_exist() -> None:
         assert (ROOT / "docs" / picture).is_file(), picture
     for doc in ("README.md", "docs/rules.md"):
         assert "how-to-play.md" in (ROOT / doc).read_text() and "shared/seeds" not in (ROOT / doc).read_text()
+
+
+# ---------------------------------------------------------------------- links and commands
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+FENCE = re.compile(r"^```.*?^```", re.S | re.M)
+PYTHON_M = re.compile(r"python -m ([A-Za-z_][\w.]*)")
+PROJECT_PACKAGES = ("vigtavl_env", "agents", "training", "vigtavl", "tools")
+
+
+def _user_docs() -> list[Path]:
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def _anchors(doc: Path) -> set[str]:
+    """GitHub's anchors of ``doc``'s headings (outside code blocks); a repeated one gets -1, -2 ..."""
+    seen: dict[str, int] = {}
+    for line in FENCE.sub("", doc.read_text()).splitlines():
+        if line.startswith("#"):
+            a = _anchor(line.lstrip("#").strip())
+            seen[a] = seen.get(a, -1) + 1
+            if seen[a]:
+                seen[f"{a}-{seen[a]}"] = 0
+    return set(seen)
+
+
+def test_every_relative_link_of_the_docs_resolves() -> None:
+    """README.md and docs/*.md: each relative link names a file or folder that exists, and a
+    ``#fragment`` into a markdown page names one of its headings."""
+    problems, checked = [], 0
+    for doc in _user_docs():
+        for target in LINK.findall(FENCE.sub("", doc.read_text())):
+            if re.match(r"[a-z]+:", target):  # https:, mailto:
+                continue
+            path, _, fragment = target.partition("#")
+            dest = (doc.parent / path) if path else doc
+            checked += 1
+            if not dest.exists():
+                problems.append(f"{doc.name}: {target} (no such file)")
+            elif fragment and dest.suffix == ".md" and fragment not in _anchors(dest):
+                problems.append(f"{doc.name}: {target} (no such heading)")
+    assert checked >= 20, f"expected the docs' links, found {checked}"
+    assert not problems, "\n".join(problems)
+
+
+def test_every_python_m_command_of_the_docs_names_a_module() -> None:
+    """``python -m MODULE`` in the README and the docs names a module of this checkout (the
+    project's packages; other tools' modules, such as pip's, are not checked)."""
+    problems, checked = [], 0
+    for doc in _user_docs():
+        for module in PYTHON_M.findall(doc.read_text()):
+            if module.split(".")[0] not in PROJECT_PACKAGES:
+                continue
+            checked += 1
+            base = ROOT.joinpath(*module.split("."))
+            if not (base.with_suffix(".py").is_file() or (base / "__main__.py").is_file()):
+                problems.append(f"{doc.name}: python -m {module}")
+    assert checked >= 5, f"expected the docs' commands, found {checked}"
+    assert not problems, "\n".join(problems)
