@@ -593,13 +593,16 @@ def test_one_nearest_prison_asks_nothing():
 
 
 # ----------------------------------------------------------------------------- R7: retaliation order
+@pytest.mark.parametrize("order_option", ["turn_order", "losses"])
 @pytest.mark.parametrize("active, first_loser, second_loser", [(0, 2, 1), (1, 0, 2)])
-def test_retaliation_in_turn_order_after_the_active_player(active, first_loser, second_loser):
+def test_retaliation_in_turn_order_after_the_active_player(active, first_loser, second_loser, order_option):
     """R7 (v2; the document is silent on the order): players owed a retaliation retaliate in turn
-    order starting with the player after the active one, not in the order they lost. The active
-    player's cavalry beats ``first_loser``'s soldier, then his soldier seizes
-    ``second_loser``'s camp, in one activation."""
-    sc = Scenario(make_map(3), phase="battle", turn_player=active)
+    order starting with the player after the active one, not in the order they lost (option
+    ``retaliation_order="losses"``: in the order they lost). The active player's cavalry beats
+    ``first_loser``'s soldier, then his soldier seizes ``second_loser``'s camp, in one
+    activation."""
+    sc = Scenario(make_map(3), phase="battle", turn_player=active,
+                  config=RulesConfig(retaliation_order=order_option))
     sc.development(active, "camp", (-5, 0))
     sc.unit(active, "cavalry", (0, 0))
     victim = sc.unit(first_loser, "soldier", (1, 0))
@@ -616,7 +619,7 @@ def test_retaliation_in_turn_order_after_the_active_player(active, first_loser, 
     assert state.dev_owner[hx(state, (0, 2))] == active
     assert state.stack and state.stack[0].losers == [first_loser, second_loser]
     act(state, "end activation")
-    order = [(active + k) % 3 for k in (1, 2)]
+    order = [(active + k) % 3 for k in (1, 2)] if order_option == "turn_order" else [first_loser, second_loser]
     assert state.retaliator == order[0] and state.current_player == order[0]
     assert state.silver[order[0]] == 1
     act(state, "end turn")

@@ -229,11 +229,13 @@ def nearest_development(state: GameState, player: int, cell: int) -> int:
     return options[0] if options else -1
 
 
-def defeat(state: GameState, u: int, victor: int, at: int) -> None:
-    """A defeated unit: captured if a knight, sunk if a ship; the victor takes Battle tokens.
+def defeat(state: GameState, u: int, victor: int, at: int, pays: bool = True) -> None:
+    """A defeated unit: captured if a knight, sunk if a ship; the victor takes Battle tokens
+    (unless ``pays`` is false: a surrender under ``surrender_pays_tokens=False``).
     A prisoner goes to the nearest of the victor's developments; with several equally near he
     is asked which, once the decision is over (``state.asks``)."""
-    state.earn(victor, SRC_BATTLE, UNIT_COST[state.u_type[u]])
+    if pays:
+        state.earn(victor, SRC_BATTLE, UNIT_COST[state.u_type[u]])
     if IS_SHIP[state.u_type[u]]:
         state.remove(u)
         state.sunk[victor] += 1
@@ -285,7 +287,10 @@ def can_occupy(state: GameState, u: int, cell: int) -> bool:
 
 def surrounded(state: GameState, cell: int, by: int) -> bool:
     """Tactics > Surrender: the units on ``cell`` are surrounded on all adjacent land and sea
-    hexes (one of them by ``by``) and none of them can move anywhere."""
+    hexes (one of them by ``by``) and none of them can move anywhere: "Surrounded units must be
+    unable to move ... in any direction", with the movement of the phase now ("During the build
+    phase, units may pass through but not end their movement in hexes occupied by another
+    player")."""
     owner = state.cell_player[cell]
     touching = False
     for d in range(6):
@@ -300,7 +305,12 @@ def surrounded(state: GameState, cell: int, by: int) -> bool:
     units = state.units_at(cell, owner)
     if not units:
         return False
-    saved_phase, state.phase = state.phase, BATTLE  # escape means a free hex, never a battle
+    # Escape is judged with the movement of the phase the ring closes in (option
+    # surrender_escape): in the build phase units pass through other players' hexes. A unit
+    # that may not attack never enters a battle, so in the battle phase escape is a free hex.
+    saved_phase = state.phase
+    if state.config.surrender_escape == "battle":
+        state.phase = BATTLE
     try:
         for v in units:
             if reach(state, v, UNIT_MOVEMENT[state.u_type[v]]).destinations(STOP):
@@ -332,7 +342,7 @@ def check_surrender(state: GameState, player: int) -> None:
             continue
         state.emit("surrender", dict(cell=n, owner=h, units=units, player=victor))
         for v in units:
-            defeat(state, v, victor, n)
+            defeat(state, v, victor, n, state.config.surrender_pays_tokens)
 
 
 def _all_around_held(state: GameState, cell: int) -> bool:

@@ -12,6 +12,8 @@ from typing import Any
 from .stats import ARCHER, CAVALRY, SOLDIER
 
 LIMIT_SCOPES = ("in_play", "per_turn")
+SURRENDER_ESCAPES = ("phase", "battle")
+RETALIATION_ORDERS = ("turn_order", "losses")
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,16 @@ class RulesConfig:
         attrition_bonus: extra dice from attrition.
         ranged_tactics: whether flanking, attrition and overwhelm also apply to ranged attacks.
         surrender: whether surrounded units surrender (Tactics: Surrender).
+        surrender_escape: which movement judges "unable to move" (T4): ``"phase"`` (default)
+            the movement of the phase in which the ring closes, so in the build phase a unit
+            that can pass through the ring to a hex where it may stop is not surrounded;
+            ``"battle"``: the battle phase's movement whatever the phase (no passing through).
+        surrender_pays_tokens: whether units captured by surrender pay the encircler Battle
+            tokens (O3: captured units count as defeated); False: only units defeated in a
+            battle pay.
+        retaliation_order: several players lost to one activation (R7): ``"turn_order"``
+            (default) they retaliate in turn order after the active player; ``"losses"``: in
+            the order they lost.
         end_awards_need_one: General, Admiral and Builder go only to players whose count is
             at least one (nobody is "the player with the most prisoners" at zero).
     """
@@ -52,6 +64,9 @@ class RulesConfig:
     attrition_bonus: int = 2
     ranged_tactics: bool = True
     surrender: bool = True
+    surrender_escape: str = "phase"
+    surrender_pays_tokens: bool = True
+    retaliation_order: str = "turn_order"
     end_awards_need_one: bool = True
 
     def __post_init__(self) -> None:
@@ -63,6 +78,13 @@ class RulesConfig:
                 raise ValueError(f"{name} must be a non-negative int, got {v!r}")
         if self.limit_scope not in LIMIT_SCOPES:
             raise ValueError(f"limit_scope must be one of {LIMIT_SCOPES}, got {self.limit_scope!r}")
+        if self.surrender_escape not in SURRENDER_ESCAPES:
+            raise ValueError(f"surrender_escape must be one of {SURRENDER_ESCAPES}, got {self.surrender_escape!r}")
+        if self.retaliation_order not in RETALIATION_ORDERS:
+            raise ValueError(f"retaliation_order must be one of {RETALIATION_ORDERS}, got {self.retaliation_order!r}")
+        for name in ("ranged_tactics", "surrender", "surrender_pays_tokens", "end_awards_need_one"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be true or false, got {getattr(self, name)!r}")
         if self.freighter_loads is not None:
             try:
                 loads = tuple(tuple(int(t) for t in load) for load in self.freighter_loads)

@@ -882,7 +882,9 @@ def _next_retaliation(state: GameState) -> None:
 
 def _first_in_turn_order(state: GameState, players: list[int]) -> int:
     """Retaliation order (the document is silent; rules v2): in turn order, starting with the
-    player after the active one."""
+    player after the active one; under ``retaliation_order="losses"``, the first to lose."""
+    if state.config.retaliation_order == "losses":
+        return players[0]
     n, me = state.n_players, state.turn_player
     return min(players, key=lambda q: (q - me) % n)
 
