@@ -117,7 +117,7 @@ def _load_model(path: str, mtime_ns: int, size: int) -> Any:
             warnings.simplefilter("always")
             model = MaskablePPO.load(path, device="cpu")
     except Exception as e:
-        why = "; ".join(_one_line(x) for x in [e, *(w.message for w in caught[:1])])
+        why = "; ".join(one_line(x) for x in [e, *(w.message for w in caught[:1])])
         raise ModelFileError(f"{_model_label(path)} cannot be loaded ({why}): a damaged model, "
                              "or one saved by other library versions") from None
     for w in caught:
@@ -126,7 +126,7 @@ def _load_model(path: str, mtime_ns: int, size: int) -> Any:
     return model
 
 
-def _one_line(e: BaseException) -> str:
+def one_line(e: BaseException) -> str:
     """An exception (or a warning) as a short line: its type and the first line of its message."""
     text = (str(e).strip().splitlines() or [""])[0]
     return f"{type(e).__name__}: " + (text if len(text) <= ERROR_TEXT_CHARS else text[:ERROR_TEXT_CHARS] + "...")
@@ -183,7 +183,7 @@ def _saved_data(path: str | Path) -> dict[str, Any]:
     try:
         data = json.loads(raw.decode())
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise ModelFileError(f"{label}: its 'data' entry is not JSON ({_one_line(e)}): not a "
+        raise ModelFileError(f"{label}: its 'data' entry is not JSON ({one_line(e)}): not a "
                              "Stable-Baselines3 model, or a damaged one") from None
     if not isinstance(data, dict):
         raise ModelFileError(f"{label}: its 'data' entry is not a JSON object: not a Stable-Baselines3 model")
@@ -200,7 +200,7 @@ def _saved_object(path: str | Path, data: dict[str, Any], key: str) -> Any:
     try:  # a pickle can fail in any way (a damaged byte, a class this install lacks)
         return cloudpickle.loads(base64.b64decode(item[":serialized:"].encode()))
     except Exception as e:
-        raise ModelFileError(f"{_model_label(path)}: its {key} cannot be unpickled here ({_one_line(e)}): "
+        raise ModelFileError(f"{_model_label(path)}: its {key} cannot be unpickled here ({one_line(e)}): "
                              "a damaged model, or one saved by other library versions") from None
 
 

@@ -6,6 +6,8 @@ atomic saves (training/files.py), finding and checking checkpoints and reusing f
 from __future__ import annotations
 
 import os
+import pickle
+import shutil
 import signal
 import subprocess
 import sys
@@ -14,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from agents.ppo import PRETRAINED_PATH
 from training.config import learner_device, load_config, save_config
 from training.files import TMP_MARK, remove_temporaries, save_model
 from training.runs import (
@@ -25,13 +28,10 @@ from training.stopping import StopRequested, StopSignal
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _checkpoint(path: Path, size: int = 2000) -> Path:
-    """A zip holding what an SB3 checkpoint holds (``data``, ``policy.pth``)."""
-    import zipfile
+def _checkpoint(path: Path) -> Path:
+    """A real SB3 checkpoint (the shipped model's file: every member loads)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(path, "w") as z:
-        z.writestr("data", "{}")
-        z.writestr("policy.pth", os.urandom(size))
+    shutil.copyfile(PRETRAINED_PATH, path)
     return path
 
 
@@ -97,7 +97,7 @@ def test_rllib_checkpoints_are_folders_with_their_files(tmp_path: Path, capsys: 
         folder = tmp_path / "checkpoints" / f"rllib_{steps}"
         (folder / "learner_group").mkdir(parents=True)
         (folder / "rllib_checkpoint.json").write_text("{}")
-        (folder / "class_and_ctor_args.pkl").write_bytes(b"x")
+        (folder / "class_and_ctor_args.pkl").write_bytes(pickle.dumps({}))
     (tmp_path / "checkpoints" / "rllib_128" / "rllib_checkpoint.json").unlink()
     assert newest_checkpoint(tmp_path, "rllib").name == "rllib_64"
     assert "rllib_128 is damaged (no rllib_checkpoint.json)" in capsys.readouterr().err

@@ -255,13 +255,13 @@ def test_value_warmup_trains_the_critic_alone(tmp_path: Path, policy: str) -> No
     assert any(v > 0 for k, v in moved[64].items() if k not in critic), moved[64]
 
 
-def _fake_checkpoint(path: Path) -> Path:
-    """A zip with the members a checkpoint has (no real weights): enough to be found, not to load."""
-    import zipfile
+def _named_checkpoint(path: Path) -> Path:
+    """A checkpoint by name holding a real model (the shipped one's file: every member loads)."""
+    import shutil
+
+    from agents.ppo import PRETRAINED_PATH
     path.parent.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(path, "w") as z:
-        z.writestr("data", "{}")
-        z.writestr("policy.pth", b"")
+    shutil.copyfile(PRETRAINED_PATH, path)
     return path
 
 
@@ -766,7 +766,7 @@ def test_resume_names_what_is_missing(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="nothing to resume"):
         newest_checkpoint(tmp_path / "gone")
     for steps in (128, 1024, 256):
-        _fake_checkpoint(tmp_path / "run" / "checkpoints" / f"model_{steps}_steps.zip")
+        _named_checkpoint(tmp_path / "run" / "checkpoints" / f"model_{steps}_steps.zip")
     assert newest_checkpoint(tmp_path / "run").name == "model_1024_steps.zip"
     assert newest_checkpoint(tmp_path / "run" / "checkpoints").name == "model_1024_steps.zip"
 

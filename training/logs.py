@@ -6,7 +6,9 @@
 - The metrics log (:func:`make_logger`, :class:`RunLogger`): SB3's logger writing the run's CSV
   (``progress.csv``, or ``progress-resume-<timesteps>.csv`` for a resumed run: a log is never
   overwritten) and TensorBoard event files in ``tb/``. The RLlib trainer writes the same files
-  through :class:`RunLogger`, so ``vigtavl plot`` reads either.
+  through :class:`RunLogger`, so ``vigtavl plot`` reads either. Each file is made when the
+  first row is written: a run that ends before it logs anything (a resume refused, a run
+  stopped during its set-up, one resumed with nothing left to do) leaves no empty log behind.
 """
 
 from __future__ import annotations
@@ -15,8 +17,11 @@ import importlib.util
 import re
 import sys
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from stable_baselines3.common.logger import KVWriter
 
 
 def say(message: str) -> None:
@@ -47,14 +52,30 @@ def make_logger(run_dir: Path, timesteps: int) -> Any:
     while (run_dir / name).exists():  # never overwrite a log (a second resume from the same checkpoint)
         k += 1
         name = f"progress-resume-{timesteps}-{k}.csv"
-    formats: list[Any] = [CSVOutputFormat(str(run_dir / name))]
+    formats: list[Any] = [OnFirstRow(lambda: CSVOutputFormat(str(run_dir / name)))]
     if importlib.util.find_spec("tensorboard") is not None:
         from stable_baselines3.common.logger import TensorBoardOutputFormat
-        formats.append(TensorBoardOutputFormat(str(run_dir / "tb")))
+        formats.append(OnFirstRow(lambda: TensorBoardOutputFormat(str(run_dir / "tb"))))
     else:
         warnings.warn("tensorboard is not installed (pip install tensorboard): this run logs to "
                       "its CSV only", stacklevel=2)
     return Logger(str(run_dir), formats)
+
+
+class OnFirstRow(KVWriter):
+    """An SB3 output format made when the first row comes (its file with it), not before."""
+
+    def __init__(self, make: Callable[[], KVWriter]) -> None:
+        self._make, self._out = make, None
+
+    def write(self, key_values: dict[str, Any], key_excluded: dict[str, Any], step: int = 0) -> None:
+        if self._out is None:
+            self._out = self._make()
+        self._out.write(key_values, key_excluded, step)
+
+    def close(self) -> None:
+        if self._out is not None:
+            self._out.close()
 
 
 class RunLogger:

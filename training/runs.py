@@ -16,25 +16,25 @@ Starting (:func:`plan_run`, which writes nothing, then :func:`open_run`):
   holds a run is refused, unless that run never saved anything (no checkpoint, no final model:
   it was stopped or killed during its set-up): it is started again in place, with one line.
 - ``--resume RUN_DIR`` continues from the run's newest checkpoint. A damaged one (a truncated
-  zip, an RLlib checkpoint missing its files) is passed over with a one-line warning for the
-  one before it. A run that never saved starts again from scratch, with one line.
+  zip, a whole zip holding a cut member, an RLlib checkpoint missing its files: each member is
+  read as its loader reads it, :mod:`training.damage`) is passed over with a one-line warning
+  naming it, for the one before it. A run that never saved starts again from scratch, with one line.
 - ``--resume CHECKPOINT`` continues from that checkpoint (refused in one line if damaged); a
   checkpoint outside a run folder starts a new folder.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
 import time
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from training.config import TrainConfig, save_config
+from training.damage import damage
 from training.files import remove_temporaries
 from training.logs import say, warn
 
@@ -48,9 +48,6 @@ CHECKPOINT_NAMES = {"sb3": "model_{}_steps.zip", "rllib": "rllib_{}", "az": "az_
 CHECKPOINT_PATTERNS = {"sb3": re.compile(r"model_(\d+)_steps\.zip"), "rllib": re.compile(r"rllib_(\d+)"),
                        "az": re.compile(r"az_(\d+)")}
 FOLDER_BACKENDS = ("rllib", "az")  # whose checkpoints are folders
-SB3_MEMBERS = ("data", "policy.pth")  # what MaskablePPO.load reads from a checkpoint zip
-RLLIB_FILES = ("rllib_checkpoint.json", "class_and_ctor_args.pkl", "learner_group")  # what from_checkpoint reads
-AZ_FILES = ("state.pt", "buffer.npz")  # an az checkpoint: both zips (torch's format and NumPy's)
 # What a start that saved nothing may have written, cleared before the folder is used again
 UNSAVED_LEFTOVERS = ("progress*.csv", "tb", "eval_model.zip", "best_model.zip", BEST_FILE, LEAGUE_FILE,
                      "snapshots", "rllib_state.json", "pretrained_model.zip")
@@ -74,34 +71,6 @@ def checkpoints(folder: Path, backend: str = "sb3") -> list[Path]:
     found = [(int(m.group(1)), p) for p in folder.glob("*")
              if (m := CHECKPOINT_PATTERNS[backend].fullmatch(p.name)) and is_checkpoint(p, backend)]
     return [p for _, p in sorted(found, reverse=True)]
-
-
-def damage(path: Path, backend: str = "sb3") -> str | None:
-    """Why the checkpoint at ``path`` cannot be loaded, or None when it can (its zip read in
-    full, CRCs checked; an RLlib folder's files present, its metadata readable)."""
-    try:
-        if backend == "az":
-            missing = [name for name in AZ_FILES if not (path / name).is_file()]
-            if missing:
-                return f"no {', '.join(missing)}"
-            for name in AZ_FILES:
-                with zipfile.ZipFile(path / name) as z:
-                    bad = z.testzip()
-                if bad:
-                    return f"{name}: {bad} is corrupt"
-            return None
-        if backend == "rllib":
-            missing = [name for name in RLLIB_FILES if not (path / name).exists()]
-            if missing:
-                return f"no {', '.join(missing)}"
-            json.loads((path / RLLIB_FILES[0]).read_text())
-            return None
-        with zipfile.ZipFile(path) as z:
-            missing = [name for name in SB3_MEMBERS if name not in z.namelist()]
-            bad = z.testzip()
-        return f"no {', '.join(missing)} in it" if missing else (f"{bad} is corrupt" if bad else None)
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as e:
-        return f"{type(e).__name__}: {e}"
 
 
 def newest_checkpoint(path: str | Path, backend: str = "sb3") -> Path:
@@ -138,7 +107,7 @@ def find_run_dir(path: str | Path) -> Path | None:
     checkpoint or model in either (None: not inside a run folder)."""
     path = Path(path)
     candidates = [path]
-    if path.is_file() or path.name == CHECKPOINTS or is_checkpoint(path, "rllib"):
+    if path.is_file() or path.name == CHECKPOINTS or any(is_checkpoint(path, b) for b in FOLDER_BACKENDS):
         candidates += [path.parent, path.parent.parent]
     return next((c for c in candidates if (c / CONFIG_FILE).is_file()), None)
 

@@ -54,7 +54,7 @@ from tqdm import tqdm
 
 from agents.match import check_agents, ignore_stop_signals
 from agents.network import policy_spec
-from agents.ppo import check_spaces, saved_module_names, saved_spaces
+from agents.ppo import check_spaces, one_line, saved_module_names, saved_spaces
 from training.config import TrainConfig, learner_device, opponent_seats
 from training.evaluate import best_so_far, record_evaluation
 from training.files import save_model
@@ -105,13 +105,16 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
             if plan.checkpoint is not None:
                 pool.snapshots = OpponentPool.saved_snapshots(plan.run_dir / LEAGUE_FILE)[-pool.max_snapshots:]
             vec_env = make_vec_env(cfg, pool)
+            if plan.checkpoint is not None:  # loaded before the folder is touched: a refusal changes nothing
+                model = load_checkpoint(plan.checkpoint, vec_env, device)
+                vec_env.seed(cfg.seed + model.num_timesteps)  # a resumed run does not replay the same games
 
             # --- the run folder (held by this process) and its resolved config
             run = open_run(plan, cfg)
             if progress:
                 announce_run(run.dir)
 
-            # --- the model (MaskablePPO finds the masks through each env's action_masks())
+            # --- a new model (MaskablePPO finds the masks through each env's action_masks())
             if plan.checkpoint is None:
                 policy_class, policy_kwargs = policy_spec(cfg.policy, cfg.net.channels, cfg.net.blocks, cfg.net.hidden)
                 model = MaskablePPO(policy_class, vec_env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
@@ -125,10 +128,6 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
                     how = load_weights_from(model.policy, resolve_model_path(cfg.init_from))
                     if progress:
                         print(f"starting from {cfg.init_from} ({how})", file=sys.stderr)
-            else:
-                with saved_module_names():
-                    model = MaskablePPO.load(plan.checkpoint, env=vec_env, device=device)
-                vec_env.seed(cfg.seed + model.num_timesteps)  # a resumed run does not replay the same games
             logger = make_logger(run.dir, model.num_timesteps)
             model.set_logger(logger)
 
@@ -182,6 +181,16 @@ def stopped(stop: StopSignal, run: Run | None, model: MaskablePPO | None) -> Tra
         return stop.stopped("during set-up, before saving anything new", run.dir if run else None)
     path = save_model(model, checkpoint_path(run.dir, model.num_timesteps))
     return stop.stopped(f"at {model.num_timesteps:,} steps; checkpoint {path}", run.dir)
+
+
+def load_checkpoint(path: Path, vec_env: VecEnv, device: str) -> MaskablePPO:
+    """The model a resume continues; one line naming the file if it does not load (training.damage
+    checked each member already: what fails here is rarer still)."""
+    try:
+        with saved_module_names():
+            return MaskablePPO.load(path, env=vec_env, device=device)
+    except Exception as e:
+        raise ValueError(f"checkpoint {path} cannot be loaded ({one_line(e)})") from None
 
 
 def train_on_rllib(cfg: TrainConfig, resume: str | Path | None, progress: bool, config_name: str,
