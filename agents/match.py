@@ -648,7 +648,8 @@ class MatchResult:
     def table(self) -> str:
         n_trunc = sum(r.truncated for r in self.records)
         n = self.planned or len(self.records)
-        played = f"{len(self.records)} of {n} games (interrupted)" if self.planned else f"{n} games"
+        games = f"{n} game{'' if n == 1 else 's'}"
+        played = f"{len(self.records)} of {games} (interrupted)" if self.planned else games
         notes = [f"{played}, {self.num_players} players, map {self.map or 'default'}, "
                  f"seeds {self.seed}..{self.seed + n - 1}, {self.seconds:.1f} s",
                  f"wins: {SCORING}",
@@ -706,9 +707,9 @@ def run_match(agents: Sequence[str], games: int, seed: int, workers: int = 1, nu
     (``shielded``: the workers leave stop signals to this process, as a trainer's evaluation)."""
     agents = list(agents)
     jobs = match_jobs(agents, games, seed, num_players, map, max_steps, rules)
+    start = time.perf_counter()  # the time reported: loading the agents (a network's model) included
     check_agents(agents)
     make_env(jobs[0])  # the map and the options, checked before any game is played
-    start = time.perf_counter()
     try:
         records = play_jobs(jobs, workers, progress, shielded)
     except RunInterrupted as stop:  # the games finished so far, for the caller to keep

@@ -165,7 +165,7 @@ def test_narrate_known_events():
                  owner=1, dice=4, ranged=0, artillery=False, rolls=[[[4, 4, 1, 2], [4]], [[5, 1, 1, 1], [2]]],
                  won=True)
     assert narrate(flank, state) == (
-        "P0's cavalry attacks (1,0) with 4 dice (+1 tactics) against P1's soldier: "
+        "P0's cavalry attacks (1,0) with 4 dice (flank or attrition +1) against P1's soldier: "
         "rolls 4 4 1 2 vs 4 (tie, re-roll), 5 1 1 1 vs 2 - wins")
     assert narrate({"event": "award", "award": "citadel", "tokens": 2, "player": 0}, state) == "Citadel: P0 takes 2 tokens"
     assert narrate({"event": "retaliation", "player": 1, "against": 0}, state) == "P1 retaliates against P0 with 1 silver"

@@ -339,10 +339,10 @@ def assert_extra_dice_said_apart(b, e):
     """The battle's extra dice are the engine event's, flanking's and attrition's said apart."""
     a = b["attacker"]
     assert (a["flank"], a["attrition"], a["tactics"]) == (e["flank"], e["attrition"], e["flank"] + e["attrition"])
-    said = [f"{e['flank']} flank" if e["flank"] else "", f"{e['attrition']} attrition" if e["attrition"] else ""]
+    said = [f"flank +{e['flank']}" if e["flank"] else "", f"attrition +{e['attrition']}" if e["attrition"] else ""]
     extra = f" ({', '.join(w for w in said if w)})" if a["tactics"] else ""
     assert b["why"].startswith(f"{a['dice']} di{'e' if a['dice'] == 1 else 'ce'}{extra} ")
-    assert "flanking or attrition" not in b["why"]
+    assert "flank or attrition" not in b["why"]
 
 
 def test_flanking_and_attrition_dice_are_told_apart_as_the_engine_counted_them():
@@ -364,10 +364,10 @@ def test_flanking_and_attrition_dice_are_told_apart_as_the_engine_counted_them()
 
 
 def test_a_battle_event_without_the_split_says_the_sum():
-    from agents.web.moves import extra_dice
-    assert extra_dice(None, None, 2) == " (2 from flanking or attrition)" and extra_dice(None, None, 0) == ""
-    assert extra_dice(1, 0, 1) == " (1 flank)" and extra_dice(1, 2, 3) == " (1 flank, 2 attrition)"
-    assert extra_dice(0, 2, 2) == " (2 attrition)" and extra_dice(0, 0, 0) == ""
+    from vigtavl_env.engine.narrate import dice_bonus
+    assert dice_bonus(None, None, 2) == " (flank or attrition +2)" and dice_bonus(None, None, 0) == ""
+    assert dice_bonus(1, 0, 1) == " (flank +1)" and dice_bonus(1, 2, 3) == " (flank +1, attrition +2)"
+    assert dice_bonus(0, 2, 2) == " (attrition +2)" and dice_bonus(0, 0, 0) == ""
 
 
 def test_outcomes_are_marked_on_their_hexes_with_whose_gain_and_whose_loss(fought):
@@ -404,19 +404,21 @@ def test_the_view_says_each_player_once_and_counts_losses_apart_from_gains(fough
 # ------------------------------------------------------------------ hints and undo
 def test_a_hint_is_the_strongest_agents_choice_among_the_legal_decisions(client):
     from agents.registry import make_agent
+    from agents.web.hints import hint_agent_spec
+    from vigtavl_env.agent import agent_info
     g = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 3, "hints": True}).json()
     assert g["hints"] and not g["undo"]
     for _ in range(4):  # the setup's loads, then the placements
         h = client.get(f"/api/games/{g['id']}/hint").json()
         legal = {d["action"]: d for d in g["decisions"]}
-        assert h["agent"] == "ppo:pretrained" and h["decision"] == g["decisions_made"] and 0 <= h["win"] <= 1
+        assert h["agent"] == hint_agent_spec(2) and h["decision"] == g["decisions_made"] and 0 <= h["win"] <= 1
         assert 1 <= len(h["choices"]) <= 3 and all(c["action"] in legal for c in h["choices"])
         probs = [c["prob"] for c in h["choices"]]
         assert probs == sorted(probs, reverse=True) and sum(probs) <= 1.001
         env = client.app.state.store.game(g["id"]).env
         obs = env.observe(env.agent_selection)
-        agent = make_agent("ppo:pretrained")
-        assert h["choices"][0]["action"] == agent.act(obs["observation"], obs["action_mask"], {})
+        agent = make_agent(hint_agent_spec(2), seed=0)
+        assert h["choices"][0]["action"] == agent.act(obs["observation"], obs["action_mask"], agent_info(env, env.agent_selection))
         assert client.get(f"/api/games/{g['id']}/hint").json() == h  # asked again: the same, from memory
         g = client.post(f"/api/games/{g['id']}/decide", json={"action": h["choices"][0]["action"]}).json()
         while not g["human"]:  # the agent's answers (under v2, a placement may bring a choice of variant)
@@ -527,7 +529,7 @@ def test_choose_variant_entries_read_as_the_unit_they_pick_and_are_answered(clie
         view = (client.post(f"/api/games/{key}/decide", json={"action": view["decisions"][0]["action"]})
                 if view["human"] else client.post(f"/api/games/{key}/advance")).json()
     status, options = view["status"], view["decisions"]
-    assert status["choice_words"] == "WHICH UNIT" and "unalike units" in status["asked"] and status["asked_how"]
+    assert status["choice_words"] == "WHICH UNIT" and "chooses which of his freighters" in status["asked"] and status["asked_how"]
     assert len(options) >= 2 and all(d["kind"] == "choose variant" and d["cell"] == -1 for d in options)
     assert [d["command"] for d in options] == [f"choose variant {k}" for k in range(len(options))]
     env = client.app.state.store.game(key).env

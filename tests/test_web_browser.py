@@ -20,6 +20,7 @@ import pytest
 from webgame import path_to
 
 from agents.match import run_match
+from agents.web.hints import hint_agent_spec
 
 CHROMIUM = os.environ.get("VIGTAVL_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -456,13 +457,16 @@ def test_the_games_table_sorts_by_length_winner_tokens_and_seed(page, base_url):
 
 def test_a_live_games_move_list_shows_a_decision_when_clicked(page, base_url):
     watched(page, base_url, decisions=30)
+    now = page.locator("#layer-pieces .piece").count()
     page.click("#moves > li[data-n='3'] .move-text")
-    assert page.is_visible("#picked") and "showing decision 3" in page.text_content("#picked")
+    assert page.is_visible("#picked") and "showing the board after decision 3" in page.text_content("#picked")
     place = page.text_content("#moves > li[data-n='3'] .move-text")  # a placement: one hex, dashed
-    assert "place" in place and page.locator("#layer-marks polygon.last").count() == 1
+    page.wait_for_function("document.querySelectorAll('#layer-pieces .piece').length <= 2")  # the board then
+    assert "place" in place and page.locator("#layer-marks polygon.last").count() == 1 and now > 4
     assert page.locator("#moves > li.shown").get_attribute("data-n") == "3"
     page.click("#back-to-now")
     assert page.is_hidden("#picked") and page.locator("#moves > li.shown").count() == 0
+    page.wait_for_function(f"document.querySelectorAll('#layer-pieces .piece').length === {now}")
 
 
 # ------------------------------------------------------------------ hints and undo
@@ -475,7 +479,7 @@ def test_a_hint_shows_the_strongest_agents_choices_on_the_board_and_one_is_click
     assert page.is_visible("#hint-button") and page.is_hidden("#undo-button")
     page.click("#hint-button")
     page.wait_for_selector("#hint:not([hidden]) button.hint-choice")
-    assert "ppo:pretrained would choose:" in page.text_content("#hint")
+    assert f"{hint_agent_spec(2)} would choose:" in page.text_content("#hint")
     assert "% of a win" in page.text_content("#hint") and page.locator("#hint .eval-bar span").count() == 1
     marks = page.locator("#layer-hints .hint-mark")
     assert 1 <= marks.count() <= 3 and marks.first.locator("text").text_content().endswith("%")
@@ -553,7 +557,7 @@ def test_a_replay_frame_is_analysed_on_asking_and_the_analysis_goes_with_the_fra
     page.click("#analyse-button")
     page.wait_for_selector("#hint:not([hidden]) .hint-choice")
     text = page.text_content("#hint")
-    assert text.startswith("ppo:pretrained would choose for P") and "% of a win" in text
+    assert text.startswith(f"{hint_agent_spec(2)} would choose for P") and "% of a win" in text
     assert page.locator("#hint .eval-bar span").count() == 1 and page.locator("#hint button").count() == 0
     shot(page, "web_analysis", tmp_path)
     page.click("#forward")  # another frame: the analysis was for the one before
@@ -562,3 +566,92 @@ def test_a_replay_frame_is_analysed_on_asking_and_the_analysis_goes_with_the_fra
     page.click("#last")  # the game is over there: nothing to analyse
     page.wait_for_function("document.getElementById('banner').textContent.includes('Game over')")
     assert page.is_hidden("#analyse-button")
+
+
+# ------------------------------------------------------------------ nothing in a player's way (issue 61)
+def rgb(hex_colour: str) -> str:
+    """"#183ac4" as the browser computes a colour: "rgb(24, 58, 196)"."""
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    return f"rgb({r}, {g}, {b})"
+
+
+def test_outcome_labels_let_clicks_through_and_a_reopened_game_shows_one_decisions(page, base_url):
+    seats, seed = ["human", "aggressor"], 0
+    path = path_to(seats, seed, lambda g: sum(1 for m in g.moves if m["outcomes"]) >= 2)
+    start(page, base_url, seats, seed=seed)
+    for action in path:
+        click_decision(page, action)
+    wait_for_person(page)
+    page.reload()  # reopened: the move list from the start, the board with the last outcomes only
+    wait_for_person(page)
+    moves = page.evaluate("vigtavl.liveView().moves")
+    last = next(m for m in reversed(moves) if m["outcomes"])
+    assert page.locator("#layer-outcomes .outcome text").all_text_contents() == [o["what"] for o in last["outcomes"]]
+    box = page.locator("#layer-outcomes .outcome rect").first.bounding_box()
+    under = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('#layer-hexes, #layer-pieces') !== null",
+                          [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+    assert under, "the label took the click meant for its hex"
+
+
+def test_a_prisoner_is_rimmed_in_its_owners_colour_and_the_front_is_drawn(page, base_url):
+    open_replay(page, base_url)
+    page.click("#last")
+    page.wait_for_function("document.getElementById('banner').textContent.includes('Game over')")
+    prisoner = page.locator("#layer-pieces .piece.prisoner").first
+    owner = int(prisoner.get_attribute("data-owner"))
+    colours = page.evaluate("""async () => {
+        const [, file, game] = location.hash.split('/');
+        return (await (await fetch(`/api/replays/${file}/games/${game}`)).json()).board.player_colours;
+    }""")
+    stroke = prisoner.locator("rect").evaluate("rect => getComputedStyle(rect).stroke")
+    assert stroke == rgb(colours[owner])
+    n, move = battle_frame(page)
+    page.click(f"#moves > li[data-n='{n}'] .move-text")
+    page.wait_for_function(f"document.getElementById('frame-label').textContent.startsWith('decision {n} /')")
+    assert page.locator("#layer-fronts line.front").count() >= 1  # the attacked hex's front, this turn
+    assert "flank +" in page.text_content("#battles") or "flank" not in page.text_content("#battles")
+
+
+def test_at_420_pixels_a_hex_menu_by_the_right_edge_stays_on_the_page(browser, base_url):
+    ctx = browser.new_context(viewport={"width": 420, "height": 860})
+    ctx.add_init_script("localStorage.setItem('vigtavl-speed', '0')")
+    page = ctx.new_page()
+    try:
+        start(page, base_url, ["human", "greedy"], seed=3)
+        wait_for_person(page)
+        page.click("#global-decisions button[data-command='load 1']")
+        page.wait_for_function("+document.body.dataset.decisions >= 2")
+        wait_for_person(page)
+        cells = [d["cell"] for d in decisions(page) if d["cell"] >= 0]
+        menus = [c for c in set(cells) if cells.count(c) > 1]  # hexes that open a menu
+        right = max(menus, key=lambda c: page.locator(f"#layer-hexes polygon[data-cell='{c}']").bounding_box()["x"])
+        click_hex(page, right)
+        menu = page.locator("#hex-menu").bounding_box()
+        assert page.is_visible("#hex-menu") and menu["x"] >= 0 and menu["x"] + menu["width"] <= 420
+        assert page.evaluate("document.documentElement.scrollWidth") <= 420
+        page.click("#hex-menu button >> nth=0")  # a ship placed there
+        wait_for_person(page)
+        width = page.evaluate("document.querySelector('#layer-pieces .piece.unit circle').getBoundingClientRect().width")
+        assert width >= 13  # a piece an eye and a finger can find (9 pixels across before)
+    finally:
+        ctx.close()
+
+
+def test_at_720_pixels_the_battle_box_and_the_banner_are_in_view(browser, base_url):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = ctx.new_page()
+    try:
+        open_replay(page, base_url)
+        n, _ = battle_frame(page)
+        page.click(f"#moves > li[data-n='{n}'] .move-text")
+        page.wait_for_function(f"document.getElementById('frame-label').textContent.startsWith('decision {n} /')")
+        page.evaluate("window.scrollTo(0, 0)")
+        battle = page.locator("#battles .battle").first.bounding_box()
+        assert battle["y"] + 40 <= 720  # its head and first row of dice above the fold
+        page.click("#last")
+        page.wait_for_function("document.getElementById('banner').textContent.includes('Game over')")
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        banner = page.locator("#banner").bounding_box()
+        assert 0 <= banner["y"] and banner["y"] + banner["height"] <= 720  # it follows the page down
+    finally:
+        ctx.close()

@@ -42,6 +42,7 @@ from .engine.state import (
 )
 from .engine.stats import DEV_NAMES, FREIGHTER, UNIT_NAMES
 from .engine.combat import pending_attack_dice
+from .engine.narrate import n_dice
 
 UNIT_LETTERS = "sacvfg"
 DEV_LETTERS = " CFK"  # in the picture
@@ -127,15 +128,27 @@ def _map_lines(state: GameState, coords: bool = False) -> list[str]:
     return lines
 
 
+def phase_words(state: GameState) -> str:
+    """"phase build  round 1/2", or "game over" once it is."""
+    if state.is_over:
+        return "game over"
+    return f"phase {PHASE_NAMES[state.phase]}  round {state.round + 1}/{state.config.rounds_per_phase}"
+
+
+def winner_words(state: GameState) -> str:
+    """"winner: player_1" (or "winners: player_0, player_1" on a shared win) of a finished game."""
+    best = max(state.tokens)
+    won = [f"player_{p}" for p, t in enumerate(state.tokens) if t == best]
+    return f"winner{'s' if len(won) > 1 else ''}: {', '.join(won)}"
+
+
 def status_lines(state: GameState) -> list[str]:
     """The status panel shared by the text and the picture."""
     s = state
     wind = "clockwise" if s.wind > 0 else "counter-clockwise"
-    lines = [f"map {s.gmap.name}  phase {PHASE_NAMES[s.phase]}  round {s.round + 1}/{s.config.rounds_per_phase}"
-             f"  wind {wind}"]
+    lines = [f"map {s.gmap.name}  {phase_words(s)}  wind {wind}"]
     if s.is_over:
-        best = max(s.tokens)
-        lines.append("game over; winner(s): " + ", ".join(f"player_{p}" for p, t in enumerate(s.tokens) if t == best))
+        lines.append("game over; " + winner_words(s))
     else:
         who = f"turn player_{s.turn_player}"
         if s.retaliator >= 0:
@@ -172,7 +185,7 @@ def pending_text(state: GameState) -> str:
         how = f"shooting at range {pend.reach}" if pend.reach else "in close combat"
         gun = " firing artillery" if pend.artillery else ""
         return (f"{who} chooses who defends {cell} against {attacker}{gun} from {coords[pend.origin]} "
-                f"({how}, {pending_attack_dice(s)} dice)")
+                f"({how}, {n_dice(pending_attack_dice(s))})")
     if pend.kind == CHOOSE_GUARD:
         piece = DEV_NAMES[s.dev_type[pend.cell]] if s.dev_type[pend.cell] else "artillery"
         return f"{who} chooses who defends his {piece} at {cell} from seizure by {attacker}, or none"
@@ -352,21 +365,29 @@ def _draw_wind(draw: ImageDraw.ImageDraw, state: GameState, font: Any) -> None:
     draw.text((cx + r + 10, cy), label, fill=(255, 255, 255), font=font, anchor="lm")
 
 
+def panel_lines(state: GameState) -> list[str]:
+    """The picture's panel, above the players: the phase and round, whose turn and who is asked;
+    on the last frame, the game's end and who won (not the phase "over" in round 1)."""
+    s = state
+    lines = [f"Vigtavl - {s.gmap.name}"]
+    if s.is_over:
+        return lines + ["game over", winner_words(s)]
+    lines += [f"phase: {PHASE_NAMES[s.phase]}", f"round: {s.round + 1} / {s.config.rounds_per_phase}",
+              f"turn: player_{s.turn_player}"]
+    if s.retaliator >= 0:
+        lines.append(f"retaliating: player_{s.retaliator}")
+    if s.pending is not None:
+        lines.append(f"asked: player_{s.pending.player} ({PENDING_WORDS[s.pending.kind]})")
+    elif s.phase == PLACEMENT and s.to_load:
+        lines.append(f"loading: player_{s.to_load[0]}")
+    return lines
+
+
 def _draw_panel(draw: ImageDraw.ImageDraw, cv: _Canvas, state: GameState, font: Any) -> None:
     s, x0 = state, cv.map_width
     draw.rectangle([x0, 0, cv.width, cv.height], fill=PANEL_COLOUR)
     y = 14
-    lines = [f"Vigtavl - {s.gmap.name}", f"phase: {PHASE_NAMES[s.phase]}",
-             f"round: {s.round + 1} / {s.config.rounds_per_phase}"]
-    if not s.is_over:
-        lines.append(f"turn: player_{s.turn_player}")
-        if s.retaliator >= 0:
-            lines.append(f"retaliating: player_{s.retaliator}")
-        if s.pending is not None:
-            lines.append(f"asked: player_{s.pending.player} ({PENDING_WORDS[s.pending.kind]})")
-        elif s.phase == PLACEMENT and s.to_load:
-            lines.append(f"loading: player_{s.to_load[0]}")
-    for text in lines:
+    for text in panel_lines(s):
         draw.text((x0 + 12, y), text, fill=TEXT_COLOUR, font=font)
         y += 22
     y += 8

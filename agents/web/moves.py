@@ -7,13 +7,17 @@ an event kind this module does not know is still narrated, only not drawn.
 
 - :func:`move_entry`: one decision (number ``n``, counted from 1; 0 is the game's setup): who
   made it, its words, its hexes, its events narrated, its battles and its outcomes. Decisions
-  are the move list's one numbering; events are lines under their decision.
+  are the move list's one numbering; events are lines under their decision. A new turn is said
+  with the game's one count of turns (:func:`agents.web.view.game_turn`): "turn 5/8: P0, battle
+  phase, round 1/2", the words of the status line and of the replay's menu of turns.
 - :func:`battle_view`: a ``battle`` event as dice: the attacker's (those that flanking and those
   that attrition added marked apart, from the event's ``flank`` and ``attrition``) and the
   defender's, every round of a close combat, what a ranged shot needed, and the why
-  ("3 dice (1 flank) against 1: 6 beats 4"; "5 dice (1 flank, 2 attrition) ...").
-- :func:`outcomes`: captured, sunk, retreated, occupied, breached (or held), seized, surrendered,
-  rescued: a word on a hex (or a wall) of the board, and whose gain or loss it was.
+  ("3 dice (flank +1) against 1: 6 beats 4"; "5 dice (flank +1, attrition +2) ..."). Flanking
+  has one name everywhere: "flank +N", N the dice it adds.
+- :func:`outcomes`: captured, sunk, retreated (a battle move lost) or stays (won, but the hex
+  cannot be entered), occupied, breached (or held), seized, surrendered, rescued: a word on a hex
+  (or a wall) of the board, and whose gain or loss it was.
 - :func:`last_decisions`: each player's last meaningful decision (not an "end turn" or "end
   activation"), for the players' panel.
 """
@@ -24,9 +28,12 @@ import re
 from typing import Any
 
 from vigtavl_env.engine import actions as A
-from vigtavl_env.engine.narrate import narrate
+from vigtavl_env.engine.narrate import dice_bonus, n_dice, narrate
 from vigtavl_env.engine.stats import ARTILLERY_COST, RANGED_HIT_MAX, UNIT_COST, UNIT_NAMES
+from vigtavl_env.engine.state import PHASE_NAMES
 from vigtavl_env.render import _Canvas
+
+from agents.web.view import game_turn
 
 # decisions that only close something: "Last:" skips them for the decision before
 PLAIN_VERBS = (A.END_ACTIVATION, A.END_TURN)
@@ -36,10 +43,7 @@ ENGINE_SEED = re.compile(r" \(seed -?\d+\)")
 OUTCOME_WORDS = {"captured": "captured", "sunk": "sunk", "retreat": "retreated", "occupy": "occupied",
                  "seized": "seized", "seized_artillery": "seized", "surrender": "surrendered",
                  "rescued": "rescued", "breach": "breached"}
-
-
-def n_dice(n: int) -> str:
-    return "1 die" if n == 1 else f"{n} dice"
+STAYS_WORD = "stays"  # a battle move won whose unit may not enter the hex (the engine's "retreat")
 
 
 def move_entry(n: int, seat: int, text: str, cells: list[int], code: int, events: list[dict],
@@ -51,9 +55,19 @@ def move_entry(n: int, seat: int, text: str, cells: list[int], code: int, events
         text = re.sub(r"^(P\d+): (?!chooses )", r"\1: chooses ", text)
     return {"n": n, "seat": seat, "text": text, "cells": cells, "plain": g in PLAIN_VERBS,
             "events": [{"event": e.get("event", ""), "player": e.get("player", -1),
-                        "text": ENGINE_SEED.sub("", narrate(e, state))} for e in events],
+                        "text": event_words(e, state)} for e in events],
             "battles": [battle_view(e, state) for e in events if e.get("event") == "battle"],
             "outcomes": outcomes(events, state)}
+
+
+def event_words(e: dict, state: Any) -> str:
+    """An event in the move list's words: the engine's narration (without the engine's seed), a
+    new turn counted over the game."""
+    if e.get("event") == "turn" and e.get("phase") in PHASE_NAMES and isinstance(e.get("round"), int):
+        rounds, n = state.config.rounds_per_phase, state.n_players
+        turn = game_turn(PHASE_NAMES.index(e["phase"]), e["round"], int(e.get("player", 0)), n, rounds)
+        return f"turn {turn}/{2 * rounds * n}: P{e.get('player')}, {e['phase']} phase, round {e['round'] + 1}/{rounds}"
+    return ENGINE_SEED.sub("", narrate(e, state))
 
 
 def _unit_name(state: Any, u: Any) -> str:
@@ -82,7 +96,7 @@ def battle_view(e: dict, state: Any) -> dict[str, Any]:
         "defender": {"seat": e.get("owner", -1), "unit": defender}, "won": bool(e.get("won")),
         "overwhelm": bool(e.get("overwhelm")), "ranged": reach, "seize": bool(e.get("seize")), "rounds": [],
     }
-    extra = extra_dice(flank, attrition, tactics)
+    extra = dice_bonus(flank, attrition, tactics)
     if out["overwhelm"]:
         out["why"] = (f"{n_dice(dice)}{extra} against the {defender}: overwhelming odds "
                       f"({state.config.overwhelm_dice} dice or more), it surrenders without a roll")
@@ -107,22 +121,15 @@ def battle_view(e: dict, state: Any) -> dict[str, Any]:
     return out
 
 
-def extra_dice(flank: int | None, attrition: int | None, tactics: int) -> str:
-    """The attack's extra dice said apart: " (1 flank, 2 attrition)"; "" when none. An event
-    without the split (an older engine's) says the sum: " (2 from flanking or attrition)"."""
-    if flank is None:
-        return f" ({tactics} from flanking or attrition)" if tactics else ""
-    parts = [f"{flank} flank" if flank else "", f"{attrition} attrition" if attrition else ""]
-    return f" ({', '.join(p for p in parts if p)})" if tactics else ""
-
-
 def outcomes(events: list[dict], state: Any) -> list[dict[str, Any]]:
     """The outcomes of ``events`` as words on the board: hex (or the wall's middle), whose gain
     (``by``) and whose loss (``of``), -1 where none."""
     cv = _Canvas(state.gmap.board)
     out = []
+    won = False  # the last battle's result: a battle move's unit that won and stays did not retreat
     for e in events:
         kind = e.get("event", "")
+        won = bool(e.get("won")) if kind == "battle" else won
         word = OUTCOME_WORDS.get(kind)
         if word is None:
             continue
@@ -130,7 +137,10 @@ def outcomes(events: list[dict], state: Any) -> list[dict[str, Any]]:
         cell = e.get("cell", -1)
         if kind in ("captured", "sunk"):
             by, of = e.get("by", by), _owner(state, e.get("unit"))
-        elif kind in ("retreat", "occupy"):
+        elif kind == "retreat":  # nobody gains by it: the unit stays where its move began
+            word = STAYS_WORD if won else word
+            cell, by, of = e.get("to", -1), -1, -1
+        elif kind == "occupy":
             cell, of = e.get("to", -1), -1
         elif kind == "rescued":
             of = -1

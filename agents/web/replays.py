@@ -228,7 +228,8 @@ class ReplayGame:
             if self.hinter is None:
                 self.hinter = load_hinter(len(self.record.seats))
         answer = {"frame": frame, "decision": frame, "agent": hint_agent_spec(len(self.record.seats)),
-                  **hint(self.hinter, obs["observation"], obs["action_mask"], decisions, env.possible_agents.index(name))}
+                  **hint(self.hinter, obs["observation"], obs["action_mask"], decisions, env.possible_agents.index(name),
+                        state)}
         self.analyses[frame] = answer
         while len(self.analyses) > ANALYSES_KEPT:
             self.analyses.pop(next(iter(self.analyses)))

@@ -238,9 +238,10 @@ class LiveGame:
         return out
 
     # ---------------------------------------------------------------- a person's tools
-    def hint_question(self) -> tuple[int, Any, Any, list[dict[str, Any]]] | dict[str, Any]:
+    def hint_question(self) -> tuple[int, Any, Any, list[dict[str, Any]], Any] | dict[str, Any]:
         """What a hint needs, copied (the decision's number, the observation, the mask, the legal
-        decisions), or the hint already given for this decision. Call it holding the lock."""
+        decisions, the engine state), or the hint already given for this decision. Call it
+        holding the lock."""
         if not self.hints:
             raise WebError("hints are off in this game: choose them when starting a game", 409)
         if not self.human_to_act():
@@ -250,15 +251,16 @@ class LiveGame:
         env = self.env
         obs = env.observe(env.agent_selection)
         decisions = decision_list(env.game_state, env.codec, obs["action_mask"], self.interrupt)
-        return len(self.decisions), obs["observation"].copy(), obs["action_mask"].copy(), decisions
+        return (len(self.decisions), obs["observation"].copy(), obs["action_mask"].copy(), decisions,
+                env.game_state.clone(keep_events=False))
 
-    def hint(self, question: tuple[int, Any, Any, list[dict[str, Any]]]) -> dict[str, Any]:
+    def hint(self, question: tuple[int, Any, Any, list[dict[str, Any]], Any]) -> dict[str, Any]:
         """The hint for ``question``: the slow part, on the think pool, without the lock."""
-        number, observation, mask, decisions = question
+        number, observation, mask, decisions, state = question
         if self.hinter is None:
             self.hinter = load_hinter(len(self.seats))
         answer = {"decision": number, "agent": hint_agent_spec(len(self.seats)),
-                  **hint(self.hinter, observation, mask, decisions, self.to_act())}
+                  **hint(self.hinter, observation, mask, decisions, self.to_act(), state)}
         self.hint_shown = (number, answer)
         return answer
 

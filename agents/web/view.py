@@ -9,8 +9,13 @@ the places of the pieces in a hex and the colours all come from here and from
   with its place in pixels; ``walls``: the edge's two corners and the owner;
 - ``marks``: the active unit's hex, the hex offered for occupation, the hex a pending choice is
   about and the hex the attack comes from;
-- ``status``: phase, round, wind, whose decision and why (out of turn or not), builds left, what a
-  pending choice asks, the game's end; ``players``: purses, tokens, pieces, agents;
+- ``status``: phase, round, the turn counted over the whole game (:func:`game_turn`: "turn 5/8",
+  the one count of turns the page, the move list and how-to-play use), wind, whose decision and
+  why (out of turn or not), builds left, what a pending choice asks (:func:`asked_words`), the
+  banner's words for the question asked now (:func:`banner`), the game's end; ``players``:
+  purses, tokens, pieces, agents;
+- ``fronts``: the front of every hex attacked this turn (the side its first attack came from,
+  which decides the flanking dice), as the edge's two corners;
 - ``sheet``: the score sheet, each player's tokens by source (the engine's ``token_sheet``; None
   with an engine that has none).
 
@@ -28,8 +33,10 @@ from typing import Any
 from agents.human import Menu
 from vigtavl_env.engine import actions as A
 from vigtavl_env.engine.building import unit_capacity
+from vigtavl_env.engine.legal import variant_options
 from vigtavl_env.engine.state import (
-    BUILD, CHOOSE_PRISON, CHOOSE_RESCUE_SPOT, CHOOSE_VARIANT, LOADED, ON_BOARD, PHASE_NAMES, PRISONER, SPENT,
+    BATTLE, BUILD, CHOOSE_PRISON, CHOOSE_RESCUE_SPOT, CHOOSE_VARIANT, LOADED, ON_BOARD, PHASE_NAMES, PRISONER,
+    SPENT,
 )
 from vigtavl_env.engine.stats import DEV_NAMES, FREIGHTER, UNIT_NAMES
 from vigtavl_env.render import (
@@ -45,9 +52,42 @@ except ImportError:
     token_sheet = None
 INTERRUPT_WORDS = {"retaliation": "RETALIATION", "defend": "DEFEND (out of turn)", "prison": "PRISON (out of turn)"}
 # the choices that rules v2 asks (a pending choice's kind): the banner's word and how to answer
-CHOICE_WORDS = {CHOOSE_VARIANT: ("WHICH UNIT", "choose one of the units under Your decision"),
+CHOICE_WORDS = {CHOOSE_VARIANT: ("WHICH UNIT", "choose one under Your decision: each button names it"),
                 CHOOSE_PRISON: ("PRISON", "click one of the highlighted developments"),
                 CHOOSE_RESCUE_SPOT: ("RESCUED UNIT", "click one of the highlighted hexes")}
+
+
+# a "which unit" question, by the verb that asked it: what the chosen unit is for ({hex}: where)
+VARIANT_PURPOSES = ((A.PLACE, A.PLACE + 3, "to place at {hex}: their cargo differs"),
+                    (A.ACTIVATE, A.MOVE, "at {hex} to activate: they differ (upright or spent, cargo)"),
+                    (A.DISCHARGE, A.DISCHARGE + 3, "at {hex} to discharge: they differ (upright or spent, cargo)"))
+VARIANT_BOARDING = "at {hex} takes the knight aboard: their cargo differs"  # a move, build or recruit onto a sea hex
+
+
+def game_turn(phase: int, round_: int, player: int, n_players: int, rounds: int) -> int:
+    """The turn's number over the whole game, from 1 (the first player's first build turn) to
+    :func:`game_turns`; 0 in the placement. A round is one turn of each player."""
+    if phase not in (BUILD, BATTLE):
+        return 0
+    return ((phase - BUILD) * rounds + round_) * n_players + player + 1
+
+
+def game_turns(state: Any) -> int:
+    """How many turns a game has: two phases of ``rounds_per_phase`` rounds, one turn a player each."""
+    return 2 * state.config.rounds_per_phase * state.n_players
+
+
+def turn_words(state: Any) -> str:
+    """The status line's count: "build phase · round 1/2 · turn 1/8"; "placement (before turn
+    1/8)"; "game over after turn 8/8"."""
+    total = game_turns(state)
+    if state.is_over:
+        return f"game over after turn {total}/{total}"
+    if state.phase not in (BUILD, BATTLE):
+        return f"placement phase (before turn 1/{total})"
+    turn = game_turn(state.phase, state.round, state.turn_player, state.n_players, state.config.rounds_per_phase)
+    return (f"{PHASE_NAMES[state.phase]} phase · round {state.round + 1}/{state.config.rounds_per_phase} · "
+            f"turn {turn}/{total}")
 
 
 def one_name(text: str) -> str:
@@ -116,6 +156,17 @@ def pieces_view(state: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]
     return pieces, walls
 
 
+def fronts_view(state: Any) -> list[dict[str, Any]]:
+    """The front of each hex attacked this turn: the edge its first attack crossed (flanking
+    counts the sides from it), as two corners."""
+    cv = _Canvas(state.gmap.board)
+    out = []
+    for cell, d in sorted(state.front.items()):
+        (x1, y1), (x2, y2) = cv.edge(cell, d)
+        out.append({"cell": cell, "x1": round(x1, 1), "y1": round(y1, 1), "x2": round(x2, 1), "y2": round(y2, 1)})
+    return out
+
+
 def marks_view(state: Any) -> dict[str, int]:
     """The hexes the picture marks: active unit, occupation offer, a pending choice's hexes."""
     marks = {"active": -1, "occupy": -1, "pending": -1, "origin": -1}
@@ -128,15 +179,17 @@ def marks_view(state: Any) -> dict[str, int]:
     return marks
 
 
-def status_view(state: Any, interrupt: str = "", truncated: bool = False) -> dict[str, Any]:
-    s = state
+def status_view(state: Any, interrupt: str = "", truncated: bool = False, seats: list[str] | None = None) -> dict[str, Any]:
+    s, seats = state, seats or []
     status: dict[str, Any] = {
         "map": s.gmap.name, "phase": PHASE_NAMES[s.phase], "round": s.round + 1,
-        "rounds": s.config.rounds_per_phase, "turn": s.turns_played,
+        "rounds": s.config.rounds_per_phase, "turn_words": turn_words(s), "turns": game_turns(s),
+        "turn": game_turn(s.phase, s.round, s.turn_player, s.n_players, s.config.rounds_per_phase)
+        if not s.is_over else game_turns(s),
         "wind": "clockwise" if s.wind > 0 else "counter-clockwise", "over": bool(s.is_over),
         "truncated": bool(truncated and not s.is_over), "winners": [], "to_act": -1, "turn_player": s.turn_player,
         "retaliator": s.retaliator, "interrupt": interrupt, "interrupt_words": INTERRUPT_WORDS.get(interrupt, ""),
-        "asked": one_name(pending_text(s)), "asked_kind": PENDING_WORDS.get(s.pending.kind, "") if s.pending else "",
+        "asked": asked_words(s), "asked_kind": PENDING_WORDS.get(s.pending.kind, "") if s.pending else "",
         "active": "", "builds_left": None, "choice_words": "", "asked_how": "",
     }
     if s.pending is not None and s.pending.kind in CHOICE_WORDS and not truncated:
@@ -153,7 +206,48 @@ def status_view(state: Any, interrupt: str = "", truncated: bool = False) -> dic
                             f"{s.stack[-1].move_left} move left")
     if s.phase == BUILD:  # units the turn's player may still build this turn
         status["builds_left"] = max(0, unit_capacity(s, s.turn_player) - s.built_units)
+    status["banner"] = banner(status, seats)
     return status
+
+
+def asked_words(state: Any) -> str:
+    """What the pending choice asks, in the page's words: the renderer's, but a "which unit"
+    question said for the decision that asked it (a freighter to place on an empty hex is not
+    "his unalike units at" it)."""
+    pend = state.pending
+    if pend is None or pend.kind != CHOOSE_VARIANT or pend.parent is not None:
+        return one_name(pending_text(state))
+    options = variant_options(state)
+    kind = UNIT_NAMES[state.u_type[options[0][0]]] if options and options[0] else "unit"
+    q, r = state.gmap.board.coords[pend.cell]
+    purpose = next((words for first, end, words in VARIANT_PURPOSES if first <= pend.extra < end), VARIANT_BOARDING)
+    return f"P{pend.player} chooses which of his {kind}s " + purpose.format(hex=f"({q},{r})")
+
+
+def seat_words(seats: list[str], seat: int) -> str:
+    """A player's one name, as the page's seatName: "P1 greedy" (the agent when known)."""
+    return f"P{seat}" + (f" {seats[seat]}" if 0 <= seat < len(seats) and seats[seat] else "")
+
+
+def banner(status: dict[str, Any], seats: list[str]) -> dict[str, str]:
+    """The banner over the panel: the game's end, or the question asked now in its own words
+    (a choice rules v2 asks names that choice, even inside a retaliation), or the retaliation
+    itself; ``kind`` "over", "interrupt" or "" (no banner)."""
+    if status["over"]:
+        won = " and ".join(seat_words(seats, p) for p in status["winners"])
+        return {"kind": "over", "text": f"Game over: {won} win{' (shared)' if len(status['winners']) > 1 else 's'}."}
+    if status["truncated"]:
+        return {"kind": "over", "text": "The game was cut off (the decision limit), no winner."}
+    who, interrupt = seat_words(seats, status["to_act"]), status["interrupt"]
+    if status["choice_words"]:  # what is asked now, whoever's turn or retaliation it is
+        when = {"": "", "retaliation": " (during the retaliation)"}.get(interrupt, " (out of turn)")
+        return {"kind": "interrupt", "text": f"{status['choice_words']}{when}: {status['asked']} ({status['asked_how']})"}
+    if interrupt == "retaliation":
+        return {"kind": "interrupt", "text": f"{status['interrupt_words']}: {who} may activate one unit with "
+                                             "retaliation silver, or end the retaliation"}
+    if interrupt:
+        return {"kind": "interrupt", "text": f"{status['interrupt_words']}: {status['asked'] or who + ' chooses who defends'}"}
+    return {"kind": "", "text": ""}
 
 
 def players_view(state: Any, seats: list[str]) -> list[dict[str, Any]]:
@@ -178,8 +272,8 @@ def pieces_count(state: Any, p: int) -> dict[str, int]:
 def state_view(state: Any, seats: list[str], interrupt: str = "", truncated: bool = False) -> dict[str, Any]:
     """Everything the page draws for one moment of a game (not its decisions or its events)."""
     pieces, walls = pieces_view(state)
-    return {"pieces": pieces, "walls": walls, "marks": marks_view(state),
-            "status": status_view(state, interrupt, truncated), "players": players_view(state, seats),
+    return {"pieces": pieces, "walls": walls, "marks": marks_view(state), "fronts": fronts_view(state),
+            "status": status_view(state, interrupt, truncated, seats), "players": players_view(state, seats),
             "sheet": token_sheet(state) if token_sheet is not None else None}
 
 

@@ -7,14 +7,15 @@
     P1's cavalry attacks (1,0), entering from (0,0) (2 movement points)
     P0 is asked who defends (1,0) against P1's cavalry from (0,0)
     P0 chooses his soldier at (1,-1) to defend
-    P1's cavalry attacks (1,0) with 4 dice (+1 tactics) against P0's soldier from (1,-1): rolls 6 5 2 1 vs 3 - wins
+    P1's cavalry attacks (1,0) with 4 dice (flank +1) against P0's soldier from (1,-1): rolls 6 5 2 1 vs 3 - wins
     P1's soldier is captured at (1,0) and held prisoner by P0 at (-4,0)
     P1 retaliates against P0 with 1 silver
     P0's cavalry breaches P1's wall between (1,0) and (2,0) with 3 dice: 4 2 6 - breached
     Citadel: P0 takes 2 tokens
 
-"+N tactics" is what flanking and attrition added to the unit's own dice (the event records
-the total only).
+"flank +N" and "attrition +N" are the dice flanking and attrition added to the unit's own
+(:func:`dice_bonus`, the one way the project says them); an event from an engine that recorded
+the total only says "flank or attrition +N".
 
 Hexes are axial coordinates ``(q,r)``. Given a state, units are named by type and owner (unit
 numbers never change, so a later state names an earlier event's units correctly); given only a
@@ -89,7 +90,8 @@ def _dice(xs: list[int]) -> str:
     return " ".join(str(x) for x in xs)
 
 
-def _n_dice(n: int) -> str:
+def n_dice(n: int) -> str:
+    """"1 die", "3 dice"."""
     return "1 die" if n == 1 else f"{n} dice"
 
 
@@ -108,7 +110,8 @@ def _load(e: dict, cx: _Ctx) -> str:
 
 
 def _turn(e: dict, cx: _Ctx) -> str:
-    return f"P{e['player']}'s turn: {e.get('phase')} phase, round {int(e.get('round', 0)) + 1}"
+    rounds = cx.config.rounds_per_phase
+    return f"P{e['player']}'s turn: {e.get('phase')} phase, round {int(e.get('round', 0)) + 1}/{rounds}"
 
 
 def _game_over(e: dict, cx: _Ctx) -> str:
@@ -242,10 +245,10 @@ def _battle(e: dict, cx: _Ctx) -> str:
         actor = cx.unit(e.get("unit")) if t >= 0 else who
         verb = "shoots at" if e.get("ranged") else "fights for" if e.get("seize") else "attacks"
         base = UNIT_COST[t] if t >= 0 else dice
-    extra = f" (+{dice - base} tactics)" if dice > base else ""
+    extra = dice_bonus(e.get("flank"), e.get("attrition"), dice - base)
     reach = e.get("ranged") or 0
     at_range = f" at range {reach}" if reach else ""
-    head = f"{actor} {verb} {target}{at_range} with {_n_dice(dice)}{extra}"
+    head = f"{actor} {verb} {target}{at_range} with {n_dice(dice)}{extra}"
     defender = cx.unit(e.get("defender"))
     at = e.get("at")
     if isinstance(at, int) and at != e.get("cell"):
@@ -263,6 +266,15 @@ def _battle(e: dict, cx: _Ctx) -> str:
         tie = " (tie, re-roll)" if i < len(rounds) - 1 else ""
         parts.append(f"{_dice(a)} vs {_dice(d)}{tie}")
     return f"{head} against {defender}: rolls {', '.join(parts)} - {outcome}"
+
+
+def dice_bonus(flank: Any, attrition: Any, total: int) -> str:
+    """The dice an attack gets beyond its unit's own: " (flank +1, attrition +2)", " (flank +1)";
+    " (flank or attrition +2)" when the event does not tell them apart; "" when none."""
+    if not (isinstance(flank, int) and isinstance(attrition, int)):
+        return f" (flank or attrition +{total})" if total > 0 else ""
+    parts = [f"flank +{flank}" if flank else "", f"attrition +{attrition}" if attrition else ""]
+    return f" ({', '.join(p for p in parts if p)})" if flank or attrition else ""
 
 
 def _hit_range(need: int) -> str:
@@ -318,7 +330,7 @@ def _breach(e: dict, cx: _Ctx) -> str:
     rolls = e.get("dice", [])
     result = "breached" if e.get("success") else "the wall holds"
     return (f"{cx.unit(e.get('unit'))} breaches P{e.get('owner')}'s wall {cx.edge(e.get('edge'))} "
-            f"with {_n_dice(len(rolls))}: {_dice(rolls)} - {result}")
+            f"with {n_dice(len(rolls))}: {_dice(rolls)} - {result}")
 
 
 def _award(e: dict, cx: _Ctx) -> str:

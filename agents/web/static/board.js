@@ -1,13 +1,17 @@
 // The hex board (the SVG #board): the map drawn once per board, then each position over it (walls,
-// marks, the hexes with a legal decision, pieces with their pictures and tooltips, and what the
-// decisions shown did: battles and their outcomes); the hover line, and hex clicks with their menu.
+// marks, the front of each hex attacked this turn, the hexes with a legal decision, pieces with
+// their pictures and tooltips, and what the decision shown did: its battles and their outcomes,
+// labels that never take a click); the hover line, and hex clicks with their menu, kept inside
+// the page.
 // It draws what the server sends (hex corners, piece places, colours) and owns one state object,
 // boardShown: what is on the board now, for the hover line and the clicks.
 
 import { byId, decisionButton, element } from "./dom.js";
 import { glyph } from "./glyphs.js";
 
-const LAYERS = ["hexes", "coords", "walls", "marks", "legal", "pieces", "outcomes", "hints"];
+const LAYERS = ["hexes", "coords", "walls", "marks", "fronts", "legal", "pieces", "outcomes", "hints"];
+const MENU_GAP = 8;  // pixels between the pointer and the hex menu
+const PRISONER_SIZE = 9;  // a prisoner's square, rimmed in its owner's colour
 const HOVER_HINT = "hover a hex or a piece for what it is";
 const COORDINATES_KEY = "vigtavl-coords";
 
@@ -27,6 +31,7 @@ export function showBoard(board, kind) {
   const svg = byId("board");
   svg.replaceChildren(...LAYERS.map((name) => element("g", { id: `layer-${name}` })));
   svg.setAttribute("viewBox", `0 0 ${board.width} ${board.height}`);
+  svg.style.aspectRatio = `${board.width} / ${board.height}`;  // its height known before any redraw: a click lands where aimed
   for (const cell of board.cells) drawHex(board, cell);
   showCoordinates();
 }
@@ -61,6 +66,7 @@ export function drawPosition(view, onDecide) {
   const colours = boardShown.board.player_colours;
   drawWalls(view.walls, colours);
   drawMarks(view);
+  drawFronts(view.fronts || []);
   drawLegal(view.decisions);
   byId("layer-pieces").replaceChildren(...view.pieces.map((piece) => drawPiece(piece, colours[piece.owner], view.seats)));
   byId("hover-info").textContent = HOVER_HINT;  // the hex it described may have changed
@@ -76,18 +82,19 @@ export function drawHint(hint) {
     if (!cell) return;
     const group = element("g", { class: `hint-mark rank-${rank}`, "data-cell": choice.cell });
     group.append(element("polygon", { points: cell.points }));
-    group.append(element("text", { x: cell.x, y: cell.y + boardShown.board.hex_size * 0.55 }, `${Math.round(100 * choice.prob)}%`));
+    group.append(element("text", { x: cell.x, y: cell.y + boardShown.board.hex_size * 0.55 }, `${choice.percent}%`));
     layer.append(group);
   });
 }
 
-/** Marks what `moves` did on the board: each battle's hex, and each outcome as a word on its hex. */
-export function drawOutcomes(moves) {
+/** Marks what `move` did on the board (null: nothing): each battle's hex, and each outcome as a
+ * word on its hex; one decision's labels at a time, and the clicks go through them to the hex. */
+export function drawOutcomes(shown) {
   const colours = boardShown.board.player_colours;
   const layer = byId("layer-outcomes");
   layer.replaceChildren();
   const stacked = {};  // words already on a hex: the next goes below
-  for (const move of moves) {
+  for (const move of shown ? [shown] : []) {
     for (const battle of move.battles) {
       const cell = boardShown.board.cells[battle.cell];
       if (cell) layer.append(element("circle", { cx: cell.x, cy: cell.y, r: boardShown.board.hex_size * 0.8, class: "battle-ring" }));
@@ -137,6 +144,13 @@ function drawMarks(view) {
   }
 }
 
+// The front of each hex attacked this turn: the edge its first attack crossed, from which the
+// flanking dice are counted ("flank +N": +1 a side away, +2 two sides, +3 the opposite side).
+function drawFronts(fronts) {
+  byId("layer-fronts").replaceChildren(...fronts.map((front) =>
+    element("line", { x1: front.x1, y1: front.y1, x2: front.x2, y2: front.y2, class: "front", "data-cell": front.cell })));
+}
+
 function drawLegal(decisions) {
   const cells = new Set(decisions.filter((decision) => decision.cell >= 0).map((decision) => decision.cell));
   byId("layer-legal").replaceChildren(...[...cells].map((cell) =>
@@ -146,7 +160,7 @@ function drawLegal(decisions) {
 
 function drawPiece(piece, fill, seats) {
   const { x, y, size } = piece;
-  const group = element("g", { class: `piece ${piece.kind}`, "data-cell": piece.cell, "data-piece": piece.name });
+  const group = element("g", { class: `piece ${piece.kind}`, "data-cell": piece.cell, "data-piece": piece.name, "data-owner": piece.owner });
   if (piece.kind === "dev") {
     group.append(element("rect", { x: x - size, y: y - size, width: 2 * size, height: 2 * size, fill }));
     group.append(glyph(piece.name, x, y, 1.6 * size));
@@ -159,7 +173,8 @@ function drawPiece(piece, fill, seats) {
     group.append(glyph(piece.name, x, y, 14, piece.spent));
     for (let i = 0; i < piece.cargo; i++) group.append(element("circle", { cx: x - 7 + i * 6, cy: y + 12, r: 2, class: "cargo" }));
   } else {
-    group.append(element("rect", { x: x - 4, y: y - 4, width: 8, height: 8, class: "prisoner", stroke: fill }));
+    const h = PRISONER_SIZE / 2;
+    group.append(element("rect", { x: x - h, y: y - h, width: 2 * h, height: 2 * h, class: "prisoner", stroke: fill }));
   }
   group.append(element("title", {}, pieceWords(piece, seats)));
   // the piece answers for its hex: a click or a hover on it is one on the hex
@@ -197,10 +212,21 @@ function clickHex(cell, event) {
   const { q, r } = boardShown.board.cells[cell];
   menu.replaceChildren(element("div", { class: "menu-title" }, `${q},${r}: choose`),
                        ...here.map((decision) => decisionButton(decision, onDecide)));
-  const wrap = byId("board-wrap").getBoundingClientRect();
-  menu.style.left = `${event.clientX - wrap.left + 8}px`;
-  menu.style.top = `${event.clientY - wrap.top + 8}px`;
   menu.hidden = false;
+  placeMenu(menu, event);
+}
+
+// Beside the pointer, flipped to its left (or held at the page's edge) where it would run off the
+// page on the right, so the page never scrolls sideways.
+function placeMenu(menu, event) {
+  const wrap = byId("board-wrap").getBoundingClientRect();
+  const page = document.documentElement.clientWidth;
+  const width = menu.offsetWidth;
+  let left = event.clientX + MENU_GAP;
+  if (left + width > page) left = event.clientX - MENU_GAP - width;
+  left = Math.max(0, Math.min(left, page - width));
+  menu.style.left = `${left - wrap.left}px`;
+  menu.style.top = `${event.clientY - wrap.top + MENU_GAP}px`;
 }
 
 export function closeHexMenu() {

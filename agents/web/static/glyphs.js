@@ -53,5 +53,6 @@ export function fillLegend(box) {
     element("span", { class: "legend-item mark-key legal-key" }, "yellow outline: your decisions"),
     element("span", { class: "legend-item mark-key last-key" }, "dashed: the last decision"),
     element("span", { class: "legend-item mark-key outcome-key" }, "label: what a battle did"),
+    element("span", { class: "legend-item mark-key front-key" }, "orange dots on an edge: the front of an attacked hex"),
   );
 }

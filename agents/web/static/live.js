@@ -1,8 +1,8 @@
 // A live game, played (#play/ID) or watched (#watch/ID): it loads the game's view, asks the server
 // for the agents' decisions one at a time at the chosen speed (pause, step), sends the person's
-// decisions, keeps the move list (a click on a decision shows it on the board: its hexes, battles
-// and outcomes), asks for hints and undoes (in a game started with them), and offers the record
-// and a replay at the end. Its state object, liveGame, is its own.
+// decisions, keeps the move list (a click on a decision shows the board as it was after it: its
+// hexes, battles and outcomes), asks for hints and undoes (in a game started with them), and
+// offers the record and a replay at the end. Its state object, liveGame, is its own.
 
 import { callServer, clearMessage, showError, showingErrors } from "./api.js";
 import { closeHexMenu, drawHint, drawOutcomes, drawPosition, showBoard } from "./board.js";
@@ -22,6 +22,7 @@ const liveGame = {
   paused: false,   // watching: no agent decision is asked for until Resume or Step
   busy: false,     // a request is on its way: one at a time
   timer: null,     // the next agent decision, asked for after the speed's delay
+  replay: null,    // the replay made of this game for showing past decisions: {game, decisions, id, number}
 };
 
 /** The latest view of the live game, for the browser tests and the console (read it only). */
@@ -40,6 +41,7 @@ export async function openLiveGame(mode, id) {
   liveGame.moves = [];
   liveGame.newsFrom = 0;
   liveGame.picked = -1;
+  liveGame.replay = null;
   liveGame.board = view.board;
   showBoard(view.board, "live");
   byId("after-game").hidden = true;
@@ -98,27 +100,56 @@ async function undo() {
   clearMoves();
   liveGame.moves = [];
   liveGame.picked = -1;
+  liveGame.replay = null;  // it holds the decisions taken back
   liveGame.newsFrom = view.decisions_made;
   byId("after-game").hidden = true;
   update(view);
 }
 
-// The board shows the position now, and what the decisions since the person's last did (in watch,
-// the last decision); or, when one was clicked in the move list, that decision.
-function showMoves() {
+// The board shows the position now, the outcomes of the last decision that had any among those
+// since the person's last (in watch, the last decision), and the battles of those decisions; or,
+// when a past decision was clicked in the move list, the position right after it, as a replay's
+// frame (the live game made a replay once: agents/web/replays.py), with its outcomes and battles.
+async function showMoves() {
   const view = liveGame.view;
   const picked = liveGame.moves[liveGame.picked];
-  let moves = picked ? [picked] : liveGame.moves.slice(liveGame.mode === "play" ? liveGame.newsFrom + 1 : -1);
-  if (!picked && moves.length === 0) moves = liveGame.moves.slice(-1);
-  drawPosition(picked ? { ...view, last: picked } : view, view.human ? decide : null);
-  drawOutcomes(moves);
-  drawBattles(moves, view.seats, liveGame.board.player_colours);
   markMove(liveGame.picked);
   byId("picked").hidden = !picked;
-  if (picked) byId("picked-words").textContent = `showing decision ${picked.n}: ${picked.text}`;
+  if (picked) {
+    byId("picked-words").textContent = `showing the board after decision ${picked.n}: ${picked.text}`;
+    const frame = await pastFrame(picked.n);
+    if (!frame || liveGame.moves[liveGame.picked] !== picked) return;  // another pick, or back to now
+    drawPosition({ ...frame, decisions: [] }, null);
+    drawOutcomes(picked);
+    drawBattles([picked], view.seats, liveGame.board.player_colours);
+    return;
+  }
+  let moves = liveGame.moves.slice(liveGame.mode === "play" ? liveGame.newsFrom + 1 : -1);
+  if (moves.length === 0) moves = liveGame.moves.slice(-1);
+  drawPosition(view, view.human ? decide : null);
+  drawOutcomes([...moves].reverse().find((move) => move.outcomes.length) || null);
+  drawBattles(moves, view.seats, liveGame.board.player_colours);
 }
 
-/** Shows decision `n` of the move list on the board (its hexes, battles, outcomes). */
+// The board after decision `n`: a frame of the replay the live game made (a new one once the game
+// has gone past the last one made); null if the server refused (its message is shown).
+async function pastFrame(n) {
+  const id = liveGame.id;
+  try {
+    if (!liveGame.replay || liveGame.replay.game !== id || liveGame.replay.decisions < n) {
+      const replay = await callServer("POST", `/api/games/${id}/replay`);
+      liveGame.replay = { game: id, decisions: replay.games[0].decisions, id: replay.id, number: replay.games[0].game };
+    }
+    const { id: file, number } = liveGame.replay;
+    return await callServer("GET", `/api/replays/${file}/games/${number}/frames/${n}`);
+  } catch (error) {
+    showError(error.message);
+    return null;
+  }
+}
+
+/** Shows decision `n` of the move list on the board (the position after it, its battles and
+ * outcomes); `n` again, or -1, goes back to now. */
 function pick(n) {
   liveGame.picked = n === liveGame.picked ? -1 : n;
   showMoves();

@@ -20,7 +20,7 @@ export function seatName(seats, seat) {
 /** Draws the panel for `view`; `onDecide` (or null when no one decides here) answers its buttons. */
 export function drawPanel(view, onDecide) {
   const name = (seat) => seatName(view.seats, seat);
-  drawBanner(view.status, name);
+  drawBanner(view.status);
   byId("status").replaceChildren(...statusLines(view, name).map((line) => element("div", {}, line)));
   byId("players-panel").replaceChildren(...view.players.map((player) =>
     playerRow(player, view.status.to_act, (view.last_decisions || [])[player.seat])));
@@ -50,34 +50,18 @@ function drawSheet(view, name) {
   byId("sheet").replaceChildren(head, ...rows, total);
 }
 
-function drawBanner(status, name) {
+// The banner: the game's end, or the question asked now, in the server's words for it (view.py's
+// banner: a choice asked inside a retaliation is named as that choice).
+function drawBanner(status) {
   const banner = byId("banner");
-  banner.className = "";
-  banner.textContent = "";
-  if (status.over) {
-    const shared = status.winners.length > 1;
-    banner.textContent = `Game over: ${status.winners.map(name).join(" and ")} win${shared ? " (shared)" : "s"}.`;
-    banner.className = "over";
-  } else if (status.truncated) {
-    banner.textContent = "The game was cut off (the decision limit), no winner.";
-    banner.className = "over";
-  } else if (status.interrupt === "retaliation") {
-    banner.textContent = `${status.interrupt_words}: ${name(status.to_act)} may activate one unit with retaliation ` +
-      "silver, or end the retaliation";
-    banner.className = "interrupt";
-  } else if (status.interrupt || status.choice_words) {  // out of turn, or a choice rules v2 asks: what is asked
-    const asked = status.asked || `${name(status.to_act)} chooses who defends`;
-    banner.textContent = `${status.interrupt_words || status.choice_words}: ${asked}` +
-      (status.asked_how ? ` (${status.asked_how})` : "");
-    banner.className = "interrupt";
-  }
+  banner.className = status.banner.kind;
+  banner.textContent = status.banner.text;
 }
 
 function statusLines(view, name) {
   const status = view.status;
   const lines = [
-    status.over ? `Map ${status.map} · the game ended after turn ${status.turn}`
-      : `Map ${status.map} · ${status.phase} phase · round ${status.round}/${status.rounds} · turn ${status.turn}`,
+    `Map ${status.map} · ${status.turn_words}`,
     `Wind ${status.wind === "clockwise" ? "↻" : "↺"} ${status.wind}` + (view.seed !== undefined ? ` · seed ${view.seed}` : ""),
   ];
   if (!status.over && !status.truncated) {
@@ -131,7 +115,7 @@ export function drawAdvice(hint, colour, onDecide, who) {
   filled.style.background = colour;
   bar.append(filled);
   const choices = hint.choices.map((choice) => {
-    const words = `${Math.round(100 * choice.prob)}%: ${choice.label || choice.text}`;
+    const words = `${choice.percent}%: ${choice.label || choice.text}`;
     if (!onDecide) return element("div", { class: "hint-choice", "data-action": choice.action }, words);
     const button = decisionButton(choice, onDecide, "hint-choice");
     button.textContent = words;
@@ -165,8 +149,8 @@ function diceRow(who, values, best, colour, extra, need) {
     const mark = extraMark(i, values.length, extra);
     const marks = [mark, value === best ? "best" : "", need && value <= need ? "hit" : ""].filter(Boolean).join(" ");
     const face = die(value, marks, colour);
-    if (mark) face.title = mark.includes("flank") ? "a die from flanking" : mark.includes("attrition") ? "a die from attrition"
-      : "a die from flanking or attrition";
+    if (mark) face.title = mark.includes("flank") ? "flank: a die from flanking" : mark.includes("attrition") ? "attrition: a die from attrition"
+      : "flank or attrition: an extra die";
     row.append(face);
   });
   return row;

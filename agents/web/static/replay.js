@@ -93,7 +93,8 @@ export async function openReplayGame(fileId, game, frame) {
     clearMoves();
     appendMoves(summary.moves, Infinity, (n) => goToFrame(() => n));
     byId("frame").max = summary.frames;
-    byId("turn").replaceChildren(...summary.turns.map((turn) => element("option", { value: turn.frame }, `${turn.turn}: ${turn.label}`)));
+    // the game's one count of turns, in the move list's words ("turn 5/8: P0, battle phase, round 1/2")
+    byId("turn").replaceChildren(...summary.turns.map((turn) => element("option", { value: turn.frame }, turn.label)));
   }
   showBoard(replayState.shown.board, "replay");
   byId("picked").hidden = true;
@@ -115,9 +116,9 @@ async function showFrame(frame) {
   drawPanel(view, null);
   byId("hint").hidden = true;
   byId("analyse-button").hidden = view.status.over;  // no decision to analyse
-  const moves = frame ? [shown.moves[frame]] : [];
-  drawOutcomes(moves);
-  drawBattles(moves, shown.seats, shown.board.player_colours);
+  const move = frame ? shown.moves[frame] : null;
+  drawOutcomes(move);
+  drawBattles(move ? [move] : [], shown.seats, shown.board.player_colours);
   markMove(frame);
   byId("frame").value = frame;
   byId("frame-label").textContent = `decision ${frame} / ${shown.frames}`;
