@@ -6,6 +6,9 @@
   docs/howto_example.py draws, one per step.
 - The worked example still plays: its decisions are legal in a real seeded game, and the dice
   and results the page quotes are the engine's.
+- It speaks the web app's words: the picture key describes the pictograms as glyphs.js draws
+  them, every banner a question raises is explained, the score sheet's rows are named, the turn
+  count is the status line's, and it names no document the repository does not hold.
 """
 
 from __future__ import annotations
@@ -178,3 +181,45 @@ def test_example_battles_are_the_pages(played) -> None:
     assert [e["prison"] for evs in events.values() for e in evs if e["event"] == "captured"] \
         == [board.index[(-2, 3)]] * 2
     assert [e["cell"] for e in events["storm"] if e["event"] == "seized"] == [board.index[(0, 3)]]
+
+
+# ---------------------------------------------------------------------- the web app's words
+def key_rows(page: str) -> dict[str, str]:
+    """The picture key's rows: piece -> its "in the web app" cell."""
+    rows = {}
+    for line in page.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and len(cells) == 7:
+            rows[cells[0]] = cells[1]
+    return rows
+
+
+def test_the_picture_key_names_the_pictograms_the_web_app_draws() -> None:
+    glyphs = (ROOT / "agents" / "web" / "static" / "glyphs.js").read_text()
+    body = glyphs[glyphs.index("const GLYPHS"):glyphs.index("};")]
+    names = re.findall(r"^\s+(\w+): \"", body, re.M)
+    drawn = dict(re.findall(r"^\s+(\w+): \"[^\"]*\",\s*// (.+)$", body, re.M))
+    assert set(drawn) == set(names), "every drawing says what it shows"
+    rows = key_rows(PAGE.read_text())
+    for name, words in drawn.items():
+        assert words.strip() in rows[name], (name, words)
+
+
+def test_every_question_and_score_sheet_row_is_explained_in_the_apps_words() -> None:
+    from agents.web.view import CHOICE_WORDS, INTERRUPT_WORDS
+    from vigtavl_env.engine.tokens import TOKEN_SOURCES
+    page = PAGE.read_text()
+    for words in [w for w, _ in CHOICE_WORDS.values()] + list(INTERRUPT_WORDS.values()):
+        assert f"**{words}**" in page or f"**{words.split(' (')[0]}**" in page, words
+    for source in TOKEN_SOURCES:
+        assert f"**{source}**" in page, source
+    assert "the document" not in page.lower() and "**flank +1**" in page and "rear flank" not in page
+
+
+def test_the_turn_count_is_the_status_lines(example) -> None:
+    from agents.web.view import turn_words
+    from vigtavl_env.engine import load_map, new_game
+    state = new_game(load_map(example.MAP), seed=example.SEED)
+    example.apply_decisions(state, example.PRELUDE)
+    said = turn_words(state)
+    assert said == "battle phase · round 1/2 · turn 5/8" and f'"{said}"' in PAGE.read_text()

@@ -1,6 +1,8 @@
 // The pieces' pictures: one small drawing per unit, development and artillery (SVG path data in a
 // box from -10 to 10), drawn white on the owner's colour; and the legend beside the board, made from
 // the same drawings, so the two never disagree. The names are the engine's (UNIT_NAMES, DEV_NAMES).
+// Each drawing's comment says what it shows: docs/how-to-play.md's picture key uses those words
+// (tests/test_howto_doc.py checks it).
 
 import { element } from "./dom.js";
 
@@ -10,7 +12,7 @@ const GLYPHS = {
   cavalry: "M-5 8 L-4 1 L-2 -5 L1 -8 L2 -5 L7 -1 L6 2 L2 0 L2 8 Z",                         // a horse's head
   caravel: "M-8 2 L8 2 L5 7 L-5 7 Z M0 2 L0 -8 M0 -8 L6 0 L0 0",                           // one sail
   freighter: "M-9 1 L9 1 L6 7 L-6 7 Z M-6 1 L-6 -5 L6 -5 L6 1 M-2 -5 L-2 1 M2 -5 L2 1",    // a hull with cargo
-  galleon: "M-8 2 L8 2 L5 7 L-5 7 Z M-3 2 L-3 -8 M4 2 L4 -7 M-7 -7 L0 -7 L0 -1 L-7 -1 Z M1 -6 L7 -6 L7 -1 L1 -1 Z",
+  galleon: "M-8 2 L8 2 L5 7 L-5 7 Z M-3 2 L-3 -8 M4 2 L4 -7 M-7 -7 L0 -7 L0 -1 L-7 -1 Z M1 -6 L7 -6 L7 -1 L1 -1 Z",  // two masts with sails
   camp: "M-8 7 L0 -7 L8 7 Z M0 7 L0 1",                                                     // a tent
   fort: "M-6 8 V-7 H-3 V-4 H-1 V-7 H1 V-4 H3 V-7 H6 V8 Z M-2 8 V3 H2 V8",                   // a tower
   castle: "M-9 8 V-8 H-6 V-6 H-4 V-8 H-2 V-3 H2 V-8 H4 V-6 H6 V-8 H9 V8 Z M-2 8 V2 H2 V8",   // two towers, a wall
