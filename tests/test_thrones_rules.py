@@ -295,3 +295,15 @@ def test_throne_on_the_enemy_home_fortress_wins():
 def test_no_draw_rule_the_move_limit_truncates():
     st = play(pos({}, max_moves=2), "select g1", "move g2", "end turn", "select a7", "move a6", "end turn")
     assert st.is_truncated() and not st.is_terminal() and st.returns() == [0.0, 0.0]
+
+
+def test_dragon_passes_every_survival_check():
+    st = play(pos({"c2": "~D"}), "select c2", "move c3")
+    assert checks(st) == [] and at(st, "c3") == "0:dragon"
+
+
+def test_the_pages_fifteen_pieces_and_the_sources_thirteen():
+    from games.thrones.config import SOURCE_PIECES
+    from games.thrones.game import ThronesGame
+    assert ThronesGame().new_state().per == 15
+    assert ThronesGame().new_state(piece_amounts=SOURCE_PIECES).per == 13
