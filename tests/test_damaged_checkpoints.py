@@ -164,7 +164,7 @@ def test_a_damaged_sb3_checkpoint_through_the_command_line(tmp_path: Path,
     from training.config import load_config, save_config
     run = tmp_path / "cut"
     sets = ["total_timesteps=128", "n_envs=2", "vec_env=dummy", "eval_every=0", "opponents=[random]",
-            "pretrain.teacher=null", f"run_dir={tmp_path}", "run_name=cut"]
+            "torch_threads=1", "pretrain.teacher=null", f"run_dir={tmp_path}", "run_name=cut"]
     save_config(load_config(QUICK, sets), run / "config.yaml")
     _, newest = _sb3_checkpoints(run)
     _cut(newest, "policy.pth")

@@ -33,7 +33,8 @@ A run writes into ``runs/<run>/`` (:mod:`training.runs`)::
                                 (chosen on the evaluation seeds: measure it again on others)
 
 ``--resume`` continues from the newest good checkpoint where it stopped: the same generation,
-its games played so far, its updates done (a game under way when the run stopped is dropped).
+its games finished so far (in the buffer), its updates done (the games under way when the run
+stopped are dropped, and the stop says how many).
 Ctrl-C or SIGTERM stops within seconds (training/stopping.py): the search checks between rounds
 of simulations, an update stops between minibatches, an evaluation is dropped and played again
 on resume; the status is 130 or 143.
@@ -144,7 +145,8 @@ class SelfPlayStats:
 
 
 class SelfPlay:
-    """Games whose moves the search chooses, ``parallel`` at a time, into the buffer."""
+    """Games whose moves the search chooses, ``parallel`` at a time, into the buffer. A game goes
+    in when it ends; a stop drops the games under way (:attr:`under_way`: no result to learn from)."""
 
     def __init__(self, cfg: AZConfig, evaluator: NetEvaluator, buffer: ReplayBuffer, stop: StopSignal | None,
                  seed: int) -> None:
@@ -153,10 +155,11 @@ class SelfPlay:
         self.cfg, self.evaluator, self.buffer = cfg, evaluator, buffer
         self.search = BatchedSearch(evaluator, cfg.num_players, cfg.search,
                                     seed=seed, stop=None if stop is None else stop.check)
+        self.under_way: list[_Game] = []
 
     def play(self, games: int, first_game: int, on_game: Any = None) -> SelfPlayStats:
         """Play ``games`` games (game g's dice: seed + first_game + g); ``on_game(stats)`` after each."""
-        stats, started, slots = SelfPlayStats(), 0, []
+        stats, started, slots = SelfPlayStats(), 0, self.under_way
         t0 = time.perf_counter()
         while stats.games < games:
             while len(slots) < self.cfg.parallel_games and started < games:
@@ -360,6 +363,7 @@ def train_az(cfg: AZConfig, resume: str | Path | None = None, progress: bool = T
     run: Run | None = None
     logger: RunLogger | None = None
     state: tuple[AZNet, th.optim.Optimizer, ReplayBuffer, Progress] | None = None
+    selfplay: SelfPlay | None = None
     try:
         with stop.at_once():  # the set-up: dropped where it is on a signal
             random.seed(cfg.seed)
@@ -462,7 +466,7 @@ def train_az(cfg: AZConfig, resume: str | Path | None = None, progress: bool = T
     except KeyboardInterrupt:
         if not stop.requested:
             raise
-        raise _stopped(stop, run, state) from None
+        raise _stopped(stop, run, state, selfplay) from None
     finally:
         stop.uninstall()
         if logger is not None:
@@ -472,10 +476,15 @@ def train_az(cfg: AZConfig, resume: str | Path | None = None, progress: bool = T
     return run.dir
 
 
-def _stopped(stop: StopSignal, run: Run | None, state: tuple | None) -> TrainingStopped:
+def _stopped(stop: StopSignal, run: Run | None, state: tuple | None, selfplay: SelfPlay | None) -> TrainingStopped:
+    """Save where a stopped run was (the games it finished are in the buffer) and say so, and say
+    how many games under way were dropped."""
     if run is None or state is None:
         return stop.stopped("during set-up, before saving anything new", run.dir if run else None, COMMAND)
     net, optimizer, buffer, prog = state
     path = save_checkpoint(run.dir, net, optimizer, buffer, prog)
-    return stop.stopped(f"in generation {prog.generation + 1} ({prog.stage}), {prog.positions:,} positions; "
-                        f"checkpoint {path}", run.dir, COMMAND)
+    games = selfplay.under_way if selfplay is not None else []
+    dropped = (f"; {len(games)} games under way dropped ({sum(len(g.positions) for g in games):,} positions: "
+               "a game unfinished has no result to learn from)" if games else "")
+    return stop.stopped(f"in generation {prog.generation + 1} ({prog.stage}), {prog.positions:,} positions "
+                        f"of finished games{dropped}; checkpoint {path}", run.dir, COMMAND)

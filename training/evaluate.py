@@ -14,6 +14,9 @@ model's favourite actions beside the greedy heuristic's (:class:`agents.ppo.PPOS
 
 During training both trainers evaluate through :func:`record_evaluation`: the eval opponents on
 the same seeds every time, the best mean win rate kept as ``best_model.zip`` with ``best.json``.
+While an evaluation plays, ``eval_under_way.json`` names its timesteps; a run stopped (or
+killed) before it ends resumes from the checkpoint of those timesteps by playing it again
+(:func:`interrupted_evaluation`).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from training.logs import metric_name
 from training.runs import BEST_FILE
 
 EVAL_SEED_OFFSET = 1_000_000  # evaluation games in training use seeds far from the training games'
+EVAL_UNDER_WAY = "eval_under_way.json"  # in the run folder while an evaluation plays: its timesteps
 
 
 @dataclass
@@ -116,6 +120,8 @@ def record_evaluation(cfg: TrainConfig, run_dir: Path, path: Path, timesteps: in
                       best: float) -> tuple[dict[str, float], float]:
     """The model at ``path`` against each eval opponent; a new best (mean win rate) is copied to
     best_model.zip with best.json. Returns the eval/* metrics and the best so far."""
+    under_way = run_dir / EVAL_UNDER_WAY
+    write_text(under_way, json.dumps({"timesteps": timesteps}))
     results = evaluate_model(path, cfg.eval_opponents, games=cfg.eval_games, players=cfg.num_players,
                              seed=cfg.seed + EVAL_SEED_OFFSET, workers=cfg.eval_workers, map=cfg.map,
                              max_steps=cfg.max_steps, progress=False, shielded=True, sample=cfg.eval_sample)
@@ -131,4 +137,14 @@ def record_evaluation(cfg: TrainConfig, run_dir: Path, path: Path, timesteps: in
         write_text(run_dir / BEST_FILE, json.dumps(
             {"mean_win_rate": mean, "timesteps": timesteps,
              "win_rates": {r.opponent: r.model.win_rate for r in results}}, indent=1))
+    under_way.unlink()
     return metrics, best
+
+
+def interrupted_evaluation(run_dir: Path, timesteps: int) -> bool:
+    """Whether the run stopped during its evaluation at ``timesteps``: a resume from there plays
+    it first (a resume from an earlier checkpoint reaches it again on its own)."""
+    try:
+        return json.loads((run_dir / EVAL_UNDER_WAY).read_text())["timesteps"] == timesteps
+    except (OSError, ValueError, KeyError, TypeError):  # none under way (or a file no one could read)
+        return False

@@ -44,7 +44,7 @@ from tqdm import tqdm
 
 from agents.network import HexActionHead, HexConvExtractor, HexValueHead, policy_spec
 from training.config import TrainConfig, learner_device
-from training.evaluate import best_so_far, record_evaluation
+from training.evaluate import best_so_far, interrupted_evaluation, record_evaluation
 from training.files import replacing, save_model, write_text
 from training.logs import RunLogger, announce_run
 from training.raylocal import RaySession, start_ray
@@ -361,8 +361,8 @@ def train_rllib(cfg: TrainConfig, resume: str | Path | None = None, progress: bo
 
         # --- train: one RLlib iteration (sample n_steps * n_envs, update) at a time
         bar = tqdm(total=cfg.total_timesteps, initial=steps, desc="train (rllib)", unit="step", disable=not progress)
-        if steps == 0 and cfg.eval_every:
-            logger.write({"time/total_timesteps": 0, **evaluate()})
+        if cfg.eval_every and (steps == 0 or interrupted_evaluation(run.dir, steps)):  # first point; one cut short
+            logger.write({"time/total_timesteps": steps, **evaluate()})
         start = time.monotonic()
         while steps < cfg.total_timesteps:
             t0 = time.monotonic()

@@ -49,8 +49,8 @@ CHECKPOINT_PATTERNS = {"sb3": re.compile(r"model_(\d+)_steps\.zip"), "rllib": re
                        "az": re.compile(r"az_(\d+)")}
 FOLDER_BACKENDS = ("rllib", "az")  # whose checkpoints are folders
 # What a start that saved nothing may have written, cleared before the folder is used again
-UNSAVED_LEFTOVERS = ("progress*.csv", "tb", "eval_model.zip", "best_model.zip", BEST_FILE, LEAGUE_FILE,
-                     "snapshots", "rllib_state.json", "pretrained_model.zip")
+UNSAVED_LEFTOVERS = ("progress*.csv", "tb", "eval_model.zip", "eval_under_way.json", "best_model.zip", BEST_FILE,
+                     LEAGUE_FILE, "snapshots", "rllib_state.json", "pretrained_model.zip")
 
 
 # ------------------------------------------------------------------ checkpoints

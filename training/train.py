@@ -21,6 +21,7 @@ into ``runs/<run>/``::
     snapshots/, league.json  the self-play snapshots in the opponent pool
     pretrained_model.zip   the policy after behaviour cloning (when pretrain.teacher is set)
     eval_model.zip, best_model.zip, best.json   the last evaluated and the best model
+    eval_under_way.json    while an evaluation plays (a run stopped in one plays it again on resume)
     final_model.zip
 
 Every file is saved atomically (training/files.py): a run killed at any moment, even by
@@ -32,8 +33,9 @@ time) and logs ``eval/win_rate_<opponent>``; the best mean win rate is kept as
 ``best_model.zip``. ``--resume`` loads a checkpoint (weights, optimizer, timestep count; given a
 run folder, its newest good one) and trains on to ``total_timesteps``; its network and PPO
 settings come from the checkpoint. Ctrl-C or SIGTERM stops a run within seconds, even
-mid-evaluation, saves a checkpoint and says how to resume (training/stopping.py); nothing a
-run wrote is overwritten by its resumption (the log goes on in a new CSV).
+mid-evaluation (played again first on resume), saves a checkpoint and says how to resume
+(training/stopping.py); nothing a run wrote is overwritten by its resumption (the log goes on
+in a new CSV), and a resume refused (a damaged checkpoint: training/damage.py) writes nothing.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ from agents.match import check_agents, ignore_stop_signals
 from agents.network import policy_spec
 from agents.ppo import check_spaces, one_line, saved_module_names, saved_spaces
 from training.config import TrainConfig, learner_device, opponent_seats
-from training.evaluate import best_so_far, record_evaluation
+from training.evaluate import best_so_far, interrupted_evaluation, record_evaluation
 from training.files import save_model
 from training.league import LeagueEnv, LeagueVectorEnv, OpponentPool
 from training.logs import announce_run, make_logger, metric_name
@@ -154,8 +156,8 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
 
         # --- learn up to total_timesteps (a resumed model keeps its count), then save
         remaining = cfg.total_timesteps - model.num_timesteps
-        if remaining > 0:
-            model.learn(remaining, callback=CallbackList(callbacks), reset_num_timesteps=plan.checkpoint is None)
+        if remaining > 0 or (cfg.eval_every and interrupted_evaluation(run.dir, model.num_timesteps)):
+            model.learn(max(remaining, 0), callback=CallbackList(callbacks), reset_num_timesteps=plan.checkpoint is None)
         stop.check()  # a signal during the last update
         save_model(model, run.dir / FINAL_MODEL)
     except KeyboardInterrupt:
@@ -383,7 +385,7 @@ class LeagueCallback(BaseCallback):
 class EvalCallback(BaseCallback):
     """At the start of a new run, every ``eval_every`` timesteps and at the end: the match runner
     against each eval opponent (the best mean win rate is kept as best_model.zip). A stop signal
-    ends an evaluation at once."""
+    ends an evaluation at once; the resume from there plays it first."""
 
     def __init__(self, cfg: TrainConfig, run_dir: Path, stop: StopSignal) -> None:
         super().__init__()
@@ -393,11 +395,12 @@ class EvalCallback(BaseCallback):
         self.best = best_so_far(run_dir)
 
     def _on_training_start(self) -> None:
-        self.schedule = Every(self.cfg.eval_every, self.model.num_timesteps)
-        if self.model.num_timesteps == 0:  # where a new run starts from: the curve's first point
+        t = self.model.num_timesteps
+        self.schedule = Every(self.cfg.eval_every, t)
+        if t == 0 or interrupted_evaluation(self.run_dir, t):  # a new run's first point; one a stop cut short
             self.evaluate()
-            self.logger.record("time/total_timesteps", 0)
-            self.logger.dump(0)
+            self.logger.record("time/total_timesteps", t)
+            self.logger.dump(t)
 
     def _on_step(self) -> bool:
         return True
