@@ -148,3 +148,14 @@ def test_random_playouts_keep_the_invariants(seed, opts):
 def test_soak_command_fifty_games(capsys):
     assert soak_main(["--games", "50", "--seed", "500"]) == 0
     assert "invariants held" in capsys.readouterr().out
+
+
+def test_rules_table_names_tests_that_exist():
+    import pathlib
+    import re
+    text = (pathlib.Path(__file__).parents[1] / "docs" / "thrones-rules.md").read_text()
+    refs = re.findall(r"\b(rules|setup|engine)::(test_\w+)", text)
+    assert len(refs) > 40
+    for short, name in refs:
+        source = (pathlib.Path(__file__).parent / f"test_thrones_{short}.py").read_text()
+        assert f"def {name}(" in source, f"docs/thrones-rules.md names a missing test {short}::{name}"
