@@ -39,10 +39,12 @@ def _evaluated_at(csv_path: Path) -> list[int]:
         return [int(float(r["time/total_timesteps"])) for r in csv.DictReader(f) if r.get("eval/mean_win_rate")]
 
 
-def test_the_evaluation_a_stop_interrupted_is_played_again_on_resume(tmp_path: Path,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """SB3: evaluations at 0, 128 and 256 steps; SIGTERM during the one at 128. The resume from
-    the checkpoint at 128 plays it first, then trains on (and evaluates at 256)."""
+@pytest.mark.parametrize("cut, resumed_evaluations", [(2, [128, 256]), (3, [256])])
+def test_the_evaluation_a_stop_interrupted_is_played_again_on_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                     cut: int, resumed_evaluations: list[int]) -> None:
+    """SB3: evaluations at 0, 128 and 256 steps; SIGTERM during the ``cut``-th. The resume from
+    the checkpoint of its steps plays it first, then trains on (the one at 256 being the last:
+    nothing more to train, the evaluation alone, then the final model)."""
     import training.evaluate
     from training.train import train
     sets = ["total_timesteps=256", "n_steps=64", "batch_size=64", "n_epochs=1", "n_envs=1", "vec_env=dummy",
@@ -51,16 +53,18 @@ def test_the_evaluation_a_stop_interrupted_is_played_again_on_resume(tmp_path: P
             "torch_threads=1", f"run_dir={tmp_path}", "run_name=r"]
     cfg = load_config(QUICK, sets)
     real = training.evaluate.evaluate_model
-    monkeypatch.setattr(training.evaluate, "evaluate_model", _sigterm_on_call(2, real))
+    monkeypatch.setattr(training.evaluate, "evaluate_model", _sigterm_on_call(cut, real))
     with pytest.raises(TrainingStopped) as stopped:
         train(cfg, progress=False)
-    assert stopped.value.status == 143 and "at 128 steps" in str(stopped.value)
+    steps = resumed_evaluations[0]
+    assert stopped.value.status == 143 and f"at {steps} steps" in str(stopped.value)
     run = tmp_path / "r"
-    assert _evaluated_at(run / "progress.csv") == [0]
+    assert _evaluated_at(run / "progress.csv") == [0, 128][: cut - 1]
 
     monkeypatch.setattr(training.evaluate, "evaluate_model", real)
     train(cfg, resume=run, progress=False)
-    assert _evaluated_at(run / "progress-resume-128.csv") == [128, 256]
+    assert _evaluated_at(run / f"progress-resume-{steps}.csv") == resumed_evaluations
+    assert (run / "final_model.zip").is_file() and not (run / "eval_under_way.json").exists()
 
 
 def test_a_stop_during_self_play_keeps_the_finished_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
