@@ -54,14 +54,14 @@ demo: compile
 	$(PYTHON) -m training.demo
 
 watch: compile
-	$(PYTHON) -m vigtavl_env.demo
+	$(PYTHON) -m tools.demo
 
 bench: compile
 	$(PIP) install -q -e '.[dev,rllib,bench]' 'torch==$(TORCH_VERSION)'
-	$(PYTHON) -m vigtavl_env.bench
-	$(PYTHON) -m vigtavl_env.bench_env
-	$(PYTHON) -m vigtavl_env.bench_vector
-	$(PYTHON) -m agents.bench_search
+	$(PYTHON) -m tools.bench
+	$(PYTHON) -m tools.bench_env
+	$(PYTHON) -m tools.bench_vector
+	$(PYTHON) -m tools.bench_search
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info vigtavl_env/_compiled vigtavl_env/_compiled.json

@@ -1,4 +1,4 @@
-"""The benchmark commands run: tiny runs of ``vigtavl_env.bench`` and ``agents.bench_search``.
+"""The benchmark commands run: tiny runs of ``tools.bench`` and ``tools.bench_search``.
 
 Benchmarks are commands, never timed tests: nothing here asserts on a timing. The peers
 (Catanatron, OpenSpiel) are optional; without them the commands skip them and say so.
@@ -10,9 +10,9 @@ import importlib.util
 
 import pytest
 
-from agents import bench_search
+from tools import bench_search
 from agents.match import run_match
-from vigtavl_env import bench
+from tools import bench
 
 
 def test_engine_bench_tiny_run(capsys: pytest.CaptureFixture[str]) -> None:
@@ -64,7 +64,7 @@ def test_search_bench_rejects_bad_arguments(argv: list[str]) -> None:
 
 
 def test_vector_bench_tiny_run(capsys: pytest.CaptureFixture[str]) -> None:
-    from vigtavl_env import bench_vector
+    from tools import bench_vector
     assert bench_vector.main(["--envs", "2", "--seconds", "0.05", "--rounds", "1"]) == 0
     out = capsys.readouterr().out
     for line in ("2 games in one process", "vs random opponent", "vs greedy bot", "peer: connect_four_v3"):
@@ -74,6 +74,6 @@ def test_vector_bench_tiny_run(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize("argv", [["--envs", "0"], ["--seconds", "0"], ["--rounds", "0"]])
 def test_vector_bench_rejects_bad_arguments(argv: list[str]) -> None:
-    from vigtavl_env import bench_vector
+    from tools import bench_vector
     with pytest.raises(SystemExit):
         bench_vector.main(argv)

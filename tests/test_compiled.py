@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES_SCRIPT = r"""
 import hashlib, json, sys
 from vigtavl_env import compiled, raw_env
-from vigtavl_env.bench_env import aec_loop
+from tools.bench_env import aec_loop
 from agents.match import match_jobs, play_jobs, state_digest
 import vigtavl_env.vector  # the training vector env: compiled too (counted below)
 

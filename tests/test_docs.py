@@ -156,11 +156,17 @@ def test_every_relative_link_of_the_docs_resolves() -> None:
     assert not problems, "\n".join(problems)
 
 
+# The history pages keep each command as it was run on its day.
+HISTORY = ("changelog.md", "lab-notes.md")
+
+
 def test_every_python_m_command_of_the_docs_names_a_module() -> None:
-    """``python -m MODULE`` in the README and the docs names a module of this checkout (the
-    project's packages; other tools' modules, such as pip's, are not checked)."""
+    """``python -m MODULE`` in the README and the docs of today names a module of this checkout
+    (the project's packages; other tools' modules, such as pip's, are not checked)."""
     problems, checked = [], 0
     for doc in _user_docs():
+        if doc.name in HISTORY:
+            continue
         for module in PYTHON_M.findall(doc.read_text()):
             if module.split(".")[0] not in PROJECT_PACKAGES:
                 continue

@@ -1,10 +1,10 @@
-"""The compiled core and plain Python play exactly the recorded games (agents/golden.py).
+"""The compiled core and plain Python play exactly the recorded games (tools/golden.py).
 
 The recording (tests/golden/games.json) holds one digest per block of 100 seeded random games
 per player count (legal lists, decisions, observations, events, final states) and the decisions
 of a few bot games, the search bot's included. This build (compiled when the core is built) must
 reproduce every recorded block (on CI; the first five by hand); plain Python, in a subprocess,
-the first blocks and the bot games. ``python -m agents.golden`` checks all of it by hand.
+the first blocks and the bot games. ``python -m tools.golden`` checks all of it by hand.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ import sys
 from pathlib import Path
 
 
-from agents import golden
+from tools import golden
 from vigtavl_env import compiled
 
 ROOT = Path(__file__).resolve().parent.parent
 # On CI every block (20 per player count: 2,000 games each, about 3 minutes); by hand the first
-# five (`python -m agents.golden` checks them all).
+# five (`python -m tools.golden` checks them all).
 BLOCKS_COMPILED = None if os.environ.get("CI") else 5
 BLOCKS_PLAIN = 2  # 200 games per player count
 
@@ -34,7 +34,7 @@ def test_this_build_plays_the_recorded_random_games() -> None:
 
 def test_plain_python_plays_the_recorded_games_and_bot_games() -> None:
     env = dict(os.environ, VIGTAVL_PURE_PYTHON="1")
-    out = subprocess.run([sys.executable, "-W", "ignore", "-m", "agents.golden", "--blocks", str(BLOCKS_PLAIN)],
+    out = subprocess.run([sys.executable, "-W", "ignore", "-m", "tools.golden", "--blocks", str(BLOCKS_PLAIN)],
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=1200)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "same games as the recording" in out.stdout

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from conftest import load_freighters
 
-from vigtavl_env.demo import eager_bot, random_bot
+from tools.demo import eager_bot, random_bot
 from vigtavl_env.engine import (
     IllegalActionError, apply_action, describe, legal_actions, n_actions, new_game, to_json,
 )

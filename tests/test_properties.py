@@ -6,7 +6,7 @@ against the rules' invariants (see ``check_invariants``); a sample of the other 
 is applied to clones (every listed decision must apply); the JSON round trip is checked every
 ``ROUND_TRIP_EVERY`` decisions; the decisions offered must fit the moment (``check_decisions``:
 the load decisions at the start, only the answers while a choice is pending, asked of its
-player). Half the examples use the eager bot of ``vigtavl_env.demo`` (it
+player). Half the examples use the eager bot of ``tools.demo`` (it
 prefers attacks, seizes and builds), so battles, captures and walls happen often.
 
 docs/rules.md cites ``test_random_play_invariants`` for: occupancy, terrain, one player per hex,
@@ -26,7 +26,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vigtavl_env.demo import eager_bot, random_bot
+from tools.demo import eager_bot, random_bot
 from vigtavl_env.engine import apply_action, from_json, legal_actions, new_game, to_dict, to_json
 from vigtavl_env.engine.maps import generate_map
 from vigtavl_env.engine import actions as A

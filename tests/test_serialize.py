@@ -23,7 +23,7 @@ import pytest
 from conftest import load_freighters, make_map
 from test_properties import check_invariants
 
-from vigtavl_env.demo import eager_bot, random_bot
+from tools.demo import eager_bot, random_bot
 from vigtavl_env.engine import apply_action, from_dict, from_json, legal_actions, new_game, to_dict, to_json
 from vigtavl_env.engine.maps import generate_map, load_map
 from vigtavl_env.engine.scenario import Scenario, act

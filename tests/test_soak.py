@@ -1,7 +1,7 @@
 """Soak test: hundreds of seeded games played to the end, and proof that the rules get exercised.
 
 ``SOAK_RANDOM`` games use uniform random legal play and ``SOAK_EAGER`` the eager bot of
-``vigtavl_env.demo`` (it picks attacks, seizes and builds before ending the turn), spread over 2, 3
+``tools.demo`` (it picks attacks, seizes and builds before ending the turn), spread over 2, 3
 and 4 players on generated maps. Every game must end within ``MAX_DECISIONS`` without an
 exception and with someone to act at every step. Across the soak, every kind of thing the rules
 can make happen must happen at least once: uniform random play alone already fights battles,
@@ -26,7 +26,7 @@ from collections import Counter
 
 from conftest import make_map
 
-from vigtavl_env.demo import eager_bot, random_bot
+from tools.demo import eager_bot, random_bot
 from vigtavl_env.engine import actions as A
 from vigtavl_env.engine import apply_action, legal_actions, new_game
 from vigtavl_env.engine.maps import generate_map

@@ -179,9 +179,9 @@ def test_the_guards_of_an_empty_hex_leave_every_players_kept_guards_alone() -> N
 
 
 def test_bot_games_keep_no_legal_list_different_from_a_fresh_one() -> None:
-    """``python -m vigtavl_env.check_kept`` over a few games: random and heuristic bots seat by
+    """``python -m tools.check_kept`` over a few games: random and heuristic bots seat by
     seat, on the three presets, every legal list equal to a clone's with nothing kept."""
-    from vigtavl_env.check_kept import check_games
+    from tools.check_kept import check_games
     games, decisions = check_games(9, ["random", "greedy", "aggressor", "builder"], [2, 3, 4], seed=11,
                                    progress=False)
     assert games == 9 and decisions > 900
@@ -190,7 +190,7 @@ def test_bot_games_keep_no_legal_list_different_from_a_fresh_one() -> None:
 def test_the_check_sees_a_kept_fact_written_wrong() -> None:
     """The check can fail: kept sites emptied under the same key change the legal list, and a
     clone with nothing kept does not."""
-    from vigtavl_env.check_kept import check_game, forgetful_clone
+    from tools.check_kept import check_game, forgetful_clone
     builds = range(BUILD_UNIT, BUILD_WALL)  # verbs whose hexes start from the kept sites
 
     def builds_near_a_development(s) -> bool:  # (legal_actions fills the state's kept sites)
@@ -207,16 +207,16 @@ def test_the_check_sees_a_kept_fact_written_wrong() -> None:
 
 @pytest.mark.parametrize("argv", [["--games", "0"], ["--players", "5"], ["--players", "two"], ["--agents", ","]])
 def test_check_kept_refuses_bad_options_in_one_line(argv, capsys) -> None:
-    from vigtavl_env.check_kept import main
+    from tools.check_kept import main
     with pytest.raises(SystemExit) as e:
         main(argv)
     assert e.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err[-1].startswith("python -m vigtavl_env.check_kept: error:")
+    assert err[-1].startswith("python -m tools.check_kept: error:")
 
 
 def test_check_kept_names_an_agent_it_cannot_use_in_one_line(capsys) -> None:
-    from vigtavl_env.check_kept import main
+    from tools.check_kept import main
     assert main(["--games", "1", "--players", "2", "--agents", "nobody", "--no-progress"]) == 1
     assert capsys.readouterr().err.strip().startswith("check_kept: unknown agent 'nobody'")
 
@@ -237,7 +237,7 @@ def test_a_unit_written_by_hand_and_touched_is_seen_by_the_kept_scan() -> None:
 def test_the_record_check_sees_a_change_left_unrecorded() -> None:
     """check_kept's record check can fail: a wall written by hand, not recorded, is named; once
     touched it is not. A group left alone is never named."""
-    from vigtavl_env.check_kept import missed_changes, table_groups
+    from tools.check_kept import missed_changes, table_groups
     sc = Scenario(make_map(2), phase="build", gold=6)
     sc.unit(0, "soldier", (0, 0))
     state = sc.build()
@@ -254,7 +254,7 @@ def test_every_decision_records_what_it_changed_and_clones_part_ways(preset: str
     """The record of changes (issue 30's first item): after every decision of random games, and
     of clones that go their own way, a group of tables that changed has a new stamp; stamps
     are never handed out twice, so an original and its clone part ways at their first change."""
-    from vigtavl_env.check_kept import missed_changes, table_groups
+    from tools.check_kept import missed_changes, table_groups
     seen, parted = [], []
 
     def check(state, _kept) -> None:

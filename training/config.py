@@ -122,7 +122,7 @@ class TrainConfig:
     """How n_envs > 1 run: 'subproc' (a process each), 'dummy' (in the learner process: faster when
     cores are few, as the env is cheap next to the network) or 'vector' (the batched
     VigtavlVectorEnv: n_envs games stepped by one call, snapshot opponents batched; the fastest
-    on few cores; see training/bench_train.py)."""
+    on few cores; see tools/bench_train.py)."""
     n_steps: int = 512
     """Steps per environment per rollout (the buffer keeps n_steps * n_envs masks of ~6,700 floats)."""
     batch_size: int = 256

@@ -1,6 +1,6 @@
 """Vector environment speed: learner steps/s of 64 games in one process, beside a peer.
 
-    python -m vigtavl_env.bench_vector [--envs 64] [--seconds 2] [--rounds 3]
+    python -m tools.bench_vector [--envs 64] [--seconds 2] [--rounds 3]
 
 Random masked learner actions (one call per step for all games, a pick per row by Python's
 ``random``, as on the peer's side: a numpy ``Generator`` call costs about 2 us a pick) against
@@ -20,9 +20,9 @@ import time
 import numpy as np
 from tqdm import tqdm
 
-from . import compiled
-from .codec import mask_indices
-from .vector import VigtavlVectorEnv
+from vigtavl_env import compiled
+from vigtavl_env.codec import mask_indices
+from vigtavl_env.vector import VigtavlVectorEnv
 
 AIM_PEER_RATIO = 1.0  # issue 30's aims: 64 games vs random >= 1.0x the peer; greedy >= 0.5x random
 AIM_GREEDY_RATIO = 0.5
@@ -67,7 +67,7 @@ def connect_four_rate(seconds: float, rng: random.Random) -> float | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m vigtavl_env.bench_vector", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m tools.bench_vector", description=__doc__.split("\n\n")[0])
     ap.add_argument("--envs", type=int, default=64, help="games in the vector env (default 64)")
     ap.add_argument("--seconds", type=float, default=2.0, help="CPU-seconds per measurement (default 2)")
     ap.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")

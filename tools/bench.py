@@ -1,6 +1,6 @@
 """Engine speed: random legal play with the rules engine, beside two peer engines in the same run.
 
-    python -m vigtavl_env.bench [--rounds R] [--seconds T] [--games N] [--seed S]   (also ``make bench``)
+    python -m tools.bench [--rounds R] [--seconds T] [--games N] [--seed S]   (also ``make bench``)
 
 The project's machines are shared and noisy, so every figure is measured beside a peer in the
 same run, in alternating rounds (the load of the moment falls on every engine alike), and the
@@ -47,11 +47,11 @@ from typing import Any
 
 from tqdm import tqdm
 
-from . import compiled
-from .engine import apply_action, legal_actions, new_game
-from .engine.maps import DEFAULT_PRESET, load_map
-from .engine.state import GameState
-from .observation import ObservationEncoder
+from vigtavl_env import compiled
+from vigtavl_env.engine import apply_action, legal_actions, new_game
+from vigtavl_env.engine.maps import DEFAULT_PRESET, load_map
+from vigtavl_env.engine.state import GameState
+from vigtavl_env.observation import ObservationEncoder
 
 # The performance aims for the 2-player map (docs/benchmarks.md).
 TARGET_DECISIONS_PER_S = 60_000

@@ -2,7 +2,7 @@
 
 ::
 
-    python -m training.bench_train [--steps 8192] [--n-envs 2] [--n-steps 256] [--config configs/ppo_quick.yaml]
+    python -m tools.bench_train [--steps 8192] [--n-envs 2] [--n-steps 256] [--config configs/ppo_quick.yaml]
 
 Runs the same trainer (MaskablePPO, rollouts of ``n_steps`` x ``n_envs`` steps, the config's
 batch_size / n_epochs and network, ``n_envs`` environments in SubprocVecEnv workers or in the

@@ -1,7 +1,7 @@
 """Recorded games: the digests that say a faster core still plays exactly the same games.
 
-    python -m agents.golden                 # check this build against the recording
-    python -m agents.golden --record        # write tests/golden/games.json anew
+    python -m tools.golden                 # check this build against the recording
+    python -m tools.golden --record        # write tests/golden/games.json anew
 
 A recording holds, per player count, one digest per block of :data:`BLOCK` seeded random games
 played through the engine's API: every legal list (its order too), every decision, every
@@ -114,7 +114,7 @@ def check(blocks: int | None = None, bots: bool = True, path: Path = RECORDING) 
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m agents.golden", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m tools.golden", description=__doc__.split("\n\n")[0])
     ap.add_argument("--record", action="store_true", help="write the recording anew")
     ap.add_argument("--blocks", type=int, default=None, help="check only the first N blocks per player count")
     ap.add_argument("--no-bots", action="store_true", help="skip the bot games")

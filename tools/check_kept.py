@@ -12,7 +12,7 @@ every decision checks both: the record (a group whose tables changed has a new s
 legal list (equal to the one a clone of the same state enumerates with nothing kept). The tests
 run it on a few games (``tests/test_speed_invariants.py``); this command runs it on thousands::
 
-    python -m vigtavl_env.check_kept --games 2000 --agents random,greedy,aggressor,builder
+    python -m tools.check_kept --games 2000 --agents random,greedy,aggressor,builder
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from collections.abc import Sequence
 
 from tqdm import tqdm
 
-from .agent import EngineAgent, make_named_agent
-from .engine import GameMap, GameState, apply_action, legal_actions, load_map, new_game
-from .env import DEFAULT_MAX_STEPS
+from vigtavl_env.agent import EngineAgent, make_named_agent
+from vigtavl_env.engine import GameMap, GameState, apply_action, legal_actions, load_map, new_game
+from vigtavl_env.env import DEFAULT_MAX_STEPS
 
 MAX_GAMES = 100_000
 PRESETS = {2: "duel", 3: "triad", 4: "quad"}
@@ -121,7 +121,7 @@ def check_games(games: int, agents: Sequence[str], players: Sequence[int], seed:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m vigtavl_env.check_kept", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m tools.check_kept", description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=200, help=f"games to play, 1..{MAX_GAMES} (default 200)")
     ap.add_argument("--agents", default="random,greedy,aggressor,builder",
                     help="comma-separated agents drawn for each seat: random or engine bots (default %(default)s)")

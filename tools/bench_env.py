@@ -1,6 +1,6 @@
 """Speed of the environment: random legal play through the full AEC loop, against PettingZoo's go.
 
-Run ``python -m vigtavl_env.bench_env [--steps N] [--rounds K] [--seed S] [--profile]``. It
+Run ``python -m tools.bench_env [--steps N] [--rounds K] [--seed S] [--profile]``. It
 measures, in one process, in K alternating rounds so that a shared machine's changing load falls
 on every loop alike (absolute figures drift between runs; compare ratios), and reports the best
 round of each:
@@ -32,11 +32,11 @@ from collections.abc import Callable
 from typing import Any
 
 
-from . import compiled
-from .codec import ActionCodec, mask_indices
-from .engine import apply_action, legal_actions, load_map, new_game
-from .env import env as vigtavl_env
-from .observation import ObservationEncoder
+from vigtavl_env import compiled
+from vigtavl_env.codec import ActionCodec, mask_indices
+from vigtavl_env.engine import apply_action, legal_actions, load_map, new_game
+from vigtavl_env.env import env as aec_env
+from vigtavl_env.observation import ObservationEncoder
 
 GO_BOARD = 9
 PRESET_2P = "duel"
@@ -136,7 +136,7 @@ def go_env() -> Any | None:
 def interleaved_rates(steps: int, rounds: int, seed: int) -> dict[str, list[float]]:
     """Steps/s of each loop, measured in alternating rounds so that a shared machine's load
     falls on all of them alike."""
-    vig, go = vigtavl_env(num_players=2, seed=seed), go_env()
+    vig, go = aec_env(num_players=2, seed=seed), go_env()
     per_round = max(steps // rounds, 1)
     rates: dict[str, list[float]] = {"vigtavl": [], "go": [], "engine": [], "engine_games": []}
     for r in range(rounds):
@@ -181,7 +181,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
 def profile_loop(steps: int, seed: int) -> None:
     prof = cProfile.Profile()
-    env = vigtavl_env(num_players=2, seed=seed)
+    env = aec_env(num_players=2, seed=seed)
     prof.runcall(aec_loop, env, steps, seed)
     out = io.StringIO()
     pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(25)

@@ -1,6 +1,6 @@
 """A seeded demo game between two simple bots, printed turn by turn in the rules' words.
 
-    python -m vigtavl_env.demo [--seed S] [--players N] [--map NAME] [--bot eager|random]
+    python -m tools.demo [--seed S] [--players N] [--map NAME] [--bot eager|random]
 
 Each turn gets a header (phase, round, player, gold, silver, tokens) and the narrated events of
 the turn; the end shows the end awards, the final tokens and the winner(s).
@@ -22,11 +22,11 @@ import argparse
 import random
 from collections.abc import Callable
 
-from .engine import actions as A
-from .engine import apply_action, legal_actions, new_game
-from .engine.maps import DEFAULT_PRESET, load_map
-from .engine.narrate import narrate
-from .engine.state import GameState
+from vigtavl_env.engine import actions as A
+from vigtavl_env.engine import apply_action, legal_actions, new_game
+from vigtavl_env.engine.maps import DEFAULT_PRESET, load_map
+from vigtavl_env.engine.narrate import narrate
+from vigtavl_env.engine.state import GameState
 
 Bot = Callable[[GameState, list[int], random.Random], int]
 

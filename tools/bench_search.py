@@ -1,7 +1,7 @@
 """Search bot speed: CPU seconds per game and per decision at its default budget, with a digest of
 its decisions, beside peers measured in the same run.
 
-    python -m agents.bench_search [--games K] [--seed S] [--agents search,greedy] [--expect DIGEST]
+    python -m tools.bench_search [--games K] [--seed S] [--agents search,greedy] [--expect DIGEST]
                                   [--no-peer]                               (also ``make bench``)
 
 It plays ``K`` seeded games of ``search`` (the default budget) against ``greedy`` through the
