@@ -372,6 +372,25 @@ def test_checkpoint_round_trip(tmp_path):
     assert opt_state["state"][0]["step"] == opt.state_dict()["state"][0]["step"]
 
 
+def test_a_saved_buffer_loads_into_other_sizes(tmp_path):
+    """A resume with another ``max_legal``: a wider buffer pads the saved rows, a narrower one keeps
+    each row's likeliest actions (renormalised, as add does); another capacity keeps the first rows."""
+    from training.az import ReplayBuffer
+    buf = ReplayBuffer(8, (2,), 2, max_legal=4)
+    for i in range(3):
+        buf.add(np.full(2, i, np.float16), np.arange(4) + 10 * i, np.array([0.1, 0.4, 0.2, 0.3]), np.array([1.0, -1.0]))
+    buf.save(tmp_path / "buffer.npz")
+    wide = ReplayBuffer(8, (2,), 2, max_legal=6)
+    narrow = ReplayBuffer(8, (2,), 2, max_legal=2)
+    small = ReplayBuffer(2, (2,), 2, max_legal=4)
+    for b in (wide, narrow, small):
+        b.load(tmp_path / "buffer.npz")
+    assert wide.size == 3 and (wide.legal[:3, :4] == buf.legal[:3]).all() and (wide.legal[:3, 4:] == -1).all()
+    assert np.allclose(wide.policy[:3].sum(1), 1.0)
+    assert narrow.legal[1].tolist() == [11, 13] and np.allclose(narrow.policy[1], [4 / 7, 3 / 7])
+    assert small.size == 2 and (small.obs[:2] == buf.obs[:2]).all()
+
+
 def _az_train(args, tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     sets = ["generations=1", "games_per_generation=40", "parallel_games=1", "search.simulations=2",

@@ -76,6 +76,7 @@ GENERATIONS = "generations"
 KEEP_CHECKPOINTS = 2
 EVAL_SEED_OFFSET = 1_000_000  # evaluation games use seeds far from self-play's (seed + game index)
 SELFPLAY, TRAIN, EVAL = "selfplay", "train", "eval"
+TINY = np.finfo(np.float32).tiny  # a row whose policy sums to 0 (never saved) stays 0, not NaN
 
 
 # ------------------------------------------------------------------ the replay buffer
@@ -96,8 +97,7 @@ class ReplayBuffer:
     def add(self, obs: np.ndarray, legal: np.ndarray, policy: np.ndarray, value: np.ndarray) -> None:
         i = self.next
         if len(legal) > self.max_legal:
-            keep = np.argsort(-policy, kind="stable")[: self.max_legal]
-            legal, policy = legal[keep], policy[keep] / policy[keep].sum()
+            legal, policy = likeliest(legal, policy, self.max_legal)
             self.clipped += 1
         self.obs[i] = obs
         self.legal[i] = -1
@@ -118,12 +118,26 @@ class ReplayBuffer:
                             meta=np.array([self.size, self.next, self.clipped], dtype=np.int64))
 
     def load(self, path: Path) -> None:
+        """The buffer saved at ``path``, into this one's sizes (a resume with new ones): a smaller
+        capacity keeps the first rows; a smaller ``max_legal`` each row's likeliest actions, as
+        :meth:`add` does, a larger one pads."""
         with np.load(path) as z:
             size, nxt, clipped = (int(x) for x in z["meta"])
-            n = min(size, self.capacity)  # a smaller buffer keeps the first rows (a resume with a new size)
-            self.obs[:n], self.legal[:n] = z["obs"][:n], z["legal"][:n, : self.max_legal]
-            self.policy[:n], self.value[:n] = z["policy"][:n, : self.max_legal], z["value"][:n]
+            n = min(size, self.capacity)
+            legal, policy = z["legal"][:n], z["policy"][:n]
+            if legal.shape[1] > self.max_legal:
+                legal, policy = likeliest(legal, policy, self.max_legal)
+            width = legal.shape[1]
+            self.obs[:n], self.value[:n] = z["obs"][:n], z["value"][:n]
+            self.legal[:n, :width], self.policy[:n, :width] = legal, policy
         self.size, self.next, self.clipped = n, nxt % self.capacity, clipped
+
+
+def likeliest(legal: np.ndarray, policy: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ``k`` likeliest of the legal actions (of each row), the policy renormalised over them."""
+    keep = np.argsort(-policy, axis=-1, kind="stable")[..., :k]
+    policy = np.take_along_axis(policy, keep, -1)
+    return np.take_along_axis(legal, keep, -1), policy / np.maximum(policy.sum(-1, keepdims=True), TINY)
 
 
 # ------------------------------------------------------------------ self-play
