@@ -139,10 +139,13 @@ def signature(state: GameState, me: int) -> tuple:
     enemy = []
     for u in range(state.n_units):
         if state.u_owner[u] != me:
-            enemy.append((state.u_cell[u] * 8 + state.u_where[u]) * 8 + state.u_type[u])
+            enemy.append((state.u_cell[u] * _PACK + state.u_where[u]) * _PACK + state.u_type[u])
     return (id(state.gmap), me, state.turns_played, state.phase, state.wind, tuple(enemy),
             bytes(state.dev_owner))
 
+
+# A unit's place and type are each below 8: with its hex, one int in the signature.
+_PACK = 8
 
 # Positions (and threat tables) and states remembered per bot: the search bot's simulations of
 # one decision come back to the same few positions and states again and again.
@@ -156,6 +159,7 @@ _PLAIN_KEPT = 1
 
 
 _SCORES_KEPT = 256
+_DOUBLE_SIZE = array("d").itemsize  # bytes
 
 
 def state_key(state: GameState) -> tuple:
@@ -193,7 +197,7 @@ def _score_all(agent: HeuristicAgent, state: GameState, legal: list[int], info: 
     n = info.n
     top = N_HEX_VERBS * n
     count = len(legal)
-    values = array("d", bytes(8 * count))
+    values = array("d", bytes(_DOUBLE_SIZE * count))  # zeros
     out = values  # its C doubles, in the compiled build
     # The hexes seizable now without moving anything (a move's seizures leave them out).
     free = set()
@@ -216,10 +220,36 @@ def _score_all(agent: HeuristicAgent, state: GameState, legal: list[int], info: 
     return values
 
 
-# The scorer of each verb group (agents.tactics.codes.GROUPS), by number.
-(_PLACE, _BUILD_UNIT, _BUILD_DEV, _BUILD_WALL, _NEVER, _BREACH, _ACTIVATE, _MOVE, _ATTACK, _OCCUPY, _SEIZE,
- _DISCHARGE, _RECRUIT, _ATTACK_FROM, _CHOOSE, _HOLD_PRISONER, _PLACE_RESCUED, _END_ACTIVATION, _END_TURN,
- _NO_DEFENCE, _LOAD, _VARIANT, _WAIT) = range(23)
+# The scorer kinds, by number: every verb group (agents.tactics.codes.GROUPS) goes to one
+# (_SCORER_OF_GROUP), and _score_code calls the kind's scorer. Two kinds are a fixed score.
+_PLACE = 0  # a unit placed in the setup: placement.score_place
+_BUILD_UNIT = 1  # building.score_build_unit
+_BUILD_DEV = 2  # a development built: building.score_build_dev
+_BUILD_WALL = 3  # building.score_build_wall
+_NEVER = 4  # artillery built or moved, a wall relocated: _NEVER_SCORE
+_BREACH = 5  # a wall breached: attacks.score_breach
+_ACTIVATE = 6  # a unit activated: movement.score_activate
+_MOVE = 7  # the active unit moved: movement.score_move
+_ATTACK = 8  # attack, fire, shoot: attacks.score_attack
+_OCCUPY = 9  # a hex occupied after a battle: seizures.score_occupy
+_SEIZE = 10  # seizures.score_seize
+_DISCHARGE = 11  # a freighter unloaded: building.score_discharge
+_RECRUIT = 12  # building.score_recruit
+_ATTACK_FROM = 13  # the side an attack comes from: movement.score_attack_from
+_CHOOSE = 14  # who defends, or which unit acts: seizures.score_choose
+_HOLD_PRISONER = 15  # seizures.score_hold_prisoner
+_PLACE_RESCUED = 16  # a rescued unit placed: seizures.score_place_rescued
+_END_ACTIVATION = 17  # movement.score_end_activation
+_END_TURN = 18  # movement.score_end_turn
+_NO_DEFENCE = 19  # seizures.score_no_defence
+_LOAD = 20  # a freighter's load chosen in the setup: placement.score_load
+_VARIANT = 21  # which of the unalike units acts: placement.score_variant
+_WAIT = 22  # a building verb while a unit acts: _WAIT_SCORE
+# The fixed scores. Building waits for the end of an activation: below ending the turn with a
+# unit active (-0.05, movement.score_end_turn), so the bot ends the activation first and builds
+# after it. What the heuristic never does scores below that.
+_WAIT_SCORE = -0.2
+_NEVER_SCORE = -1.0
 _SCORER_OF_GROUP = {
     "place": _PLACE, "build_unit": _BUILD_UNIT, "build_artillery": _NEVER, "build_dev": _BUILD_DEV,
     "build_wall": _BUILD_WALL, "relocate_wall": _NEVER, "breach": _BREACH, "activate": _ACTIVATE, "move": _MOVE,
@@ -244,7 +274,7 @@ def _score_code(ctx: Context, kind: int, verb: int, cell: int) -> float:
     if kind == _BUILD_WALL:
         return score_build_wall(ctx, verb, cell)
     if kind == _WAIT:
-        return -0.2
+        return _WAIT_SCORE
     if kind == _BUILD_DEV:
         return score_build_dev(ctx, verb, cell)
     if kind == _BUILD_UNIT:
@@ -252,7 +282,7 @@ def _score_code(ctx: Context, kind: int, verb: int, cell: int) -> float:
     if kind == _PLACE:
         return score_place(ctx, verb, cell)
     if kind == _NEVER:
-        return -1.0  # the heuristic never builds or moves artillery, nor relocates a wall
+        return _NEVER_SCORE
     if kind == _MOVE:
         return score_move(ctx, verb, cell)
     if kind == _ACTIVATE:

@@ -63,11 +63,6 @@ def variant_classes(state: GameState, units: list[int]) -> list[list[int]]:
     return [groups[k] for k in sorted(groups)]
 
 
-def representatives(state: GameState, units: list[int]) -> list[int]:
-    """One unit per class (the lowest-numbered), in canonical order."""
-    return [c[0] for c in variant_classes(state, units)]
-
-
 def variant_features(state: GameState, u: int) -> tuple[int, int, int, int, int]:
     """What the observation shows of a class: (in an activation, spent, soldiers, archers,
     cavalry aboard), the cargo being the unit's own (a freighter) or its freighter's."""
