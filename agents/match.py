@@ -61,6 +61,7 @@ from typing import Any
 
 from tqdm import tqdm
 
+from agents.stats import Z_95, wilson_interval  # noqa: F401 (agents.match.wilson_interval)
 from agents.records import GameRecord, load_results, partial_fields, results_file, save_results
 from vigtavl_env.agent import Agent, GameStopped, RandomAgent, agent_info
 from vigtavl_env.env import DEFAULT_MAX_STEPS
@@ -68,7 +69,6 @@ from vigtavl_env.env import DEFAULT_MAX_STEPS
 AGENT_SEED_STRIDE = 16  # agent seed = game seed * stride + seat (seats < 16)
 MAX_CHUNK = 16  # games per task sent to a worker (progress granularity vs. overhead)
 CHUNKS_PER_WORKER = 4
-Z_95 = 1.959963984540054
 SCORING = "a win shared by w players counts 1/w to each; truncated games have no winner"
 MP_CONTEXT = "spawn"  # safe with torch and threads; workers import the project afresh
 STOP_GRACE_S = 1.0  # after a stop, how long busy workers get to hand back the games they finished
@@ -547,17 +547,6 @@ def _end_workers(pool: ProcessPoolExecutor) -> None:
 
 
 # ------------------------------------------------------------------ statistics
-def wilson_interval(successes: float, n: int, z: float = Z_95) -> tuple[float, float]:
-    """Wilson score interval for a proportion ``successes / n`` (``(0, 1)`` when n = 0)."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 @dataclass
 class AgentStats:
     """One agent's totals over a list of games (per seat it held)."""

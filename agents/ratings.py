@@ -63,9 +63,15 @@ KAPPA = 1e-4  # floor of the sigma shrink factor
 
 
 # ------------------------------------------------------------------ pairwise results
-def ranks_by_tokens(tokens: Sequence[int]) -> list[int]:
-    """Rank per seat, 1 best; equal tokens share a rank (1 + number of players with more)."""
-    return [1 + sum(t > mine for t in tokens) for mine in tokens]
+def ranks_by(outcomes: Sequence[float]) -> list[int]:
+    """Rank per seat, 1 best; equal outcomes share a rank (1 + number of players with more)."""
+    return [1 + sum(t > mine for t in outcomes) for mine in outcomes]
+
+
+def outcomes(record: Any) -> Sequence[float]:
+    """What ranks a game's seats: the record's ``outcomes`` (any game: its returns; a Vigtavl
+    record: its victory tokens)."""
+    return record.outcomes
 
 
 def pairwise_scores(records: Sequence[GameRecord]) -> dict[tuple[str, str], list[float]]:
@@ -78,7 +84,8 @@ def pairwise_scores(records: Sequence[GameRecord]) -> dict[tuple[str, str], list
             a, b = r.seats[i], r.seats[j]
             if a == b:
                 continue
-            s = 1.0 if r.tokens[i] > r.tokens[j] else 0.0 if r.tokens[i] < r.tokens[j] else 0.5
+            o = outcomes(r)
+            s = 1.0 if o[i] > o[j] else 0.0 if o[i] < o[j] else 0.5
             for key, score in (((a, b), s), ((b, a), 1.0 - s)):
                 acc = out.setdefault(key, [0.0, 0.0])
                 acc[0] += w * score
@@ -166,9 +173,9 @@ class PlackettLuce:
             out.append((mu, math.sqrt(new_var)))
         return out
 
-    def update(self, seats: Sequence[str], tokens: Sequence[int]) -> None:
-        """Rate one game: seats' agent names and their victory tokens."""
-        new = self.rate([self.get(s) for s in seats], ranks_by_tokens(tokens))
+    def update(self, seats: Sequence[str], tokens: Sequence[float]) -> None:
+        """Rate one game: seats' agent names and their outcomes (tokens, returns)."""
+        new = self.rate([self.get(s) for s in seats], ranks_by(tokens))
         by_name: dict[str, list[tuple[float, float]]] = {}
         for name, rating in zip(seats, new):
             by_name.setdefault(name, []).append(rating)
@@ -180,7 +187,7 @@ def weng_lin_ratings(records: Sequence[GameRecord]) -> dict[str, tuple[float, fl
     """``{name: (mu, sigma)}`` after every game, in game-number order."""
     model = PlackettLuce()
     for r in sorted(records, key=lambda r: r.game):
-        model.update(r.seats, r.tokens)
+        model.update(r.seats, outcomes(r))
     return dict(model.ratings)
 
 
@@ -204,8 +211,8 @@ def head_to_head(records: Sequence[GameRecord], names: Sequence[str]) -> dict[st
     return out
 
 
-def rating_table(rows: Sequence[Rating], records: Sequence[GameRecord]) -> str:
-    games = {s.name: s.games for s in agent_stats(records)}
+def rating_table(rows: Sequence[Rating], games: dict[str, int]) -> str:
+    """The ratings as a text table; ``games``: games played per agent."""
     width = max([len("agent")] + [len(r.name) for r in rows])
     lines = [f"{'agent':<{width}} {'elo':>7} {'±95%':>6} {'mu':>6} {'sigma':>6} {'ordinal':>7} {'games':>6}"]
     for r in rows:
@@ -251,7 +258,7 @@ class TournamentResult:
             f"{self.num_players} players, seeds {self.seed}..{self.seed + self.games_per_pairing - 1} "
             f"per pairing, {self.seconds:.1f} s{played}",
             "", "ratings (Elo: Bradley-Terry fit, ±95%; mu/sigma: Weng-Lin Plackett-Luce):",
-            rating_table(self.ratings(), self.records),
+            rating_table(self.ratings(), {s.name: s.games for s in agent_stats(self.records)}),
             "", "head to head (row's % of pairwise token contests against column, ties half):",
             h2h_table(head_to_head(self.records, self.agents)),
             "", "per agent (" + SCORING + "):",

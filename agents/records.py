@@ -67,6 +67,11 @@ class GameRecord:
     seat_decisions: list[int] = field(default_factory=list, compare=False)
     seat_cpu: list[float] = field(default_factory=list, compare=False)
 
+    @property
+    def outcomes(self) -> list[int]:
+        """What ranks the seats (ratings): Vigtavl's victory tokens."""
+        return self.tokens
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 

@@ -10,7 +10,7 @@ import agents.match as M
 from vigtavl_env.agent import RandomAgent
 from agents.records import GameRecord
 from agents.ratings import (
-    MU, SIGMA, PlackettLuce, elo_ratings, head_to_head, ranks_by_tokens, ratings, run_tournament,
+    MU, SIGMA, PlackettLuce, elo_ratings, head_to_head, ranks_by, ratings, run_tournament,
     weng_lin_ratings,
 )
 
@@ -35,8 +35,8 @@ def _duels(n: int, p_strong: float, seed: int = 0) -> list[GameRecord]:
     return out
 
 
-def test_ranks_by_tokens_share_ties():
-    assert ranks_by_tokens([3, 9, 3, 1]) == [2, 1, 2, 4]
+def test_ranks_by_outcome_share_ties():
+    assert ranks_by([3, 9, 3, 1]) == [2, 1, 2, 4]
 
 
 def test_stronger_player_gets_the_higher_elo_near_the_true_gap():

@@ -35,7 +35,7 @@ class ThronesGame(Game):
         return ThronesState(make_config(**options), seed)
 
     def load(self, data: Any) -> ThronesState:
-        return state_from_dict(self.check_version(data))
+        return state_from_dict(self.check_version(data), ThronesState)
 
     def num_actions(self, state: GameState) -> int:
         assert isinstance(state, ThronesState)

@@ -61,8 +61,9 @@ def _bools(data: dict, name: str, n: int) -> list[bool]:
     return list(v)
 
 
-def state_from_dict(data: dict[str, Any]) -> Any:
-    from .state import ThronesState
+def state_from_dict(data: dict[str, Any], state_class: Any) -> Any:
+    """A state of ``state_class`` (the ThronesState, passed in so this module does not import
+    the state's, which imports this one) from ``data``."""
     cfg_data = data.get("config")
     if not isinstance(cfg_data, dict):
         raise _bad("config", "must be an object")
@@ -70,7 +71,7 @@ def state_from_dict(data: dict[str, Any]) -> Any:
         cfg = make_config(**cfg_data)
     except (TypeError, ValueError) as e:
         raise ValueError(f"damaged Thrones state: config: {str(e)[:150]}") from None
-    st = ThronesState(cfg, 0)
+    st = state_class(cfg, 0)
     n, npc, w = st.board.n, 2 * st.per, st.board.w
     st.tile = _ints(data, "tile", n, -1, 4)
     st.breached = _bools(data, "breached", n)

@@ -19,6 +19,7 @@ from . import codec, setup, turn, views
 from .board import board_for
 from .config import DRAGON, FORTRESS, ODDS_LIMIT, PIECE_NAMES, THRONE, UNKNOWN, ThronesConfig
 from .rules import check_win
+from .serialize import state_to_dict
 
 MASK64 = (1 << 64) - 1
 REMOVED = -2
@@ -281,7 +282,6 @@ class ThronesState(GameState):
         return views.view_for(self, seat)
 
     def to_dict(self) -> dict[str, Any]:
-        from .serialize import state_to_dict
         return state_to_dict(self)
 
     def observation(self, seat: int) -> np.ndarray:

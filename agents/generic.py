@@ -1,0 +1,91 @@
+"""Agents that play any game of the registry, through the game interface alone.
+
+A player is called with the view of the state its seat may see (``state.view_for(seat)``:
+other seats' secrets replaced, the dice reseeded) and the legal actions, and returns one:
+
+- ``random``: uniform over the legal actions (seeded).
+- ``rollout`` / ``rollout:N``: flat Monte Carlo: each legal action is tried in N random
+  playouts (default 8) of the view and the one with the best mean return for its seat is
+  played. It plays on the view, so it never sees what its seat may not.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from games.interface import GameState
+
+Player = Callable[[GameState, list[int]], int]
+DEFAULT_ROLLOUTS = 8
+MAX_ROLLOUTS = 1000
+ROLLOUT_DEPTH = 400  # decisions per playout before it is scored as it stands
+
+
+class RandomPlayer:
+    """Uniform over the legal actions."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def __call__(self, view: GameState, legal: list[int]) -> int:
+        return self.rng.choice(legal)
+
+
+class RolloutPlayer:
+    """Flat Monte Carlo over the legal actions (module docstring)."""
+
+    def __init__(self, rollouts: int = DEFAULT_ROLLOUTS, seed: int | None = None) -> None:
+        self.rollouts, self.rng = rollouts, random.Random(seed)
+
+    def __call__(self, view: GameState, legal: list[int]) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        seat = view.current_player()
+        best, best_value = legal[0], float("-inf")
+        for a in legal:
+            total = 0.0
+            for _ in range(self.rollouts):
+                s = view.clone()
+                s.apply_action(a)
+                for _ in range(ROLLOUT_DEPTH):
+                    if s.is_over():
+                        break
+                    s.apply_action(self.rng.choice(s.legal_actions()))
+                total += s.returns()[seat]
+            if total > best_value:
+                best, best_value = a, total
+        return best
+
+
+def _rollouts(arg: str) -> int:
+    if not arg:
+        return DEFAULT_ROLLOUTS
+    if not arg.isdigit() or not 1 <= int(arg) <= MAX_ROLLOUTS:
+        raise ValueError(f"rollout:N takes N in 1-{MAX_ROLLOUTS}, got {arg[:20]!r}")
+    return int(arg)
+
+
+# One table of the generic kinds: description, and a factory (argument text, seed) -> player.
+GENERIC_KINDS: dict[str, tuple[str, Callable[[str, int | None], Player]]] = {
+    "random": ("uniform over the legal actions", lambda arg, seed: RandomPlayer(seed)),
+    "rollout": ("flat Monte Carlo, N random playouts per action (rollout:N, default 8)",
+                lambda arg, seed: RolloutPlayer(_rollouts(arg), seed)),
+}
+
+
+def make_generic(spec: str, seed: int | None = None) -> Player:
+    """A generic player from its spec (``random``, ``rollout:16``); ValueError in one line."""
+    if not isinstance(spec, str):
+        raise ValueError(f"an agent spec is a string, got {type(spec).__name__}")
+    kind, _, arg = spec.partition(":")
+    if kind not in GENERIC_KINDS:
+        raise ValueError(f"unknown agent {spec[:40]!r} for this game; known: {', '.join(GENERIC_KINDS)}")
+    if kind == "random" and arg:
+        raise ValueError("random takes no argument")
+    return GENERIC_KINDS[kind][1](arg, seed)
+
+
+def describe_kinds() -> dict[str, Any]:
+    return {k: d for k, (d, _) in GENERIC_KINDS.items()}

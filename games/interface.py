@@ -1,0 +1,183 @@
+"""The game interface: what every game gives the layers above it.
+
+Modelled on OpenSpiel's Game/State split. A :class:`Game` holds the static facts (name, player
+counts, options) and makes states; a :class:`GameState` is one position of one game, mutable,
+with a cheap :meth:`GameState.clone` for search. Seats are ``0 .. num_players-1``: the engine
+speaks of seats, never of PettingZoo agent names.
+
+Nothing above the games may reach into a state's insides: the arena, training, search and the
+web app use these methods only. What a seat may not see (a secret setup, a hidden card) is
+reached only through the seat-aware views, :meth:`GameState.observation` and
+:meth:`GameState.public_view`, which never contain another seat's secrets; agents are handed
+:meth:`GameState.view_for`, a copy in which the secrets of other seats are replaced (a
+determinization placeholder), never the true state.
+
+Chance is inside the state: a state rolls its own seeded dice and logs each outcome in
+:meth:`GameState.chance_events`, so the same seed and decisions give the same game.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+import numpy as np
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal now: the state is left unchanged."""
+
+
+class GameState(ABC):
+    """One position of a game. Seats are ints; ``current_player()`` is ``-1`` once over."""
+
+    game: ClassVar["Game"]
+
+    # --- who, what, apply -------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def num_players(self) -> int: ...
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat that decides now, out of turn included; -1 when the game is over."""
+
+    def interrupt(self) -> str | None:
+        """The kind of out-of-turn decision being asked now (e.g. ``"retaliation"``), or None on
+        the turn player's own turn."""
+        return None
+
+    def seat_info(self, seat: int) -> dict[str, Any]:
+        """Extra facts for ``seat``'s ``info`` in an environment (e.g. ``{"revealed": False}``);
+        only what that seat may know."""
+        return {}
+
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """The legal action codes now, ascending; never empty while the game is not over."""
+
+    @abstractmethod
+    def apply_action(self, action: int) -> None:
+        """Apply one legal action; raise :class:`IllegalAction` (state unchanged) otherwise."""
+
+    @abstractmethod
+    def action_to_string(self, action: int) -> str:
+        """The action in words, for the seat that takes it."""
+
+    # --- chance, end, returns ---------------------------------------------------------------
+    @abstractmethod
+    def chance_events(self, since: int = 0) -> list[dict[str, Any]]:
+        """The chance outcomes logged since event number ``since`` (each a JSON-able dict with
+        at least ``"kind"``), in order; public outcomes only."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """The game ended by its rules."""
+
+    def is_truncated(self) -> bool:
+        """The game was stopped by a move limit (not by its rules)."""
+        return False
+
+    def is_over(self) -> bool:
+        return self.is_terminal() or self.is_truncated()
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Each seat's return: +1 for a sole winner, -1 for a loser, shares for a tie (sums to
+        zero over seats for a zero-sum game); zeros while not over."""
+
+    def winners(self) -> list[int]:
+        """The seats with the highest return, once over; empty before."""
+        if not self.is_over():
+            return []
+        r = self.returns()
+        best = max(r)
+        return [i for i, x in enumerate(r) if x == best]
+
+    @abstractmethod
+    def scores(self) -> dict[str, list[float]]:
+        """The game's own score fields per seat (victory tokens, pieces left, ...), for records
+        and the web app. Public information only."""
+
+    # --- copies and files -------------------------------------------------------------------
+    @abstractmethod
+    def clone(self) -> "GameState":
+        """An independent copy: applying actions to it leaves this state alone."""
+
+    @abstractmethod
+    def view_for(self, seat: int) -> "GameState":
+        """A copy safe to hand to ``seat``'s agent: every secret of the other seats replaced
+        by a placeholder (or sampled later by the agent itself). Equal to :meth:`clone` for a
+        game of full information."""
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-able data with ``"game"`` and ``"version"`` fields
+        (:meth:`Game.load` reads it back)."""
+
+    # --- what a seat sees -------------------------------------------------------------------
+    @abstractmethod
+    def observation(self, seat: int) -> np.ndarray:
+        """The float32 board tensor ``(C, H, W)`` as ``seat`` sees it (its own side first)."""
+
+    @abstractmethod
+    def public_view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (None: a spectator, who sees only what is public), as
+        JSON-able data for the web app and agent APIs."""
+
+    @abstractmethod
+    def render(self, mode: str = "ansi", seat: int | None = None) -> Any:
+        """A picture of the board: ``"ansi"`` a str, ``"rgb_array"`` a uint8 (H, W, 3) array;
+        what ``seat`` may see (None: everything public)."""
+
+
+class Game(ABC):
+    """A game's static facts and its factory of states."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    version: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_players: ClassVar[int] = 2
+
+    @abstractmethod
+    def new_state(self, num_players: int | None = None, seed: int = 0,
+                  **options: Any) -> GameState:
+        """A new game; ``options`` are the game's own (ValueError, one line, on a bad one)."""
+
+    @abstractmethod
+    def load(self, data: Any) -> GameState:
+        """A state from :meth:`GameState.to_dict`'s data; ValueError (one line) on a file of
+        another game or version, or a damaged one."""
+
+    @abstractmethod
+    def num_actions(self, state: GameState) -> int:
+        """The size of the action codec for this state's configuration."""
+
+    @abstractmethod
+    def observation_shape(self, state: GameState) -> tuple[int, int, int]:
+        """``(C, H, W)`` of :meth:`GameState.observation` for this configuration."""
+
+    def option_names(self) -> list[str]:
+        """The options :meth:`new_state` takes (for error messages and ``--help``)."""
+        return []
+
+    def check_players(self, num_players: int | None) -> int:
+        """The player count, checked (ValueError, one line)."""
+        n = self.default_players if num_players is None else num_players
+        if isinstance(n, bool) or not isinstance(n, int) or not self.min_players <= n <= self.max_players:
+            raise ValueError(f"{self.name} is played by {self.min_players}-{self.max_players} "
+                             f"players, got {num_players!r}")
+        return n
+
+    def check_version(self, data: Any) -> dict[str, Any]:
+        """``data`` as a dict written by this game at this version (ValueError otherwise)."""
+        if not isinstance(data, dict):
+            raise ValueError(f"a {self.name} state must be a JSON object")
+        if data.get("game") != self.name:
+            raise ValueError(f"this state is of game {str(data.get('game'))[:20]!r}, not {self.name!r}")
+        if data.get("version") != self.version:
+            raise ValueError(f"this {self.name} state is of version {str(data.get('version'))[:20]!r}; "
+                             f"this engine reads {self.version!r} only")
+        return data

@@ -1,0 +1,201 @@
+"""Vigtavl behind the game interface (:mod:`games.interface`): the first game registered in the
+``vigtavl.games`` entry-point group.
+
+A thin adapter over the engine (:mod:`vigtavl_env.engine`), the action codec
+(:mod:`vigtavl_env.codec`) and the observation encoder (:mod:`vigtavl_env.observation`).
+Actions here are the environment's indices (``0 .. num_actions-1``, the mask's positions), not
+the engine's codes. Vigtavl hides nothing, so every seat sees the same facts; the dice
+generator's state (tomorrow's dice) is left out of every seat's view.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from games.interface import Game, GameState, IllegalAction
+
+from .codec import ActionCodec
+from .engine import returns as engine_returns
+from .engine.config import RulesConfig
+from .engine.game import apply_action, describe, legal_actions, new_game
+from .engine.maps import DEFAULT_PRESET, GameMap, load_map
+from .engine.serialize import from_dict, to_dict
+from .engine.state import GameState as EngineState
+from .engine.tokens import TOKEN_SOURCES, token_sheet
+from .engine.version import ENV_NAME
+from .env import DEFAULT_MAX_STEPS, PLAYER_COUNTS, interrupt_kind
+from .observation import ObservationEncoder
+
+OPTIONS = ("map", "rules", "max_steps")
+
+
+class VigtavlState(GameState):
+    """An engine state, its decision count and the tools that read it (shared per map)."""
+
+    __slots__ = ("engine", "steps", "max_steps", "_tools")
+
+    def __init__(self, engine: EngineState, tools: "_Tools", max_steps: int, steps: int = 0) -> None:
+        self.engine, self._tools, self.max_steps, self.steps = engine, tools, max_steps, steps
+
+    @property
+    def num_players(self) -> int:
+        return self.engine.n_players
+
+    def current_player(self) -> int:
+        return -1 if self.is_over() else self.engine.current_player
+
+    def interrupt(self) -> str | None:
+        return interrupt_kind(self.engine) or None
+
+    def legal_actions(self) -> list[int]:
+        if self.is_over():
+            return []
+        return [int(i) for i in self._tools.codec.legal_indices(legal_actions(self.engine))]
+
+    def apply_action(self, action: int) -> None:
+        if self.is_over():
+            raise IllegalAction("the game is over")
+        try:
+            code = self._tools.codec.to_engine(int(action))
+        except (TypeError, ValueError) as e:
+            raise IllegalAction(f"action {action!r}: {e}") from None
+        try:
+            apply_action(self.engine, code)
+        except ValueError as e:
+            raise IllegalAction(str(e)) from None
+        self.steps += 1
+
+    def action_to_string(self, action: int) -> str:
+        try:
+            return describe(self.engine, self._tools.codec.to_engine(int(action)))
+        except (TypeError, ValueError) as e:
+            return str(e)
+
+    def chance_events(self, since: int = 0) -> list[dict[str, Any]]:
+        return [e for e in self.engine.events[since:] if e.get("event") in CHANCE_EVENTS]
+
+    def is_terminal(self) -> bool:
+        return self.engine.is_over
+
+    def is_truncated(self) -> bool:
+        return not self.engine.is_over and self.steps >= self.max_steps
+
+    def returns(self) -> list[float]:
+        return engine_returns(self.engine)
+
+    def scores(self) -> dict[str, list[float]]:
+        sheet = token_sheet(self.engine)
+        out: dict[str, list[float]] = {"tokens": [float(t) for t in self.engine.tokens]}
+        for name in TOKEN_SOURCES:
+            out[name] = [float(s[name]) for s in sheet]
+        return out
+
+    def clone(self) -> "VigtavlState":
+        return VigtavlState(self.engine.clone(), self._tools, self.max_steps, self.steps)
+
+    def view_for(self, seat: int) -> "VigtavlState":
+        return self.clone()  # a game of full information
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": VigtavlGame.name, "version": VigtavlGame.version, "steps": self.steps,
+                "max_steps": self.max_steps, "state": to_dict(self.engine)}
+
+    def observation(self, seat: int) -> np.ndarray:
+        return self._tools.encoder(self.engine).encode(self.engine, seat)
+
+    def public_view(self, seat: int | None) -> dict[str, Any]:
+        d = to_dict(self.engine)
+        d.pop("dice", None)  # the generator's state is tomorrow's dice: nobody's to see
+        d["current_player"] = self.current_player()
+        d["interrupt"] = self.interrupt()
+        return d
+
+    def render(self, mode: str = "ansi", seat: int | None = None) -> Any:
+        from . import render as R  # Pillow only when drawing
+        if mode == "ansi":
+            return R.render_ansi(self.engine)
+        if mode == "rgb_array":
+            return R.render_rgb(self.engine)
+        raise ValueError(f"render mode must be 'ansi' or 'rgb_array', got {mode!r}")
+
+
+# The events that carry a random outcome: the winds' flip at the setup, a battle's and a breach's
+# dice; the others are decisions' effects.
+CHANCE_EVENTS = frozenset({"setup", "battle", "breach"})
+
+
+class _Tools:
+    """What reads states of one board: the codec, and the encoders per map and round count."""
+
+    def __init__(self, codec: ActionCodec) -> None:
+        self.codec = codec
+        self._encoders: dict[tuple, ObservationEncoder] = {}
+
+    def encoder(self, engine: EngineState) -> ObservationEncoder:
+        key = (engine.gmap, engine.config.rounds_per_phase)
+        enc = self._encoders.get(key)
+        if enc is None:
+            enc = self._encoders[key] = ObservationEncoder(engine.gmap, engine.config.rounds_per_phase)
+        return enc
+
+
+class VigtavlGame(Game):
+    """Vigtavl: 2-4 players on a hex map (``vigtavl_env/engine``)."""
+
+    name = "vigtavl"
+    title = "Vigtavl"
+    version = ENV_NAME
+    min_players, max_players, default_players = min(PLAYER_COUNTS), max(PLAYER_COUNTS), 2
+
+    def __init__(self) -> None:
+        self._tools: dict[int, _Tools] = {}  # per board size
+
+    def option_names(self) -> list[str]:
+        return list(OPTIONS)
+
+    def new_state(self, num_players: int | None = None, seed: int = 0, **options: Any) -> VigtavlState:
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise ValueError(f"unknown {self.name} option(s) {unknown}; known: {list(OPTIONS)}")
+        n = self.check_players(num_players)
+        spec = options.get("map") or DEFAULT_PRESET[n]
+        gmap = spec if isinstance(spec, GameMap) else load_map(spec, n, seed=int(seed))
+        rules = options.get("rules")
+        config = rules if isinstance(rules, RulesConfig) else RulesConfig.from_dict(dict(rules or {}))
+        max_steps = options.get("max_steps", DEFAULT_MAX_STEPS)
+        if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+            raise ValueError(f"max_steps must be a positive int, got {max_steps!r}")
+        return self.wrap(new_game(gmap, config, seed=int(seed)), max_steps)
+
+    def wrap(self, engine: EngineState, max_steps: int = DEFAULT_MAX_STEPS, steps: int = 0) -> VigtavlState:
+        """An engine state behind the interface (no copy)."""
+        return VigtavlState(engine, self._tools_for(engine), max_steps, steps)
+
+    def load(self, data: Any) -> VigtavlState:
+        d = self.check_version(data)
+        steps, max_steps = d.get("steps", 0), d.get("max_steps", DEFAULT_MAX_STEPS)
+        if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in (steps, max_steps)):
+            raise ValueError("steps and max_steps must be non-negative ints")
+        return self.wrap(from_dict(d.get("state")), max(1, max_steps), steps)
+
+    def num_actions(self, state: GameState) -> int:
+        return self._tools_for(_engine(state)).codec.n_actions
+
+    def observation_shape(self, state: GameState) -> tuple[int, int, int]:
+        eng = _engine(state)
+        return tuple(self._tools_for(eng).encoder(eng).shape)
+
+    def _tools_for(self, engine: EngineState) -> _Tools:
+        side = engine.gmap.board.side
+        t = self._tools.get(side)
+        if t is None:
+            t = self._tools[side] = _Tools(ActionCodec(engine.gmap.board))
+        return t
+
+
+def _engine(state: GameState) -> EngineState:
+    if not isinstance(state, VigtavlState):
+        raise ValueError(f"not a {VigtavlGame.name} state: {type(state).__name__}")
+    return state.engine
