@@ -287,6 +287,10 @@ class ThronesState(GameState):
     def observation(self, seat: int) -> np.ndarray:
         return views.observation(self, seat)
 
+    def seat_info(self, seat: int) -> dict[str, Any]:
+        """``info["revealed"]``: whether both setups have been revealed (public to both)."""
+        return {"revealed": self.revealed}
+
     def public_view(self, seat: int | None) -> dict[str, Any]:
         return views.public_view(self, seat)
 
