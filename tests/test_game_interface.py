@@ -186,3 +186,15 @@ def test_pig_observation_is_from_the_seats_own_side():
         obs = state.observation(seat)
         assert obs[0, 0, 0] == state.scores_[seat] / state.target
         assert obs[4, 0, 0] == state.cards[seat] / 3 and not np.any(obs[4, 0, 1:])
+
+
+def test_vigtavl_match_takes_another_game_by_name(capsys, tmp_path):
+    from vigtavl.cli import main
+    out = tmp_path / "pig.json"
+    assert main(["match", "--game", "pig", "--agents", "rollout:2,random", "--games", "4", "--no-progress",
+                 "--out", str(out)]) == 0
+    assert "rollout:2" in capsys.readouterr().out and len(load_results(out)) == 4
+    for bad in (["--game", "chess", "--agents", "random,random"], ["--game", "pig", "--agents", "rollout:0,random"]):
+        assert main(["match", *bad, "--games", "1", "--no-progress"]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.count("\n") == 0 and "error" in err

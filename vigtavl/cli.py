@@ -61,6 +61,10 @@ def add_match(sub: Any) -> None:
                        "Play GAMES games between the agents (one per seat, seats rotated fairly) and print "
                        "games, wins, win% with a 95% Wilson interval, mean tokens and game length per "
                        "agent. A win shared by w players counts 1/w.", "number of games (default 100)")
+    sub.choices["match"].add_argument(
+        "--game", default="vigtavl",
+        help="the game (default vigtavl); another registered game (pig, thrones) is played by the "
+             "arena for any game (arena/match.py) with its generic agents: random, rollout:N")
 
 
 def _add_games_command(sub: Any, name: str, func: Callable[[argparse.Namespace], int], help: str,
@@ -75,6 +79,8 @@ def _add_games_command(sub: Any, name: str, func: Callable[[argparse.Namespace],
 
 
 def cmd_match(args: argparse.Namespace) -> int:
+    if args.game != "vigtavl":
+        return _arena_match(args)
     from agents.match import parse_agents, run_match
     from agents.records import check_out_path
     check_out_path(args.out)  # before the games, not after them
@@ -82,6 +88,18 @@ def cmd_match(args: argparse.Namespace) -> int:
     return _play_and_report(lambda: run_match(
         agents, args.games, args.seed, workers=args.workers, num_players=args.players or len(agents),
         map=args.map, progress=not args.no_progress, max_steps=args.max_steps), args)
+
+
+def _arena_match(args: argparse.Namespace) -> int:
+    """A match of another registered game, by the arena for any game."""
+    from arena.match import report, run_match, save_results
+    from games import load_game
+    load_game(args.game)  # an unknown game: one line naming the known ones
+    records = run_match(args.game, args.agents.split(","), args.games, args.seed, progress=not args.no_progress)
+    print(report(records))
+    if args.out:
+        save_results(records, args.out)
+    return 0
 
 
 def _play_and_report(run: Callable[[], Any], args: argparse.Namespace) -> int:
