@@ -569,3 +569,138 @@ def test_serve_refuses_bad_options_in_one_line(capsys, args, words):
     assert status == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert words in err[-1] and "Traceback" not in "".join(err)
+
+
+# -------------------------------------------------------------------- 7. round two (issue 60): errors, ids, frames
+SURROGATE = "\ud800"  # a lone surrogate: valid in JSON text as an escape, never encodable as UTF-8
+
+
+def one_game(results_dir: Path, **change) -> str:
+    data = json.loads((results_dir / "r12.json").read_text())
+    data["games"] = [{**data["games"][0], **change}]
+    return json.dumps(data)  # ensure_ascii: a surrogate written as "\ud800", as an attacker would
+
+
+def test_text_that_cannot_be_encoded_is_echoed_escaped_never_a_500(client, results_dir):
+    opened = client.post(f"{UPLOAD_PATH}?name=x.json", content=one_game(results_dir, seats=[SURROGATE, "random"]))
+    assert opened.status_code == 200 and opened.json()["games"][0]["seats"][0] == SURROGATE
+    key = opened.json()["id"]
+    for path in (f"/api/replays/{key}", f"/api/replays/{key}/games/0", f"/api/replays/{key}/games/0/frames/1"):
+        assert client.get(path).status_code == 200, path
+    data = json.loads(one_game(results_dir))
+    data["games"][0][SURROGATE] = 1  # an unknown field, named in the refusal
+    assert one_line_error(client.post(f"{UPLOAD_PATH}?name=x.json", content=json.dumps(data)), 400)
+    data = json.loads(one_game(results_dir))
+    data["version"] = SURROGATE
+    assert one_line_error(client.post(f"{UPLOAD_PATH}?name=x.json", content=json.dumps(data)), 400)
+    escaped = {"Content-Type": "application/json"}  # json.dumps writes the surrogate as its escape
+    for path, body in (("/api/games", {"seats": ["human", SURROGATE]}), ("/api/replays", {"file": SURROGATE}),
+                       ("/api/games", {"seats": ["human", "greedy"], "map": SURROGATE})):
+        assert one_line_error(client.post(path, content=json.dumps(body), headers=escaped), 400)
+
+
+def test_a_file_name_that_is_not_text_is_never_listed_or_echoed(tmp_path, results_dir):
+    os.link(results_dir / "r12.json", os.path.join(bytes(tmp_path), b"\xff\xfe.json"))
+    (tmp_path / "fine.json").write_bytes((results_dir / "r12.json").read_bytes())
+    r = local(create_app(results=[tmp_path])).get("/api/files")
+    assert r.status_code == 200 and [f["file"] for f in r.json()["files"]] == ["fine.json"]
+
+
+@pytest.mark.parametrize("spec", ["az", "az:", "az: ", "az-search", "az-search:", "az-search::8", "ppo", "ppo:",
+                                  "ppo:  ", "ppo-search", "ppo-search:", "ppo-search::5", "ppo::sample", "AZ:"])
+def test_a_kind_that_needs_a_model_named_without_one_is_a_400(client, spec):
+    assert "needs a model" in one_line_error(client.post("/api/games", json={"seats": ["human", spec]}), 400)
+
+
+@pytest.mark.parametrize("seats", [
+    ["human", "ppo:pretrained-4p"], ["human", "ppo:pretrained-3p"], ["human", "greedy", "ppo:pretrained"],
+    ["human", "greedy", "ppo-search:pretrained-4p:5"], ["human", "greedy", "az:pretrained"],
+    ["human", "greedy", "greedy", "az-search:pretrained:4"],
+])
+def test_a_model_for_another_player_count_is_refused_when_the_game_is_made(client, seats):
+    error = one_line_error(client.post("/api/games", json={"seats": seats}), 400)
+    assert f"{len(seats)}-player" in error and "Traceback" not in error
+
+
+@pytest.mark.parametrize("field,value", [("seats", ["random"] * 3), ("num_players", 3), ("num_players", 4),
+                                         ("tokens", [0, 0, 0]), ("agent_seeds", [1]), ("winners", [7]),
+                                         ("seat_decisions", [1, 2, 3])])
+def test_a_record_whose_parts_disagree_with_its_player_count_is_a_4xx(client, results_dir, field, value):
+    opened = client.post(f"{UPLOAD_PATH}?name=x.json", content=one_game(results_dir, **{field: value}))
+    if opened.status_code == 200:
+        key = opened.json()["id"]
+        for path in ("games/0", "games/0/frames/1", "games/0/frames/1/analysis"):
+            r = client.get(f"/api/replays/{key}/{path}")
+            assert 400 <= r.status_code < 500, (path, r.status_code, r.text[:200])
+    else:
+        assert "player" in one_line_error(opened, 400)
+
+
+def test_every_answer_forbids_framing_and_scripts_from_other_origins(client):
+    answers = [client.get("/"), client.get("/static/main.js"), client.get("/api/meta"), client.get("/api/games/nope"),
+               client.get("/api/meta", headers={"Host": "evil.example"}), client.head("/"),
+               client.post("/api/games", json={"seats": "x"}), client.get("/openapi.json")]
+    for r in answers:
+        assert r.headers["x-frame-options"] == "DENY", r.request.url
+        policy = dict(p.strip().split(" ", 1) for p in r.headers["content-security-policy"].split(";") if p.strip())
+        assert policy["frame-ancestors"] == "'none'" and policy["default-src"] == "'self'"
+        assert "http" not in r.headers["content-security-policy"] and "unsafe" not in r.headers["content-security-policy"]
+        assert r.headers["x-content-type-options"] == "nosniff"
+
+
+def test_the_api_docs_load_nothing_from_another_origin(client):
+    r = client.get("/api/docs")
+    assert r.status_code == 404 or ("cdn" not in r.text and "https://" not in r.text)
+    assert client.get("/openapi.json").json()["paths"]  # the schema itself is served
+
+
+def test_a_live_games_replay_and_record_carry_no_live_id(client):
+    game = start(client, ["human", "greedy"])
+    replay = client.post(f"/api/games/{game['id']}/replay")
+    assert replay.status_code == 200 and game["id"] not in replay.text
+    assert game["id"] not in client.get(f"/api/replays/{replay.json()['id']}").text
+    record = client.get(f"/api/games/{game['id']}/record")
+    assert game["id"] not in record.text and game["id"] not in record.headers["content-disposition"]
+
+
+def test_undo_and_a_persons_decision_need_the_games_own_token(results_dir):
+    app = create_app()
+    owner, stranger = local(app), local(app)
+    game = start(owner, ["human", "greedy"], undo=True)
+    key, action = game["id"], game["decisions"][0]["action"]
+    assert "token" in one_line_error(stranger.post(f"/api/games/{key}/decide", json={"action": action}), 403)
+    assert owner.post(f"/api/games/{key}/decide", json={"action": action}).status_code == 200
+    assert "token" in one_line_error(stranger.post(f"/api/games/{key}/undo"), 403)
+    wrong = {"X-Game-Token": game["token"][:-1] + ("A" if game["token"][-1] != "A" else "B")}
+    assert one_line_error(stranger.post(f"/api/games/{key}/undo", headers=wrong), 403)
+    assert stranger.get(f"/api/games/{key}").status_code == 200  # looking is not deciding
+    taken = stranger.post(f"/api/games/{key}/undo", headers={"X-Game-Token": game["token"]})
+    assert taken.status_code == 200 and taken.json()["taken_back"] >= 1
+    assert owner.post(f"/api/games/{key}/undo").status_code == 409  # nothing left to take back: but allowed
+
+
+@pytest.mark.parametrize("path", ["/", "/static/main.js", "/static/style.css", "/api/meta", "/api/files"])
+def test_head_is_answered_like_get(client, path):
+    head, get = client.head(path), client.get(path)
+    assert head.status_code == get.status_code == 200 and head.content == b""
+    assert head.headers["content-type"] == get.headers["content-type"]
+
+
+SERVE = "from vigtavl.cli import main; main(['serve', '--port', '0', '--host', %r])"
+
+
+@pytest.mark.parametrize("host,public", [("0.0.0.0", True), ("127.1", False), ("localhost", False)])
+def test_serve_prints_an_address_that_answers_and_warns_only_when_listening_publicly(host, public):
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONWARNINGS": "ignore"}
+    proc = subprocess.Popen([sys.executable, "-c", SERVE % host], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            env=env, text=True)
+    try:
+        lines = [proc.stdout.readline() for _ in range(2 + public)]
+        url = lines[0].split(" is at ")[1].split()[0]
+        with urllib.request.urlopen(url + "api/meta", timeout=10) as r:
+            assert r.status == 200
+    finally:
+        proc.kill()
+        lines += proc.stdout.readlines()
+        proc.wait()
+    assert any("anyone who reaches this machine" in line for line in lines) == public, lines

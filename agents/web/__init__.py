@@ -6,10 +6,12 @@ JSON for the page), :mod:`.sessions` (live games), :mod:`.replays` (results file
 games replayed and analysed), :mod:`.moves` (move list, battles, outcomes), :mod:`.hints` (the
 strongest agent's advice), :mod:`.store` (what the server keeps, bounded, and where agents
 think), :mod:`.guards` (what it lets in: hosts, origins, sizes, model files, map files, agents'
-time), :mod:`.server` (the FastAPI routes),
-``static/`` (the page: plain HTML, JavaScript and CSS, no build step).
+time), :mod:`.files` (what it reads from the folders it was given: regular files inside them),
+:mod:`.server` (the FastAPI routes), :mod:`.serving` (the socket, the address it prints, and
+connections that never sit idle for ever), ``static/`` (the page: plain HTML, JavaScript and CSS, no build step).
 """
 
-from agents.web.server import create_app, serve
+from agents.web.server import create_app
+from agents.web.serving import serve
 
 __all__ = ["create_app", "serve"]

@@ -4,12 +4,17 @@ and agents with their thinking time.
 - :class:`Gate` (ASGI middleware, before every route and the static files): the ``Host`` header
   must name this server (a DNS-rebinding page names its own host), a request that changes
   anything (not GET or HEAD) must come from the server's own page (``Origin``,
-  ``Sec-Fetch-Site``), and a body larger than its route's bound is refused before it is read.
+  ``Sec-Fetch-Site``), a body larger than its route's bound is refused before it is read, and
+  one that comes too slowly is cut off; every answer says that no other site may frame the page
+  and that the page loads nothing from another origin; HEAD is answered as GET, without a body.
 - :class:`ModelGuard`: model files are pickles, and loading one runs the code in it. A spec's
   model is resolved to a real path and checked against the shipped models and the files named
-  with ``--model``; anything else is refused without opening the file.
+  with ``--model``; anything else is refused without opening the file. A kind that needs a
+  model named without one is a 400, and :func:`check_models_fit` refuses a network made for
+  another player count when the game is made.
 - :class:`MapGuard`: the presets, ``random``, and ``.txt`` files inside the ``--maps`` folders,
-  named relative to them. Any other name gets one answer, which tells nothing about the files
+  named relative to them, read as :mod:`agents.web.files` allows (a regular file, nothing
+  hidden, no link out). Any other name gets one answer, which tells nothing about the files
   outside, and an error never quotes a file's content.
 - :func:`seat_specs`: the agents this server runs (the project's own: an installed package's
   agents have no time bound here), each search given a time limit of at most ``--think-ms``.
@@ -19,7 +24,9 @@ Every refusal is a :class:`WebError`, answered as one line of JSON with its stat
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
+import itertools
 import json
 import os
 import re
@@ -29,21 +36,26 @@ from typing import Any
 
 from starlette.exceptions import HTTPException
 
-from agents.records import RESULTS_SCHEMA
 from agents.registry import MS, spec_model
+from agents.web.files import MAX_LISTED, folders, read_served, served_file, served_files
 from vigtavl_env.agent import agent_names
 
 HUMAN = "human"
 MAX_NAME = 200  # characters in a name from a request: an agent spec, a file, a map
 MAX_MAP_BYTES = 64 * 1024
-MAX_LISTED = 1000  # files listed per folder in /api/meta and /api/files
-SCHEMA_PEEK = 256  # bytes read from a .json file to tell whether it is a results file
-RESULTS_HEAD = re.compile(rb'\s*\{\s*"schema"\s*:\s*"' + RESULTS_SCHEMA.encode() + rb'"')
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})
 SAFE_METHODS = ("GET", "HEAD")
+BODY_GAP_S = 10.0  # a request body's next part must come within this
+BODY_DEADLINE_S = 120.0  # and the whole body within this (16 MB at about 1 Mbit/s)
+# on every answer: no other site may frame the page, and the page loads nothing from elsewhere
+CONTENT_POLICY = ("default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+                  "form-action 'self'; frame-ancestors 'none'")
+PAGE_HEADERS = ((b"x-frame-options", b"DENY"), (b"content-security-policy", CONTENT_POLICY.encode()),
+                (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"))
 FOREIGN_FETCH = ("cross-site", "same-site")  # Sec-Fetch-Site values of another origin's page
 FAST_AGENTS = ("random", "greedy", "aggressor", "builder", "ppo", "az")  # one pass per decision
 SEARCH_AGENTS = ("search", "ppo-search", "az-search")
+MODEL_AGENTS = ("ppo", "ppo-search", "az", "az-search")  # each loads a model the spec names
 AZ_AGENTS = ("az", "az-search")  # their shipped model is agents.az's, for 2 players only
 SHIPPED_MODELS = ("pretrained", "pretrained-3p", "pretrained-4p")
 RANDOM_MAP = "random"
@@ -66,51 +78,6 @@ def clean_name(text: str, what: str) -> str:
     return text
 
 
-def inside(root: Path, name: str) -> Path | None:
-    """``root / name`` resolved (links followed) if it stays inside ``root``, else None."""
-    try:
-        path = (root / name).resolve()
-    except (OSError, RuntimeError, ValueError):  # a link loop, a name too long
-        return None
-    return path if path.is_relative_to(root) else None
-
-
-def folders(paths: Iterable[str | Path], what: str) -> tuple[Path, ...]:
-    """The folders named at start, resolved; ValueError (one line) for one that is missing."""
-    out = tuple(Path(p).resolve() for p in paths)
-    for f in out:
-        if f.is_file():
-            raise ValueError(f"{what} folder {f} is a file, not a folder: name the folder it is in, {f.parent}")
-        if not f.is_dir():
-            raise ValueError(f"{what} folder {f} does not exist")
-    return out
-
-
-def results_files(root: Path, limit: int = MAX_LISTED) -> list[tuple[Path, float]]:
-    """The vigtavl results files below ``root`` (a file's first bytes must name the schema, as
-    :func:`agents.records.results_file` writes it), newest first, with their times; hidden
-    folders (``.venv``, ``.git``) and hidden files are never searched. At most ``limit``."""
-    found: list[tuple[Path, float]] = []
-    for folder, subfolders, names in os.walk(root):
-        subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
-        for name in names:
-            path = Path(folder) / name
-            if name.endswith(".json") and not name.startswith(".") and _names_schema(path):
-                found.append((path, path.stat().st_mtime))
-        if len(found) >= 4 * limit:
-            break
-    return sorted(found, key=lambda f: (-f[1], str(f[0])))[:limit]
-
-
-def _names_schema(path: Path) -> bool:
-    try:
-        with open(path, "rb") as f:
-            head = f.read(SCHEMA_PEEK)
-    except OSError:
-        return False
-    return RESULTS_HEAD.match(head) is not None
-
-
 # -------------------------------------------------------------------- hosts and origins
 def host_names(host: str, allow: Iterable[str] = ()) -> frozenset[str]:
     """The ``Host`` names a server listening on ``host`` answers to: the loopback names, the
@@ -124,13 +91,6 @@ def host_names(host: str, allow: Iterable[str] = ()) -> frozenset[str]:
         if not ip.is_unspecified:
             names.add(f"[{ip}]" if ip.version == 6 else str(ip))
     return frozenset(names)
-
-
-def is_loopback(host: str) -> bool:
-    try:
-        return host == "localhost" or ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def _split_host(value: str) -> tuple[str, int]:
@@ -163,8 +123,11 @@ def check_origin(headers: dict[str, str], scheme: str) -> None:
 
 class Gate:
     """ASGI middleware, in front of every route: host and origin checks, a NUL in the address,
-    and body bounds. It reads the app's ``state.settings`` (``hosts``, ``port``, ``max_body``,
-    ``uploads``: a bound per path) on each request, so ``serve`` can set the port once bound."""
+    body bounds in size and time, HEAD answered as GET without the body, and the headers that
+    keep the page out of other sites' frames and other origins' scripts out of the page
+    (:data:`PAGE_HEADERS`, on every answer). It reads the app's ``state.settings`` (``hosts``,
+    ``port``, ``max_body``, ``uploads``: a bound per path) on each request, so ``serve`` can set
+    the port once bound."""
 
     def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
         self.app = app
@@ -175,6 +138,7 @@ class Gate:
         settings = scope["app"].state.settings
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         limit = settings.uploads.get(scope["path"], settings.max_body)
+        send = _guarded_send(send, head=scope["method"] == "HEAD")
         try:
             check_host(headers.get("host", ""), settings.hosts, settings.port)
             if scope["method"] not in SAFE_METHODS:
@@ -188,17 +152,43 @@ class Gate:
                 raise WebError(f"the request body is larger than {_size(limit)}", 413)
         except WebError as e:
             return await send_error(send, e)
+        if scope["method"] == "HEAD":
+            scope = {**scope, "method": "GET"}
         await self.app(scope, _bounded(receive, limit), send)
 
 
+def _guarded_send(send: Callable, head: bool) -> Callable:
+    """``send`` that adds :data:`PAGE_HEADERS` to the answer and, for a HEAD, leaves out its body."""
+
+    async def guarded(message: dict) -> None:
+        if message["type"] == "http.response.start":
+            given = {k.lower() for k, _ in message.get("headers", [])}
+            message = {**message, "headers": [*message.get("headers", []),
+                                              *((k, v) for k, v in PAGE_HEADERS if k not in given)]}
+        elif message["type"] == "http.response.body" and head:
+            message = {**message, "body": b""}
+        await send(message)
+    return guarded
+
+
 def _bounded(receive: Callable, limit: int) -> Callable:
-    """``receive`` that refuses a body past ``limit`` bytes (a chunked one has no length). It
-    raises Starlette's HTTPException, the one error FastAPI lets out of reading a body."""
-    seen = 0
+    """``receive`` that refuses a body past ``limit`` bytes (a chunked one has no length), or one
+    whose next part is :data:`BODY_GAP_S` late or whose whole takes past :data:`BODY_DEADLINE_S`.
+    It raises Starlette's HTTPException, the one error FastAPI lets out of reading a body. Once
+    the body is in, it waits as ``receive`` does (for the client to go)."""
+    seen, done, deadline = 0, False, None
 
     async def bounded() -> dict:
-        nonlocal seen
-        message = await receive()
+        nonlocal seen, done, deadline
+        if done:
+            return await receive()
+        loop = asyncio.get_running_loop()
+        deadline = deadline or loop.time() + BODY_DEADLINE_S
+        try:
+            message = await asyncio.wait_for(receive(), min(BODY_GAP_S, max(0.0, deadline - loop.time())))
+        except asyncio.TimeoutError:
+            raise HTTPException(408, "the request body came too slowly; send it again") from None
+        done = message["type"] != "http.request" or not message.get("more_body", False)
         seen += len(message.get("body", b""))
         if seen > limit:
             raise HTTPException(413, f"the request body is larger than {_size(limit)}")
@@ -218,6 +208,20 @@ def _size(n: int) -> str:
 
 
 # -------------------------------------------------------------------- model files
+def model_of(spec: str) -> str | None:
+    """The model a spec names (None for an agent that loads none); a kind that needs a model
+    (``ppo``, ``ppo-search``, ``az``, ``az-search``) named without one is a 400."""
+    kind = spec.strip().partition(":")[0].lower()
+    try:
+        model = spec_model(spec)
+    except ValueError as e:  # az and az-search say so themselves
+        raise WebError(str(e)) from None
+    if kind in MODEL_AGENTS and not (model or "").strip():
+        raise WebError(f"agent {spec!r} needs a model: {kind}:pretrained, or a file named with "
+                       "'vigtavl serve --model PATH'")
+    return model
+
+
 class ModelGuard:
     """Model files are pickles, and loading one runs the code in it: a spec's model is resolved
     to its real path (links and ``..`` followed) and loaded only if that path is a shipped model
@@ -246,10 +250,9 @@ class ModelGuard:
     def check(self, spec: str) -> str:
         """``spec`` with its model as the real path checked (a shipped name kept as it is), or a
         WebError; the file is not opened here."""
-        model = spec_model(spec)
+        kind, model = spec.strip().partition(":")[0].lower(), model_of(spec)
         if not model:
             return spec
-        kind = spec.strip().partition(":")[0].lower()
         shipped = self.shipped(kind)
         if model in SHIPPED_MODELS:
             if shipped is not None and model not in shipped:
@@ -326,7 +329,10 @@ def seat_specs(seats: Sequence[str], models: ModelGuard, think_ms: int) -> list[
         spec = clean_name(spec, "an agent spec").strip()
         if not spec:
             raise WebError("every seat needs an agent spec or 'human'")
-        out.append(spec if spec.lower() == HUMAN else models.check(bounded_spec(spec, think_ms)))
+        if spec.lower() != HUMAN:
+            model_of(spec)  # before a budget is added to it
+            spec = models.check(bounded_spec(spec, think_ms))
+        out.append(spec)
     return out
 
 
@@ -344,7 +350,7 @@ class MapGuard:
         """Every map a game may name, with its player count (a folder's unreadable files left out)."""
         out = [{"name": n, "players": p} for n, p in self.presets.items()]
         for root in self.folders:
-            for path in sorted(root.rglob("*.txt"))[:MAX_LISTED]:
+            for path, _ in itertools.islice(served_files(root, ".txt"), MAX_LISTED):
                 name = str(path.relative_to(root))
                 try:
                     out.append({"name": name, "players": self._load(root, name).num_players})
@@ -361,22 +367,44 @@ class MapGuard:
         if name in self.presets or name == RANDOM_MAP:
             return name
         for root in self.folders:
-            if name.endswith(".txt") and (found := inside(root, name)) is not None and found.is_file():
+            if name.endswith(".txt") and served_file(root, name)[0] is not None:
                 return self._load(root, name)
         raise WebError(UNKNOWN_MAP)
 
     @staticmethod
     def _load(root: Path, name: str) -> Any:
-        """A folder's map file, checked; errors name the line, never quote it."""
+        """A folder's map file (a regular file inside it: :func:`agents.web.files.served_file`),
+        checked; errors name the line, never quote it."""
         from vigtavl_env.engine.maps import load_map, parse_map
-        path = inside(root, name)
+        path = served_file(root, name)[0]
         try:
-            if path is None or path.stat().st_size > MAX_MAP_BYTES:
+            if path is None:
+                raise OSError("not a regular file inside the maps folder")
+            text = read_served(path, MAX_MAP_BYTES + 1)
+            if len(text) > MAX_MAP_BYTES:
                 raise ValueError(f"larger than {_size(MAX_MAP_BYTES)}")
-            return load_map(parse_map(path.read_text(encoding="utf-8")))
+            return load_map(parse_map(text.decode("utf-8")))
         except (OSError, UnicodeDecodeError) as e:
             raise WebError(f"map {name!r} cannot be read ({type(e).__name__})") from None
         except ValueError as e:
             line = re.match(r"line \d+", str(e))
             where = f" ({line.group()})" if line else ""
             raise WebError(f"map {name!r} is not a playable map file{where}") from None
+
+
+def check_models_fit(players: Sequence[Any], seats: Sequence[str], env: Any) -> None:
+    """Every seat's network fits the game: its observations and actions are the game's, so a
+    network trained for another player count (or board) is refused when the game is made, not
+    at its first decision. Agents without a network pass."""
+    n = len(seats)
+    for seat, (agent, spec) in enumerate(zip(players, seats)):
+        net = next((x for x in (agent, getattr(agent, "network", None), getattr(agent, "net", None))
+                    if hasattr(x, "n_actions") and (hasattr(x, "shape") or hasattr(x, "obs_shape"))), None)
+        if net is None:
+            continue
+        name = env.possible_agents[seat]
+        game = (tuple(env.observation_space(name)["observation"].shape), int(env.action_space(name).n))
+        model = (tuple(getattr(net, "shape", None) or net.obs_shape), int(net.n_actions))
+        if model != game:
+            raise WebError(f"agent {spec!r} was trained for observations {model[0]} and {model[1]} actions, not "
+                           f"this {n}-player game's {game[0]} and {game[1]}: choose a model for {n} players")

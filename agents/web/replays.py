@@ -1,9 +1,11 @@
 """Replays: results files read and their games rebuilt, for stepping through and analysing.
 
 This module owns what the server does with a recorded game. A results file is read by
-:func:`parse_results` (its games decoded one at a time, so other threads run between them) and
-:func:`read_results` (the schema, the version, each record's shape): a record may name a preset
-map or carry its map's text, nothing else, so a record never makes the server read a file.
+:func:`parse_results` (its games decoded one at a time, so other threads run between them),
+after :func:`parse_cost` has counted, before parsing, what parsing would hold (the server takes
+that from its budget, so memory is bounded whatever the file's shape), and :func:`read_results`
+(the schema, the version, each record's shape and its parts one per player): a record may name
+a preset map or carry its map's text, nothing else, so a record never makes the server read a file.
 A :class:`ReplayFile` holds an opened file's records; a :class:`ReplayGame` rebuilds one of them
 once, checks it against the record, and keeps a snapshot every :data:`SNAPSHOT_EVERY` decisions:
 any frame is then at most that many engine steps away, forward or back. For any frame it gives
@@ -32,10 +34,27 @@ from vigtavl_env.engine import apply_action
 
 SNAPSHOT_EVERY = 32
 MAX_REPLAY_DECISIONS = DEFAULT_MAX_STEPS  # a longer record would take seconds of a worker to rebuild
+PER_PLAYER = ("seats", "agent_seeds", "tokens")  # a record's fields that hold one entry per player
+PER_PLAYER_IF_ANY = ("seat_decisions", "seat_cpu")  # the same, or none in an older record
 ANALYSES_KEPT = 64  # analyses kept per rebuilt game (about 1 KB each): stepping back costs nothing
 
 _JSON = json.JSONDecoder()
 _SPACE = re.compile(r"\s*")
+# what parsing holds, measured with tracemalloc on files of one repeated shape ({}, [], {"a":[]},
+# strings, floats, emoji, and real results files): at most 64 bytes per value (a string, a float
+# and its slot), 112 more per object or array (a one-key object is 184 bytes), and 8 per byte of
+# the text (decoded at up to 4 bytes a character, and strings cut from it as wide)
+PARSED_PER_VALUE, PARSED_PER_CONTAINER, PARSED_PER_BYTE = 64, 112, 8
+
+
+def parse_cost(body: bytes) -> int:
+    """What parsing ``body`` would hold at most, in bytes, counted before parsing and whatever
+    its shape: its commas (a value each, after the first in each object or array) and its
+    brackets (an object or an array each), those inside strings counted too, so the count is
+    never low. A file of 5 million ``{}`` counts 950 MB; a real results file about 17 times
+    its size (it holds about 7)."""
+    containers = body.count(b"{") + body.count(b"[")
+    return PARSED_PER_VALUE * body.count(b",") + PARSED_PER_CONTAINER * containers + PARSED_PER_BYTE * len(body)
 
 
 def parse_results(body: bytes, name: str) -> Any:
@@ -104,10 +123,19 @@ def read_results(data: Any, name: str) -> list[GameRecord]:
 def check_record(r: GameRecord, name: str) -> None:
     """A record the server may rebuild (its fields' types were checked as it was read,
     ``GameRecord.from_dict``): a preset map or the map's own text (a map name is never read as a
-    file), and no more decisions than a game may have."""
+    file), 2 to 4 players and one seat, seed and score for each (winners among them), and no
+    more decisions than a game may have."""
     from vigtavl_env.engine.maps import list_presets
     if r.map_text is None and r.map not in list_presets():
         raise WebError(f"{name}: game {r.game} names map {r.map[:40]!r}, which is not a preset, and has no map text")
+    n = r.num_players
+    if not 2 <= n <= 4:
+        raise WebError(f"{name}: game {r.game} has {n} players; a game has 2 to 4")
+    wrong = [f for f in PER_PLAYER if len(getattr(r, f)) != n]
+    wrong += [f for f in PER_PLAYER_IF_ANY if len(getattr(r, f)) not in (0, n)]
+    if wrong or not all(0 <= w < n for w in r.winners):
+        raise WebError(f"{name}: game {r.game} is a {n}-player game, but its {', '.join(wrong) or 'winners'} "
+                       "do not name its players")
     if len(r.decisions) > MAX_REPLAY_DECISIONS:
         raise WebError(f"{name}: game {r.game} has {len(r.decisions)} decisions; this server replays at most "
                        f"{MAX_REPLAY_DECISIONS}")
@@ -152,6 +180,9 @@ class ReplayGame:
     def _rebuild(self, record: GameRecord) -> None:
         check_engine(record)
         state = initial_state(record)
+        if state.n_players != record.num_players:
+            raise WebError(f"game {record.game} is a {record.num_players}-player game on a "
+                           f"{state.n_players}-player map")
         self.record = record
         self.board = board_view(state.gmap.board, state.gmap.terrain)
         self.snapshots = [state.clone(keep_events=False)]

@@ -13,6 +13,9 @@ build step) calls this JSON API, the module-level :data:`router`:
   results file; ``POST /api/games/{id}/replay``: open it for replay. Started with ``"hints": true``,
   ``GET /api/games/{id}/hint``: what the strongest agent would decide now; with ``"undo": true``,
   ``POST /api/games/{id}/undo``: the person's last decision and the agents' answers since taken back.
+  A new game's answer carries its ``token``, also set as a cookie for the game's own addresses:
+  ``decide`` and ``undo`` need it (the cookie, or an ``X-Game-Token`` header); the id, which
+  shows in the page's address, lets one look and ask agents to move.
 - ``GET /api/files``: the results files in the folders given to ``serve``; ``POST /api/replays``
   ``{"folder": 0, "file": "results.json"}`` opens one, ``POST /api/replays/upload?name=F`` opens an
   uploaded one (the request body is the file); ``GET /api/replays/{id}``: its games;
@@ -20,23 +23,30 @@ build step) calls this JSON API, the module-level :data:`router`:
   decision k; ``.../frames/{k}/analysis``: the strongest agent's choices there and its estimate.
 
 Every refusal is a 4xx answer ``{"error": "one line"}``: 400 bad input (an illegal decision, a
-malformed file, an unknown agent or map), 403 another host or another site's page, 404 unknown
-game or file, 409 not now (not your decision, the game is over), 413 too large, 422 a request
-of the wrong shape; 503 when the server is full or busy. What the server reads, runs and keeps
-is in docs/web.md; the checks are :mod:`agents.web.guards`, the memory :mod:`agents.web.store`.
+malformed file, an unknown agent or map, a model for another player count), 403 another host,
+another site's page or a decision without the game's token, 404 unknown game or file, 408 a
+body too slow, 409 not now (not your decision, the game is over), 413 too large, 422 a request
+of the wrong shape; 503 when the server is full or busy. Every answer is ASCII JSON (a lone
+surrogate echoed as its escape), with headers that forbid framing and other origins' scripts.
+The schema is ``/openapi.json``; there is no ``/api/docs`` page (Swagger's loads from a CDN).
+What the server reads, runs and keeps is in docs/web.md; the checks are :mod:`agents.web.guards`
+and :mod:`agents.web.files`, the memory :mod:`agents.web.store`, the connections
+:mod:`agents.web.serving`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import secrets
 import socket
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, field, replace
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi import APIRouter, Depends, FastAPI, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
@@ -44,24 +54,30 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from agents.web.files import folders, read_served, results_files, served_file
 from agents.web.guards import (
-    LOOPBACK_NAMES, Gate, MapGuard, ModelGuard, WebError, clean_name, folders, host_names, inside,
-    is_loopback, results_files, seat_specs,
+    LOOPBACK_NAMES, Gate, MapGuard, ModelGuard, WebError, check_models_fit, clean_name, host_names, seat_specs,
 )
-from agents.web.replays import ReplayFile, ReplayGame, parse_results, read_results
+from agents.web.replays import ReplayFile, ReplayGame, parse_cost, parse_results, read_results
 from agents.web.sessions import LiveGame
-from agents.web.store import Limits, Store, ThinkPool
+from agents.web.store import Budget, Limits, Store, ThinkPool
 
 STATIC = Path(__file__).resolve().parent / "static"
 UPLOAD_PATH = "/api/replays/upload"
 MAX_UPLOAD = 16 * 1024 * 1024  # a results file: about 11,000 games; parsed, about 80 MB
 MAX_BODY = 64 * 1024  # any other request
 DEFAULT_THINK_MS = 2000
-SHUTDOWN_WAIT_S = 1  # uvicorn waits this long for requests in progress (an /advance) when stopped
-MAX_CONNECTIONS = 256  # uvicorn answers 503 past this many at once
 MAX_SEED = 2 ** 63
-MODEL_WARNING = ("warning: model files (SB3 zips) are pickles, and loading one runs the code in it: "
-                 "this server loads only the shipped pretrained models and the files named with --model")
+OWNER_COOKIE = "vigtavl-owner"  # a game's own token, for its person's decisions and undos
+TOKEN_HEADER = "x-game-token"  # the same token, sent by a client that keeps no cookies
+
+
+class JSON(JSONResponse):
+    """Every answer's JSON, written in ASCII: text that cannot be encoded as UTF-8 (a lone
+    surrogate, read from an uploaded file's ``"\\ud800"``) is echoed as its escape, never a 500."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode("ascii")
 
 
 @dataclass(frozen=True)
@@ -117,21 +133,35 @@ Locked = Annotated[LiveGame, Depends(locked_game, scope="function")]
 
 
 async def rebuilt_game(key: str, number: int, request: Request) -> ReplayGame:
-    """Game ``number`` of an opened results file, rebuilt on first use on a worker thread; the
+    """Game ``number`` of an opened results file, rebuilt on first use on the builders' pool; the
     requests that want it meanwhile wait for that one build on the event loop."""
     store = request.app.state.store
     game = store.rebuilt_game(key, number)
     if game is not None:
         return game
     building = request.app.state.building
-    if (key, number) not in building:
-        task = asyncio.ensure_future(run_in_threadpool(store.rebuild, key, number))
+    if (key, number) not in building:  # a few at once, on their own threads: past that, a 503
+        task = asyncio.wrap_future(request.app.state.builders.submit(lambda: store.rebuild(key, number)))
         task.add_done_callback(lambda _: building.pop((key, number), None))
         building[key, number] = task
     return await asyncio.shield(building[key, number])
 
 
 Rebuilt = Annotated[ReplayGame, Depends(rebuilt_game)]
+
+
+async def owner(key: str, request: Request) -> None:
+    """The request holds the game's own token: the cookie set when the game was made (the
+    browser that made it sends it), or the :data:`TOKEN_HEADER` header; else 403. The id, which
+    shows in the address, lets one look and ask agents to move, not decide for the person."""
+    game = request.app.state.store.game(key)
+    given = request.headers.get(TOKEN_HEADER) or request.cookies.get(OWNER_COOKIE) or ""
+    if not secrets.compare_digest(given.encode("utf-8", "replace"), game.token.encode()):
+        raise WebError("only the page that started this game may decide or undo in it (its token is missing "
+                       "or wrong); start a game of your own", 403)
+
+
+Owner = Depends(owner)
 
 
 async def settings_of(request: Request) -> Settings:
@@ -171,13 +201,17 @@ def _agents_menu(models: list[str]) -> list[dict[str, str]]:
 
 # -------------------------------------------------------------------- live games
 @router.post("/api/games")
-def new_game(req: NewGame, request: Request, settings: Config) -> dict[str, Any]:
+def new_game(req: NewGame, request: Request, response: Response, settings: Config) -> dict[str, Any]:
+    """A new game, kept for the client that asked (its address: :meth:`Store.add_game`); its
+    token goes back in the answer and in a cookie only its own game's addresses receive."""
     state = request.app.state
     seats = seat_specs(req.seats, state.models, settings.think_ms)
     game = LiveGame(seats, seed=req.seed, map=state.maps.resolve(req.map), hints=req.hints, undo=req.undo)
-    key = state.store.add_game(game)
+    check_models_fit(game.players, game.seats, game.env)
+    key = state.store.add_game(game, request.client.host if request.client else "")
+    response.set_cookie(OWNER_COOKIE, game.token, path=f"/api/games/{key}", httponly=True, samesite="strict")
     with game.lock:  # its id is not out yet: nobody else holds it
-        return {"id": key, "board": game.board, **game.view()}
+        return {"id": key, "token": game.token, "board": game.board, **game.view()}
 
 
 @router.get("/api/games/{key}")
@@ -185,7 +219,7 @@ def game_view(key: str, game: Locked, since: int = 0, board: bool = False) -> di
     return {"id": key, **({"board": game.board} if board else {}), **game.view(since)}
 
 
-@router.post("/api/games/{key}/decide")
+@router.post("/api/games/{key}/decide", dependencies=[Owner])
 def decide(key: str, req: Decision, game: Locked, since: int = 0) -> dict[str, Any]:
     game.decide(req.action, req.seat)
     return {"id": key, **game.view(since)}
@@ -217,7 +251,7 @@ async def hint(request: Request, game: Annotated[LiveGame, Depends(live_game)]) 
     return await asyncio.shield(asyncio.wrap_future(future))
 
 
-@router.post("/api/games/{key}/undo")
+@router.post("/api/games/{key}/undo", dependencies=[Owner])
 def undo(key: str, game: Locked) -> dict[str, Any]:
     """Takes back the person's last decision and the agents' answers since (a game started with
     undo); the view from the start, as the move list is shorter now."""
@@ -226,15 +260,16 @@ def undo(key: str, game: Locked) -> dict[str, Any]:
 
 
 @router.get("/api/games/{key}/record")
-def record(key: str, game: Locked) -> JSONResponse:
-    return JSONResponse(game.results(),
-                        headers={"Content-Disposition": f'attachment; filename="vigtavl-{key}.json"'})
+def record(game: Locked) -> JSON:
+    return JSON(game.results(),
+                headers={"Content-Disposition": f'attachment; filename="vigtavl-game-{game.seed}.json"'})
 
 
 @router.post("/api/games/{key}/replay")
-def replay_live(key: str, game: Locked, request: Request) -> dict[str, Any]:
+def replay_live(game: Locked, request: Request) -> dict[str, Any]:
+    """The game as it stands, opened for replay under a name of its own: the live id stays out."""
     rec = game.record()
-    replay = ReplayFile([rec], f"game {key}", len(json.dumps(rec.to_dict())))
+    replay = ReplayFile([rec], f"a game played here, seed {game.seed}", len(json.dumps(rec.to_dict())))
     return {"id": request.app.state.store.add_replay(replay), **replay.summary()}
 
 
@@ -249,34 +284,61 @@ def files(settings: Config) -> dict[str, Any]:
 
 
 @router.post("/api/replays")
-def open_file(req: OpenFile, request: Request, settings: Config) -> JSONResponse:
+def open_file(req: OpenFile, request: Request, settings: Config) -> JSON:
+    """A results file of a ``--results`` folder: a regular file inside it, by its name there
+    (:func:`agents.web.files.served_file`), read within the bound on bytes parsed at once."""
     name = clean_name(req.file, "a file name")
     if not 0 <= req.folder < len(settings.results):
         raise WebError(f"no results folder {req.folder}: start the server with --results DIR", 404)
     root = settings.results[req.folder]
-    path = inside(root, name)
-    if path is None:
+    path, why = served_file(root, name)
+    if why == "outside":
         raise WebError(f"{name} is outside the results folder {root}", 400)
-    if not path.is_file():
+    if path is None:
         raise WebError(f"no file {name} in {root}", 404)
     size, limit = path.stat().st_size, settings.uploads[UPLOAD_PATH]
     if size > limit:
         raise WebError(f"{name} is larger than {limit >> 20} MB", 413)
-    return _open(request, path.read_bytes(), name)
+    with parsing(request, size):
+        try:
+            body = read_served(path, limit)
+        except OSError:
+            raise WebError(f"no file {name} in {root}", 404) from None
+        return _open(request, body, name)
 
 
 @router.post(UPLOAD_PATH)
-async def upload(request: Request, name: str = "upload.json") -> JSONResponse:
+async def upload(request: Request, name: str = "upload.json") -> JSON:
+    """An uploaded results file (the body), read and parsed within the bound on bytes parsed at
+    once: its declared length, or the largest a chunked body may be, is taken before reading."""
     name = clean_name(name, "a file name")
-    chunks = [chunk async for chunk in request.stream()]  # the Gate bounds its size
-    return await run_in_threadpool(_open, request, b"".join(chunks), name)
+    limit = request.app.state.settings.uploads[UPLOAD_PATH]
+    length = request.headers.get("content-length", "")
+    with parsing(request, min(int(length), limit) if length.isdigit() else limit):
+        chunks = [chunk async for chunk in request.stream()]  # the Gate bounds its size and time
+        return await run_in_threadpool(_open, request, b"".join(chunks), name)
 
 
-def _open(request: Request, body: bytes, name: str) -> JSONResponse:
+@contextlib.contextmanager
+def parsing(request: Request, size: int) -> Iterator[None]:
+    """``size`` bytes of the server's :class:`Budget` of bytes being parsed, held for the block (503 if
+    they are not free now)."""
+    budget = request.app.state.parsing
+    taken = budget.take(size)
+    try:
+        yield
+    finally:
+        budget.give(taken)
+
+
+def _open(request: Request, body: bytes, name: str) -> JSON:
     """A results file's bytes parsed and opened, and the answer rendered: off the event loop
-    (the callers run in a thread), as a file of thousands of games takes a while."""
-    replay = ReplayFile(read_results(parse_results(body, name), name), name, len(body))
-    return JSONResponse({"id": request.app.state.store.add_replay(replay), **replay.summary()})
+    (the callers run in a thread), as a file of thousands of games takes a while. What parsing
+    would hold (:func:`parse_cost`, counted before) is taken from the budget first: a file whose
+    shape would cost more than the whole budget is a 413, one that does not fit now a 503."""
+    with parsing(request, parse_cost(body)):
+        replay = ReplayFile(read_results(parse_results(body, name), name), name, len(body))
+    return JSON({"id": request.app.state.store.add_replay(replay), **replay.summary()})
 
 
 @router.get("/api/replays/{key}")
@@ -307,23 +369,23 @@ async def replay_analysis(game: Rebuilt, frame: int, request: Request) -> dict[s
 
 
 # -------------------------------------------------------------------- the app
-def _web_error(_: Request, e: WebError) -> JSONResponse:
-    return JSONResponse({"error": str(e)}, status_code=e.status)
+def _web_error(_: Request, e: WebError) -> JSON:
+    return JSON({"error": str(e)}, status_code=e.status)
 
 
-def _bad_shape(_: Request, e: RequestValidationError) -> JSONResponse:
+def _bad_shape(_: Request, e: RequestValidationError) -> JSON:
     first = e.errors()[0] if e.errors() else {}
     where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
-    return JSONResponse({"error": f"bad request: {where or 'body'}: {first.get('msg', 'malformed')}"},
+    return JSON({"error": f"bad request: {where or 'body'}: {first.get('msg', 'malformed')}"},
                         status_code=422)
 
 
-def _http_error(_: Request, e: StarletteHTTPException) -> JSONResponse:
-    return JSONResponse({"error": str(e.detail)}, status_code=e.status_code)
+def _http_error(_: Request, e: StarletteHTTPException) -> JSON:
+    return JSON({"error": str(e.detail)}, status_code=e.status_code)
 
 
-def _server_error(_: Request, e: Exception) -> JSONResponse:
-    return JSONResponse({"error": f"the server failed on this request ({type(e).__name__}); see its log"},
+def _server_error(_: Request, e: Exception) -> JSON:
+    return JSON({"error": f"the server failed on this request ({type(e).__name__}); see its log"},
                         status_code=500)
 
 
@@ -340,12 +402,15 @@ def create_app(results: list[str | Path] = (), models: list[str | Path] = (), ma
             raise ValueError(f"model file {m} does not exist")
     if think_ms < 1:
         raise ValueError(f"--think-ms must be at least 1, got {think_ms}")
-    app = FastAPI(title="Vigtavl", docs_url="/api/docs", redoc_url=None)
+    # no /api/docs: Swagger's page loads its script from a CDN; the schema is /openapi.json
+    app = FastAPI(title="Vigtavl", docs_url=None, redoc_url=None, default_response_class=JSON)
     app.state.settings = Settings(results=folders(results, "results"), models=model_paths, think_ms=int(think_ms),
                                   hosts=host_names(host, allow_hosts), limits=limits)
     app.state.models, app.state.maps = ModelGuard(model_paths), MapGuard(maps)
     app.state.store = Store(limits)
     app.state.pool = ThinkPool(limits.think_workers, limits.think_queue)
+    app.state.builders = ThinkPool(limits.build_workers, limits.build_queue, "replay games being rebuilt")
+    app.state.parsing = Budget(limits.parse_bytes)
     app.state.building = {}  # (file id, game) -> the rebuild under way, on the event loop only
     app.add_exception_handler(WebError, _web_error)
     app.add_exception_handler(RequestValidationError, _bad_shape)
@@ -369,23 +434,3 @@ def bind(host: str, port: int) -> socket.socket:
         raise OSError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
     return sock
 
-
-def serve(host: str = "127.0.0.1", port: int = 8000, results: list[str | Path] = (),
-          models: list[str | Path] = (), maps: list[str | Path] = (), think_ms: int = DEFAULT_THINK_MS,
-          allow_hosts: list[str] = (), print_fn: Any = print) -> None:
-    """Run the web app until Ctrl-C or SIGTERM; prints its address first."""
-    import uvicorn
-    app = create_app(results, models, maps, think_ms=think_ms, host=host, allow_hosts=allow_hosts)
-    sock = bind(host, port)
-    address = sock.getsockname()
-    app.state.settings = replace(app.state.settings, port=address[1])  # the Host header must name it
-    shown = f"[{address[0]}]" if ":" in address[0] else address[0]
-    print_fn(f"Vigtavl is at http://{shown}:{address[1]}/  (Ctrl-C stops it)")
-    print_fn(MODEL_WARNING + (f" ({', '.join(map(str, models))})" if models else ""))
-    if not is_loopback(host):
-        names = ", ".join(sorted(app.state.settings.hosts - LOOPBACK_NAMES)) or "none yet: add --allow-host NAME"
-        print_fn(f"warning: listening on {host}: anyone who reaches this machine can use the server; "
-                 f"it answers to the loopback names and {names}")
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=SHUTDOWN_WAIT_S,
-                                           limit_concurrency=MAX_CONNECTIONS))
-    server.run(sockets=[sock])

@@ -4,12 +4,15 @@
   bytes. A new entry makes room by dropping the least recently used entries that may go; when
   none may, it is refused (503), so a game being played is never dropped for another.
 - :class:`Store`: three tables. Live games: one may go only after :attr:`Limits.idle_s` seconds
-  untouched, and never while its agent thinks. Opened results files and rebuilt replay games
+  untouched, and never while its agent thinks; a client (an address) keeps at most
+  :attr:`Limits.games_per_client`, its own oldest making room for its next, so no client can
+  take every place. Opened results files and rebuilt replay games
   (the frames and snapshots of one game of a file) go least recently used first; a file that
   goes takes its rebuilt games with it.
 - :class:`ThinkPool`: agents think on a few daemon threads of their own, fed by a bounded
   queue, never on the request workers; a full queue is a 503, and a think in progress never
-  holds the server up when it stops.
+  holds the server up when it stops. Replay games are rebuilt on another such pool.
+- :class:`Budget`: the bytes of results files being read and parsed at once; past it, a 503.
 
 The byte estimates were measured with tracemalloc on duel games between heuristic agents: a live
 game holds 1.14 MB once its agents are made and 25-33 KB more per decision (the event log and the
@@ -32,6 +35,7 @@ from typing import Any
 from agents.web.guards import WebError
 
 MB = 1 << 20
+TOKEN_BYTES = 16  # a game's token: its person's right to decide and undo
 LIVE_GAME_BYTES = 1_600_000  # measured 1.14 MB, plus the last view kept for repeated polls
 LIVE_DECISION_BYTES = 32_000
 RECORD_BYTES_PER_JSON_BYTE = 5
@@ -46,12 +50,16 @@ class Limits:
     live_games: int = 64
     live_bytes: int = 512 * MB
     idle_s: float = 15 * 60  # a live game untouched this long may make room for a new one
+    games_per_client: int = 16  # a client's next game makes room by dropping its own oldest
     replays: int = 16  # opened results files
     replay_bytes: int = 256 * MB
     rebuilt: int = 256  # rebuilt replay games, of all files together
     rebuilt_bytes: int = 128 * MB
     think_workers: int = 2
     think_queue: int = 8  # thinks waiting for a worker; past this a new one is a 503
+    build_workers: int = 2  # replay games rebuilt at once (their own threads: the agents' are apart)
+    build_queue: int = 8
+    parse_bytes: int = 384 * MB  # results files being read and parsed at once: their bytes, and what parsing holds
 
 
 def new_id() -> str:
@@ -128,10 +136,23 @@ class Store:
     def _idle(self, game: Any) -> bool:
         return game.thinking is None and self.clock() - game.touched >= self.limits.idle_s
 
-    def add_game(self, game: Any) -> str:
+    def add_game(self, game: Any, client: str = "") -> str:
+        """Keeps a new game of ``client`` (its address), with a token of its own (``game.token``:
+        the person's decisions need it, the id alone does not grant them): at
+        :attr:`Limits.games_per_client`, the client's own least recently used games that are not
+        thinking go first, so one client never takes every place; then any game idle long
+        enough; else a 503."""
         with self.lock:
             key = new_id()
-            game.touched = self.clock()
+            game.touched, game.client, game.token = self.clock(), client, secrets.token_urlsafe(TOKEN_BYTES)
+            mine = [k for k, g in self.games.items.items() if getattr(g, "client", "") == client]
+            spare = [k for k in mine if self.games.items[k].thinking is None]
+            over = len(mine) + 1 - self.limits.games_per_client
+            if over > len(spare):
+                raise WebError(f"the server is full for you: your {len(mine)} games' agents are all thinking; "
+                               "try again when one has decided", 503)
+            for k in spare[:max(0, over)]:
+                del self.games.items[k]
             self.games.add(key, game)
             return key
 
@@ -177,17 +198,18 @@ class Store:
 class ThinkPool:
     """A few daemon threads where agents think, fed by a bounded queue."""
 
-    def __init__(self, workers: int, waiting: int) -> None:
+    def __init__(self, workers: int, waiting: int, what: str = "agents are thinking") -> None:
         self.jobs: queue.Queue = queue.Queue(maxsize=waiting)
+        self.what = what
         for i in range(workers):  # daemon: a think in progress does not keep the process alive
-            threading.Thread(target=self._work, name=f"vigtavl-think-{i}", daemon=True).start()
+            threading.Thread(target=self._work, name=f"vigtavl-{what.split()[0]}-{i}", daemon=True).start()
 
     def submit(self, job: Callable[[], Any]) -> Future:
         future: Future = Future()
         try:
             self.jobs.put_nowait((job, future))
         except queue.Full:
-            raise WebError("the server is busy: too many agents are thinking now; try again in a moment", 503) from None
+            raise WebError(f"the server is busy: too many {self.what} now; try again in a moment", 503) from None
         return future
 
     def _work(self) -> None:
@@ -198,3 +220,31 @@ class ThinkPool:
                     future.set_result(job())
                 except BaseException as e:  # the request that waits answers it
                     future.set_exception(e)
+
+
+class Budget:
+    """Bytes that may be in use at once (results files being read and parsed): taken before the
+    work, given back after it; what does not fit now is a 503, never a wait."""
+
+    def __init__(self, total: int) -> None:
+        self.total, self.used = total, 0
+        self.lock = threading.Lock()
+
+    def free(self) -> int:
+        with self.lock:
+            return self.total - self.used
+
+    def take(self, n: int) -> int:
+        if n > self.total:
+            raise WebError(f"this is too large to read: about {mb(n)} once parsed, and this server reads at most "
+                           f"{mb(self.total)} at once", 413)
+        with self.lock:
+            if n > self.total - self.used:
+                raise WebError(f"the server is busy reading other results files ({mb(self.used)} now); "
+                               "try again in a moment", 503)
+            self.used += n
+            return n
+
+    def give(self, n: int) -> None:
+        with self.lock:
+            self.used -= n
