@@ -10,7 +10,7 @@ writing, which frees the reader.
 
 from __future__ import annotations
 
-import json
+import asyncio
 import os
 import socket
 import threading
@@ -223,6 +223,21 @@ def test_a_connection_that_sends_nothing_is_closed_after_the_header_timeout():
         server.close()
 
 
+def test_a_body_that_stops_coming_is_cut_off(monkeypatch):
+    from agents.web import guards
+    monkeypatch.setattr(guards, "BODY_GAP_S", 0.5)
+    server = RunningServer()
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=DEADLINE_S) as s:
+            s.sendall(f"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nContent-Type: application/json\r\n"
+                      "Content-Length: 40\r\n\r\n{\"seats\": ".encode())
+            t = time.perf_counter()
+            assert s.recv(64).startswith(b"HTTP/1.1 408"), "a body that stopped coming held its request"
+            assert time.perf_counter() - t < 5
+    finally:
+        server.close()
+
+
 # -------------------------------------------------------------------- one client, every slot
 def test_one_client_cannot_take_every_game_slot():
     app = create_app(limits=Limits(live_games=8, games_per_client=3))
@@ -244,6 +259,33 @@ def test_a_clients_game_that_thinks_is_not_dropped_for_its_next():
     store.game(first).thinking = store.game(second).thinking = Future()
     assert "full" in one_line_error(client.post("/api/games", json={"seats": ["human", "greedy"]}), 503)
     assert local(app, "10.0.0.2").post("/api/games", json={"seats": ["human", "greedy"]}).status_code == 200
+
+
+def test_one_client_starting_many_games_at_once_waits_for_its_own_turns():
+    from agents.web.store import Turns
+
+    async def scenario() -> tuple[list[str], Exception]:
+        turns, order = Turns(2, 1.0, "starting other games"), []
+
+        async def start(client: str, tag: str, hold: float) -> None:
+            async with turns.turn(client):
+                order.append(tag)
+                await asyncio.sleep(hold)
+        crowd = [asyncio.ensure_future(start("a", f"a{i}", 0.05)) for i in range(6)]
+        await asyncio.sleep(0.01)
+        await start("b", "b", 0)  # not behind the crowd
+        await asyncio.gather(*crowd)
+        held = asyncio.ensure_future(start("a", "long", 2.0))
+        await asyncio.sleep(0.01)
+        try:
+            await start("a", "late", 0)
+        except Exception as e:  # noqa: BLE001 - the refusal is what is checked
+            refused = e
+        held.cancel()
+        return order, refused
+    order, refused = asyncio.run(scenario())
+    assert order.index("b") <= 1 and order[:1] == ["a0"] and len(order) == 8 and "late" not in order
+    assert getattr(refused, "status", None) == 503 and "busy starting" in str(refused)
 
 
 # -------------------------------------------------------------------- uploads: their shape and their number

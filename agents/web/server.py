@@ -37,30 +37,28 @@ and :mod:`agents.web.files`, the memory :mod:`agents.web.store`, the connections
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import secrets
 import socket
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Request, Response
 from fastapi.concurrency import run_in_threadpool
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from agents.web.answers import JSON, add_handlers
 from agents.web.files import folders, read_served, results_files, served_file
 from agents.web.guards import (
     LOOPBACK_NAMES, Gate, MapGuard, ModelGuard, WebError, check_models_fit, clean_name, host_names, seat_specs,
 )
 from agents.web.replays import ReplayFile, ReplayGame, parse_cost, parse_results, read_results
 from agents.web.sessions import LiveGame
-from agents.web.store import Budget, Limits, Store, ThinkPool
+from agents.web.store import Budget, Limits, Store, ThinkPool, Turns
 
 STATIC = Path(__file__).resolve().parent / "static"
 UPLOAD_PATH = "/api/replays/upload"
@@ -68,16 +66,10 @@ MAX_UPLOAD = 16 * 1024 * 1024  # a results file: about 11,000 games; parsed, abo
 MAX_BODY = 64 * 1024  # any other request
 DEFAULT_THINK_MS = 2000
 MAX_SEED = 2 ** 63
+GAMES_STARTING = 3  # games being made at once (one per client); the others wait their turn
+STARTING_WAIT_S = 10.0  # past this wait for a turn, a 503
 OWNER_COOKIE = "vigtavl-owner"  # a game's own token, for its person's decisions and undos
 TOKEN_HEADER = "x-game-token"  # the same token, sent by a client that keeps no cookies
-
-
-class JSON(JSONResponse):
-    """Every answer's JSON, written in ASCII: text that cannot be encoded as UTF-8 (a lone
-    surrogate, read from an uploaded file's ``"\\ud800"``) is echoed as its escape, never a 500."""
-
-    def render(self, content: Any) -> bytes:
-        return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode("ascii")
 
 
 @dataclass(frozen=True)
@@ -201,14 +193,23 @@ def _agents_menu(models: list[str]) -> list[dict[str, str]]:
 
 # -------------------------------------------------------------------- live games
 @router.post("/api/games")
-def new_game(req: NewGame, request: Request, response: Response, settings: Config) -> dict[str, Any]:
+async def new_game(req: NewGame, request: Request, response: Response, settings: Config) -> dict[str, Any]:
     """A new game, kept for the client that asked (its address: :meth:`Store.add_game`); its
-    token goes back in the answer and in a cookie only its own game's addresses receive."""
+    token goes back in the answer and in a cookie only its own game's addresses receive. Made on
+    a worker thread (agents and models load), a few at once and one per client
+    (:class:`agents.web.store.Turns`), so that a client starting many games at once takes neither every worker
+    nor every other client's turn."""
+    client = request.client.host if request.client else ""
+    async with request.app.state.starting.turn(client):
+        return await run_in_threadpool(_new_game, req, request, response, settings, client)
+
+
+def _new_game(req: NewGame, request: Request, response: Response, settings: Settings, client: str) -> dict[str, Any]:
     state = request.app.state
     seats = seat_specs(req.seats, state.models, settings.think_ms)
     game = LiveGame(seats, seed=req.seed, map=state.maps.resolve(req.map), hints=req.hints, undo=req.undo)
     check_models_fit(game.players, game.seats, game.env)
-    key = state.store.add_game(game, request.client.host if request.client else "")
+    key = state.store.add_game(game, client)
     response.set_cookie(OWNER_COOKIE, game.token, path=f"/api/games/{key}", httponly=True, samesite="strict")
     with game.lock:  # its id is not out yet: nobody else holds it
         return {"id": key, "token": game.token, "board": game.board, **game.view()}
@@ -299,7 +300,7 @@ def open_file(req: OpenFile, request: Request, settings: Config) -> JSON:
     size, limit = path.stat().st_size, settings.uploads[UPLOAD_PATH]
     if size > limit:
         raise WebError(f"{name} is larger than {limit >> 20} MB", 413)
-    with parsing(request, size):
+    with request.app.state.parsing.held(size):
         try:
             body = read_served(path, limit)
         except OSError:
@@ -314,21 +315,9 @@ async def upload(request: Request, name: str = "upload.json") -> JSON:
     name = clean_name(name, "a file name")
     limit = request.app.state.settings.uploads[UPLOAD_PATH]
     length = request.headers.get("content-length", "")
-    with parsing(request, min(int(length), limit) if length.isdigit() else limit):
+    with request.app.state.parsing.held(min(int(length), limit) if length.isdigit() else limit):
         chunks = [chunk async for chunk in request.stream()]  # the Gate bounds its size and time
         return await run_in_threadpool(_open, request, b"".join(chunks), name)
-
-
-@contextlib.contextmanager
-def parsing(request: Request, size: int) -> Iterator[None]:
-    """``size`` bytes of the server's :class:`Budget` of bytes being parsed, held for the block (503 if
-    they are not free now)."""
-    budget = request.app.state.parsing
-    taken = budget.take(size)
-    try:
-        yield
-    finally:
-        budget.give(taken)
 
 
 def _open(request: Request, body: bytes, name: str) -> JSON:
@@ -336,7 +325,7 @@ def _open(request: Request, body: bytes, name: str) -> JSON:
     (the callers run in a thread), as a file of thousands of games takes a while. What parsing
     would hold (:func:`parse_cost`, counted before) is taken from the budget first: a file whose
     shape would cost more than the whole budget is a 413, one that does not fit now a 503."""
-    with parsing(request, parse_cost(body)):
+    with request.app.state.parsing.held(parse_cost(body)):
         replay = ReplayFile(read_results(parse_results(body, name), name), name, len(body))
     return JSON({"id": request.app.state.store.add_replay(replay), **replay.summary()})
 
@@ -369,26 +358,6 @@ async def replay_analysis(game: Rebuilt, frame: int, request: Request) -> dict[s
 
 
 # -------------------------------------------------------------------- the app
-def _web_error(_: Request, e: WebError) -> JSON:
-    return JSON({"error": str(e)}, status_code=e.status)
-
-
-def _bad_shape(_: Request, e: RequestValidationError) -> JSON:
-    first = e.errors()[0] if e.errors() else {}
-    where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
-    return JSON({"error": f"bad request: {where or 'body'}: {first.get('msg', 'malformed')}"},
-                        status_code=422)
-
-
-def _http_error(_: Request, e: StarletteHTTPException) -> JSON:
-    return JSON({"error": str(e.detail)}, status_code=e.status_code)
-
-
-def _server_error(_: Request, e: Exception) -> JSON:
-    return JSON({"error": f"the server failed on this request ({type(e).__name__}); see its log"},
-                        status_code=500)
-
-
 def create_app(results: list[str | Path] = (), models: list[str | Path] = (), maps: list[str | Path] = (),
                think_ms: int = DEFAULT_THINK_MS, host: str = "127.0.0.1", allow_hosts: list[str] = (),
                limits: Limits = Limits()) -> FastAPI:
@@ -411,11 +380,9 @@ def create_app(results: list[str | Path] = (), models: list[str | Path] = (), ma
     app.state.pool = ThinkPool(limits.think_workers, limits.think_queue)
     app.state.builders = ThinkPool(limits.build_workers, limits.build_queue, "replay games being rebuilt")
     app.state.parsing = Budget(limits.parse_bytes)
+    app.state.starting = Turns(GAMES_STARTING, STARTING_WAIT_S, "starting other games")
     app.state.building = {}  # (file id, game) -> the rebuild under way, on the event loop only
-    app.add_exception_handler(WebError, _web_error)
-    app.add_exception_handler(RequestValidationError, _bad_shape)
-    app.add_exception_handler(StarletteHTTPException, _http_error)
-    app.add_exception_handler(Exception, _server_error)
+    add_handlers(app)
     app.add_middleware(Gate)
     app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -36,7 +36,9 @@ RECHECK_S = 0.05  # the shortest wait before the header timer looks again
 KEEP_ALIVE_S = 5  # uvicorn closes a connection this long after its last answer
 HEADER_BYTES = 16 * 1024  # a request's headers at most (h11's bound on an incomplete event)
 SHUTDOWN_WAIT_S = 1  # uvicorn waits this long for requests in progress (an /advance) when stopped
-MAX_CONNECTIONS = 256  # open at once; the idle ones make room for a newcomer, the busy ones 503
+MAX_CONNECTIONS = 1000  # open at once; the idle ones make room for a newcomer
+CLOSING_SLACK = 64  # uvicorn counts a connection until it is gone: its 503 comes only this far past
+SPARE_FILES = 256  # file descriptors kept for the rest: models, maps, results files, threads
 MODEL_WARNING = ("warning: model files (SB3 zips) are pickles, and loading one runs the code in it: "
                  "this server loads only the shipped pretrained models and the files named with --model")
 
@@ -96,15 +98,33 @@ def guarded_protocol(base: type, header_timeout_s: float = HEADER_TIMEOUT_S, bou
     return Guarded
 
 
-def web_server(app: Any, header_timeout_s: float = HEADER_TIMEOUT_S, max_connections: int = MAX_CONNECTIONS) -> Any:
+def web_server(app: Any, header_timeout_s: float = HEADER_TIMEOUT_S, max_connections: int | None = None) -> Any:
     """The uvicorn server ``vigtavl serve`` runs ``app`` in: the header timeout and the room
-    made for newcomers (:func:`guarded_protocol`), keep-alive and header size bounded."""
+    made for newcomers (:func:`guarded_protocol`) at ``max_connections`` (default: as many as
+    the process may open, at most :data:`MAX_CONNECTIONS`), keep-alive and header size bounded;
+    uvicorn's own 503 only for connections all busy."""
     import uvicorn
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
-    protocol = guarded_protocol(AutoHTTPProtocol, header_timeout_s, max_connections)
-    return uvicorn.Server(uvicorn.Config(app, http=protocol, log_level="warning", limit_concurrency=max_connections,
+    bound = max_connections or connection_bound()
+    protocol = guarded_protocol(AutoHTTPProtocol, header_timeout_s, bound)
+    return uvicorn.Server(uvicorn.Config(app, http=protocol, log_level="warning", limit_concurrency=bound + CLOSING_SLACK,
                                          timeout_keep_alive=KEEP_ALIVE_S, h11_max_incomplete_event_size=HEADER_BYTES,
                                          timeout_graceful_shutdown=SHUTDOWN_WAIT_S))
+
+
+def connection_bound() -> int:
+    """How many connections the server holds at most: :data:`MAX_CONNECTIONS`, or fewer where
+    the process may not open that many files (its soft limit raised to the hard one first)."""
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        want = MAX_CONNECTIONS + SPARE_FILES
+        if soft != resource.RLIM_INFINITY and soft < want:
+            soft = want if hard == resource.RLIM_INFINITY else min(want, hard)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    except (ImportError, OSError, ValueError):  # no resource module (Windows), or not allowed
+        return MAX_CONNECTIONS
+    return max(16, min(MAX_CONNECTIONS, soft - SPARE_FILES))
 
 
 def is_loopback(address: str) -> bool:

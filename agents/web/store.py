@@ -13,6 +13,7 @@
   queue, never on the request workers; a full queue is a 503, and a think in progress never
   holds the server up when it stops. Replay games are rebuilt on another such pool.
 - :class:`Budget`: the bytes of results files being read and parsed at once; past it, a 503.
+- :class:`Turns`: how many games are being started at once, one per client.
 
 The byte estimates were measured with tracemalloc on duel games between heuristic agents: a live
 game holds 1.14 MB once its agents are made and 25-33 KB more per decision (the event log and the
@@ -22,12 +23,14 @@ about 0.33 MB (board view, snapshots) plus 1.5 KB per decision (narrated moves).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import queue
 import secrets
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections import Counter, OrderedDict
+from collections.abc import AsyncIterator, Callable, Hashable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +38,7 @@ from typing import Any
 from agents.web.guards import WebError
 
 MB = 1 << 20
+TURN_POLL_S, TURN_POLL_MAX_S = 0.005, 0.1  # a wait for a turn looks again after this, doubling
 TOKEN_BYTES = 16  # a game's token: its person's right to decide and undo
 LIVE_GAME_BYTES = 1_600_000  # measured 1.14 MB, plus the last view kept for repeated polls
 LIVE_DECISION_BYTES = 32_000
@@ -248,3 +252,38 @@ class Budget:
     def give(self, n: int) -> None:
         with self.lock:
             self.used -= n
+
+    @contextlib.contextmanager
+    def held(self, n: int) -> Iterator[None]:
+        """``n`` bytes taken for the block and given back after it, whatever happens."""
+        taken = self.take(n)
+        try:
+            yield
+        finally:
+            self.give(taken)
+
+
+class Turns:
+    """Turns to do something slow (start a game): at most ``total`` at once and one per client,
+    waited for on the event loop (it alone touches the count); past ``wait_s``, a 503. One
+    client asking for many at once waits for its own turns and takes no one else's."""
+
+    def __init__(self, total: int, wait_s: float, what: str) -> None:
+        self.total, self.wait_s, self.what = total, wait_s, what
+        self.now: Counter = Counter()  # client -> turns held now
+
+    @contextlib.asynccontextmanager
+    async def turn(self, client: str) -> AsyncIterator[None]:
+        waited, pause = 0.0, TURN_POLL_S
+        while self.now[client] >= 1 or sum(self.now.values()) >= self.total:
+            if waited > self.wait_s:
+                raise WebError(f"the server is busy {self.what}; try again in a moment", 503)
+            await asyncio.sleep(pause)
+            waited, pause = waited + pause, min(2 * pause, TURN_POLL_MAX_S)
+        self.now[client] += 1
+        try:
+            yield
+        finally:
+            self.now[client] -= 1
+            if not self.now[client]:
+                del self.now[client]
