@@ -230,7 +230,9 @@ def add_serve(sub: Any) -> None:
                        description="A local web app: play against any agents by clicking on the board, "
                                    "watch agents play (pause, speed, step), and replay results files "
                                    "decision by decision. Open the address it prints.")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every address of "
+                        "this machine, which it warns about, printing http://127.0.0.1:PORT/ to open here)")
     p.add_argument("--port", type=port_number, default=8000, help="port (default 8000; 0 picks a free one)")
     p.add_argument("--results", action="append", default=[], metavar="DIR",
                    help="a folder whose results files the replay page may open (repeatable)")
