@@ -68,12 +68,6 @@ def ranks_by(outcomes: Sequence[float]) -> list[int]:
     return [1 + sum(t > mine for t in outcomes) for mine in outcomes]
 
 
-def outcomes(record: Any) -> Sequence[float]:
-    """What ranks a game's seats: the record's ``outcomes`` (any game: its returns; a Vigtavl
-    record: its victory tokens)."""
-    return record.outcomes
-
-
 def pairwise_scores(records: Sequence[GameRecord]) -> dict[tuple[str, str], list[float]]:
     """``{(a, b): [score of a, weight]}`` over the pairwise token contests of all games."""
     out: dict[tuple[str, str], list[float]] = {}
@@ -84,7 +78,7 @@ def pairwise_scores(records: Sequence[GameRecord]) -> dict[tuple[str, str], list
             a, b = r.seats[i], r.seats[j]
             if a == b:
                 continue
-            o = outcomes(r)
+            o = r.outcomes  # what ranks the seats: tokens (Vigtavl), returns (any game)
             s = 1.0 if o[i] > o[j] else 0.0 if o[i] < o[j] else 0.5
             for key, score in (((a, b), s), ((b, a), 1.0 - s)):
                 acc = out.setdefault(key, [0.0, 0.0])
@@ -187,7 +181,7 @@ def weng_lin_ratings(records: Sequence[GameRecord]) -> dict[str, tuple[float, fl
     """``{name: (mu, sigma)}`` after every game, in game-number order."""
     model = PlackettLuce()
     for r in sorted(records, key=lambda r: r.game):
-        model.update(r.seats, outcomes(r))
+        model.update(r.seats, r.outcomes)
     return dict(model.ratings)
 
 

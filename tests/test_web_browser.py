@@ -403,6 +403,15 @@ def battle_frame(page) -> tuple[int, dict]:
     }""")
 
 
+def show_battle_frame(page, base_url: str) -> int:
+    """Open the results file's replay and step to its first battle's frame; its number."""
+    open_replay(page, base_url)
+    n, _ = battle_frame(page)
+    page.click(f"#moves > li[data-n='{n}'] .move-text")
+    page.wait_for_function(f"document.getElementById('frame-label').textContent.startsWith('decision {n} /')")
+    return n
+
+
 def open_replay(page, base_url: str, game: int = 1) -> None:
     page.goto(f"{base_url}#replay")
     page.wait_for_selector("#folder-files:not([hidden])")
@@ -641,10 +650,7 @@ def test_at_720_pixels_the_battle_box_and_the_banner_are_in_view(browser, base_u
     ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 720})
     page = ctx.new_page()
     try:
-        open_replay(page, base_url)
-        n, _ = battle_frame(page)
-        page.click(f"#moves > li[data-n='{n}'] .move-text")
-        page.wait_for_function(f"document.getElementById('frame-label').textContent.startsWith('decision {n} /')")
+        show_battle_frame(page, base_url)
         page.evaluate("window.scrollTo(0, 0)")
         battle = page.locator("#battles .battle").first.bounding_box()
         assert battle["y"] + 40 <= 720  # its head and first row of dice above the fold

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
-from test_web_browser import base_url, battle_frame, browser, open_replay, results_dir  # noqa: F401
+from test_web_browser import base_url, browser, results_dir, show_battle_frame  # noqa: F401
 
 REFERENCES = Path(__file__).resolve().parent / "visual"
 CHANNEL_TOLERANCE = 32  # of 255: anti-aliasing and hinting stay under it
@@ -52,10 +52,7 @@ def test_the_board_looks_as_it_did(browser, base_url, width, height, tmp_path): 
     ctx = browser.new_context(bypass_csp=True, viewport={"width": width, "height": height}, device_scale_factor=1)
     page = ctx.new_page()
     try:
-        open_replay(page, base_url)
-        n, _ = battle_frame(page)
-        page.click(f"#moves > li[data-n='{n}'] .move-text")
-        page.wait_for_function(f"document.getElementById('frame-label').textContent.startsWith('decision {n} /')")
+        show_battle_frame(page, base_url)
         page.mouse.move(0, 0)  # no hover on the board
         shot = tmp_path / f"board_{width}.png"
         page.locator("#board").screenshot(path=str(shot), animations="disabled")
