@@ -16,7 +16,7 @@ Importing the package registers the ids of :mod:`vigtavl_env.engine.version` (on
 spelled one way): ``gymnasium.make("Vigtavl-v2", ...)`` (``SingleSeatEnv``'s keywords),
 ``gymnasium.make_vec("Vigtavl-v2", num_envs=N, vectorization_mode="vector_entry_point", ...)``
 (``VigtavlGymVectorEnv``) and ``pettingzoo.make("aec", "vigtavl/vigtavl-v2", ...)`` (the wrapped
-AEC env: ``env``'s keywords, ``max_cycles`` included).
+AEC env: ``env``'s keywords, ``max_cycles`` included); Thrones' ids too (``games/thrones/env.py``).
 
 The environment is imported eagerly: ``vigtavl_env.env`` must always be the function, never the
 ``env`` submodule that shares its name. The hot modules load from their compiled extensions,
@@ -55,6 +55,8 @@ def _register() -> None:
                            vector_entry_point="vigtavl_env.gym_vector:VigtavlGymVectorEnv")
     if PETTINGZOO_ID not in aec_registry:
         register("aec", PETTINGZOO_ID, entry_point="vigtavl_env.env:env")
+    from games.thrones.env import register_ids  # the second game's ids: Thrones-v0, vigtavl/thrones-v0
+    register_ids()
 
 
 _register()
