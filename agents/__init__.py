@@ -14,13 +14,20 @@ Shared rules-based evaluation (battle odds, token values, threats, a position va
 ``agents.tactics``.
 """
 
-from vigtavl_env.agent import Agent, EngineAgent, RandomAgent, agent_info
-from .heuristic import AGGRESSOR, BUILDER, GREEDY, STYLES, HeuristicAgent, Style
-from .registry import AGENTS, AgentUnavailableError, list_agents, make_agent
-from .search import SearchAgent
+# Loaded on first use (PEP 562), so that importing a generic module of this package
+# (agents.generic, agents.kinds, agents.stats) does not load Vigtavl's engine.
+_EXPORTS = {
+    "Agent": "vigtavl_env.agent", "EngineAgent": "vigtavl_env.agent", "RandomAgent": "vigtavl_env.agent",
+    "agent_info": "vigtavl_env.agent", "AGGRESSOR": "agents.heuristic", "BUILDER": "agents.heuristic",
+    "GREEDY": "agents.heuristic", "STYLES": "agents.heuristic", "HeuristicAgent": "agents.heuristic",
+    "Style": "agents.heuristic", "AGENTS": "agents.registry", "AgentUnavailableError": "agents.registry",
+    "list_agents": "agents.registry", "make_agent": "agents.registry", "SearchAgent": "agents.search",
+}
+__all__ = sorted(_EXPORTS)
 
-__all__ = [
-    "AGENTS", "AGGRESSOR", "Agent", "AgentUnavailableError", "BUILDER", "EngineAgent", "GREEDY",
-    "HeuristicAgent", "RandomAgent", "STYLES", "SearchAgent", "Style", "agent_info",
-    "list_agents", "make_agent",
-]
+
+def __getattr__(name: str) -> object:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'agents' has no attribute {name!r}")
+    import importlib
+    return getattr(importlib.import_module(_EXPORTS[name]), name)

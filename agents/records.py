@@ -17,6 +17,7 @@ from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from games.outfiles import check_out_path, write_file  # noqa: F401  (re-exported)
 from vigtavl_env.engine.version import ENV_NAME, check_file_version, file_version
 
 RESULTS_SCHEMA = "vigtavl-results"
@@ -148,36 +149,6 @@ def partial_note(results: dict[str, Any]) -> str | None:
         return None
     played, planned = results.get("games_played", len(results.get("games", []))), results.get("games_planned", "?")
     return f"partial: the run was interrupted after {played} of {planned} games"
-
-
-def check_out_path(path: str | Path | None) -> None:
-    """Refuse, before any game is played, an output path that cannot be written as a file."""
-    if path is None:
-        return
-    path = Path(path)
-    if path.is_dir():
-        raise ValueError(f"--out {path} is a folder; give a file name, e.g. {path / 'results.json'}")
-    for parent in path.parents:
-        if parent.exists():
-            if not parent.is_dir():
-                raise ValueError(f"--out {path}: {parent} is a file, not a folder")
-            if not os.access(parent, os.W_OK):
-                raise ValueError(f"--out {path}: folder {parent} is not writable")
-            break
-
-
-def write_file(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` (its folder created) whole or not at all: into a temporary
-    file beside it, then renamed over it."""
-    path = Path(path)
-    check_out_path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def save_results(d: dict[str, Any], path: str | Path) -> None:

@@ -15,10 +15,11 @@ from typing import Any
 
 from tqdm import tqdm
 
-from agents.generic import make_generic
+from agents.kinds import make_player
 from agents.ratings import ratings, rating_table
 from agents.stats import wilson_interval
 from games import load_game
+from games.outfiles import check_out_path, write_file  # noqa: F401  (check_out_path re-exported)
 
 from .play import GameRecord, play_game, replay_record
 
@@ -56,14 +57,14 @@ def run_match(game: str, agents: list[str], games: int, seed: int = 0, progress:
     """Play ``games`` games (game g with seed ``seed + g``); agent specs are checked first."""
     load_game(game).check_players(len(agents))
     for spec in agents:
-        make_generic(spec)  # a bad spec fails here, in one line, before any game
+        make_player(game, spec)  # a bad spec fails here, in one line, before any game
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
         raise ValueError(f"games must be 1-{MAX_GAMES}, got {games!r}")
     out = []
     for g in tqdm(range(games), desc=f"{game} games", unit="game", disable=not progress):
         seats = lineup(agents, g)
         seeds = [(seed + g) * AGENT_SEED_STRIDE + i for i in range(len(seats))]
-        players = [make_generic(s, sd) for s, sd in zip(seats, seeds)]
+        players = [make_player(game, s, sd) for s, sd in zip(seats, seeds)]
         out.append(play_game(game, players, seed + g, g, seats, seeds, **options))
     return out
 
@@ -94,11 +95,7 @@ def report(records: list[GameRecord]) -> str:
 
 def save_results(records: list[GameRecord], path: str | Path) -> None:
     """The results file, written whole or not at all (a temporary file renamed)."""
-    path = Path(path)
-    data = {"kind": RESULTS_KIND, "games": [r.to_dict() for r in records]}
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data) + "\n")
-    tmp.replace(path)
+    write_file(path, json.dumps({"kind": RESULTS_KIND, "games": [r.to_dict() for r in records]}) + "\n")
 
 
 def load_results(path: str | Path) -> list[GameRecord]:

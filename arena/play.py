@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -55,9 +56,21 @@ def state_digest(state: GameState) -> str:
     return hashlib.sha256(json.dumps(state.to_dict(), sort_keys=True).encode()).hexdigest()[:24]
 
 
+Observer = Callable[[GameState, int, int, str], Any]  # (state after, seat, action, its words)
+
+
+class GameStopped(Exception):
+    """Raised by a player (a person who quits) to end the game where it stands; the record of
+    the game so far is in ``record`` (marked truncated)."""
+
+    record: "GameRecord"
+
+
 def play_game(game: str, players: list[Player], seed: int, number: int = 0, seats: list[str] | None = None,
-              agent_seeds: list[int] | None = None, **options: Any) -> GameRecord:
-    """Play one game; each player decides on its own seat's view (``view_for``)."""
+              agent_seeds: list[int] | None = None, observe: Observer | None = None,
+              **options: Any) -> GameRecord:
+    """Play one game; each player decides on its own seat's view (``view_for``), and
+    ``observe`` sees the true state after each decision (a narrator, not a player)."""
     g = load_game(game)
     state = g.new_state(len(players), seed, **options)
     rec = GameRecord(g.name, g.version, number, seed, len(players), dict(options),
@@ -65,9 +78,17 @@ def play_game(game: str, players: list[Player], seed: int, number: int = 0, seat
     while not state.is_over():
         seat = state.current_player()
         legal = state.legal_actions()
-        action = players[seat](state.view_for(seat), list(legal))
+        try:
+            action = players[seat](state.view_for(seat), list(legal))
+        except GameStopped as stop:
+            rec.truncated, rec.final_digest = True, state_digest(state)
+            stop.record = rec
+            raise
+        words = state.action_to_string(action) if observe is not None else ""
         state.apply_action(action)
         rec.actions.append(int(action))
+        if observe is not None:
+            observe(state, seat, int(action), words)
     rec.returns, rec.scores = state.returns(), state.scores()
     rec.truncated, rec.final_digest = state.is_truncated(), state_digest(state)
     return rec

@@ -122,7 +122,7 @@ class PigState(GameState):
 
     def action_to_string(self, action: int) -> str:
         name = ACTION_NAMES[action] if isinstance(action, int) and 0 <= action < len(ACTION_NAMES) else "?"
-        return f"P{self.current_player()}: {name}"
+        return name  # the seat is said by whoever shows it (menus, narrators)
 
     def chance_events(self, since: int = 0) -> list[dict[str, Any]]:
         return [dict(e) for e in self.log[since:]]

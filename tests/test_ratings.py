@@ -9,8 +9,9 @@ import pytest
 import agents.match as M
 from vigtavl_env.agent import RandomAgent
 from agents.records import GameRecord
+from agents.tournament import run_tournament
 from agents.ratings import (
-    MU, SIGMA, PlackettLuce, elo_ratings, head_to_head, ranks_by, ratings, run_tournament,
+    MU, SIGMA, PlackettLuce, elo_ratings, head_to_head, ranks_by, ratings,
     weng_lin_ratings,
 )
 

@@ -61,16 +61,19 @@ def add_match(sub: Any) -> None:
                        "Play GAMES games between the agents (one per seat, seats rotated fairly) and print "
                        "games, wins, win% with a 95% Wilson interval, mean tokens and game length per "
                        "agent. A win shared by w players counts 1/w.", "number of games (default 100)")
-    sub.choices["match"].add_argument(
-        "--game", default="vigtavl",
-        help="the game (default vigtavl); another registered game (pig, thrones) is played by the "
-             "arena for any game (arena/match.py) with its generic agents: random, rollout:N")
+
+
+def _add_game_name(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", dest="game_name", default="vigtavl", metavar="NAME",
+                   help="the game (default vigtavl); another registered game (thrones, pig) is played "
+                        "by the arena for any game (arena/) with that game's agents")
 
 
 def _add_games_command(sub: Any, name: str, func: Callable[[argparse.Namespace], int], help: str,
                        description: str, games_help: str) -> None:
     """A command that plays games between ``--agents`` (match, tournament)."""
     p = sub.add_parser(name, help=help, description=description)
+    _add_game_name(p)
     p.add_argument("--agents", required=True, help=_agents_help())
     p.add_argument("--games", type=positive_int, default=100, help=games_help)
     _add_game_options(p)
@@ -79,7 +82,7 @@ def _add_games_command(sub: Any, name: str, func: Callable[[argparse.Namespace],
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    if args.game != "vigtavl":
+    if args.game_name != "vigtavl":
         return _arena_match(args)
     from agents.match import parse_agents, run_match
     from agents.records import check_out_path
@@ -92,14 +95,26 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 def _arena_match(args: argparse.Namespace) -> int:
     """A match of another registered game, by the arena for any game."""
-    from arena.match import report, run_match, save_results
-    from games import load_game
-    load_game(args.game)  # an unknown game: one line naming the known ones
-    records = run_match(args.game, args.agents.split(","), args.games, args.seed, progress=not args.no_progress)
+    from arena.match import check_out_path, report, run_match, save_results
+    check_out_path(args.out)
+    records = run_match(args.game_name, args.agents.split(","), args.games, args.seed,
+                        progress=not args.no_progress, **_arena_players(args))
     print(report(records))
     if args.out:
         save_results(records, args.out)
+        print(f"wrote {len(records)} game records to {args.out}")
     return 0
+
+
+def _arena_players(args: argparse.Namespace) -> dict[str, Any]:
+    """The options the arena takes for another game; Vigtavl's own ones are refused in one line."""
+    given = [flag for flag, on in (("--map", args.map is not None),
+                                   ("--max-steps", args.max_steps != DEFAULT_MAX_STEPS),
+                                   ("--workers", args.workers != 1)) if on]
+    if given:
+        raise ValueError(f"{', '.join(given)}: not taken for {args.game_name} (the arena plays other "
+                         "games in one process, with their own move limit)")
+    return {}
 
 
 def _play_and_report(run: Callable[[], Any], args: argparse.Namespace) -> int:
@@ -148,14 +163,30 @@ def add_tournament(sub: Any) -> None:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
+    if args.game_name != "vigtavl":
+        return _arena_tournament(args)
     from agents.match import parse_agents
     from agents.records import check_out_path
-    from agents.ratings import run_tournament
+    from agents.tournament import run_tournament
     check_out_path(args.out)
     agents = parse_agents(args.agents)
     return _play_and_report(lambda: run_tournament(
         agents, args.games, args.seed, workers=args.workers, num_players=args.players or 2,
         map=args.map, progress=not args.no_progress, max_steps=args.max_steps), args)
+
+
+def _arena_tournament(args: argparse.Namespace) -> int:
+    from arena.match import check_out_path, report, save_results
+    from arena.tournament import head_to_head_table, run_tournament
+    check_out_path(args.out)
+    _arena_players(args)
+    records = run_tournament(args.game_name, args.agents.split(","), args.games, args.seed,
+                             args.players or 2, progress=not args.no_progress)
+    print(report(records) + "\n\n" + head_to_head_table(records))
+    if args.out:
+        save_results(records, args.out)
+        print(f"wrote {len(records)} game records to {args.out}")
+    return 0
 
 
 # ------------------------------------------------------------------ replay
@@ -173,6 +204,14 @@ def add_replay(sub: Any) -> None:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from arena.match import RESULTS_KIND, load_results as load_arena_results
+    if _results_kind(args.results) == RESULTS_KIND:  # another game's results, by the arena
+        from arena.terminal import narrate_record
+        records = load_arena_results(args.results)
+        if not 0 <= args.game < len(records):
+            raise ValueError(f"{args.results} holds games 0-{len(records) - 1}, not {args.game}")
+        narrate_record(records[args.game], show_board=not args.no_maps)
+        return 0
     from agents.records import load_results, partial_note
     from agents.replay import pick_record, print_replay
     results = load_results(args.results)
@@ -182,6 +221,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
     record = pick_record(results, args.results, args.game)
     print_replay(record, png_dir=args.png, maps=not args.no_maps, coords=args.coords)
     return 0
+
+
+def _results_kind(path: str) -> str | None:
+    """The ``kind`` a results file declares in its first bytes (None: none said there)."""
+    import re
+    try:
+        with open(path, "rb") as f:
+            head = f.read(256).decode("utf-8", "replace")
+    except OSError:
+        return None  # the loader says why, in its own words
+    m = re.match(r'\s*\{\s*"kind"\s*:\s*"([\w-]{1,40})"', head)
+    return m.group(1) if m else None
 
 
 # ------------------------------------------------------------------ play
@@ -202,10 +253,13 @@ def add_play(sub: Any) -> None:
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=None, help="players (default 2)")
     p.add_argument("--map", default=None, help="map preset, 'random' or a .txt map file")
     p.add_argument("--seed", type=int, default=None, help="game seed (default: a random one, printed)")
+    _add_game_name(p)
     p.set_defaults(func=cmd_play)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    if args.game_name != "vigtavl":
+        return _arena_play(args)
     from agents.human import play, watch
     from agents.match import parse_agents
     from agents.records import check_out_path
@@ -221,6 +275,25 @@ def cmd_play(args: argparse.Namespace) -> int:
         save_results(results_file("game", [record]), args.out)
         so_far = " so far" if record.truncated else ""
         print(f"saved the game{so_far} to {args.out} (vigtavl replay {args.out} --game 0)")
+    return 0
+
+
+def _arena_play(args: argparse.Namespace) -> int:
+    """Terminal play (or --watch) of another game, by the arena for any game."""
+    from arena.match import check_out_path, save_results
+    from arena.terminal import play, watch
+    check_out_path(args.out)
+    if args.map is not None:
+        raise ValueError(f"--map is a Vigtavl option; {args.game_name} has none")
+    if args.watch:
+        record = watch(args.game_name, (args.agents or "random,random").split(","), seed=args.seed,
+                       show_board=not args.no_map, delay=args.delay)
+    else:
+        record = play(args.game_name, args.opponent.split(","), seat=args.seat, seed=args.seed,
+                      num_players=args.players, show_board=not args.no_map)
+    if args.out:
+        save_results([record], args.out)
+        print(f"saved the game to {args.out} (vigtavl replay {args.out})")
     return 0
 
 

@@ -1,0 +1,126 @@
+"""One table of agent kinds per game, and the spec that names one (:class:`AgentSpec`).
+
+A spec is ``kind`` or ``kind:argument`` (``random``, ``rollout:16``, ``search:200``), and it
+belongs to a game: ``greedy`` for Thrones is another bot than ``greedy`` for Vigtavl. A game's
+table holds the generic kinds, which play any game through the interface alone
+(:data:`agents.generic.GENERIC_KINDS`), and the game's own bots, found through the entry-point
+group ``vigtavl.game_agents``: an entry named after the game points at a dict
+``{kind: AgentKind}``, so an outside package can add bots to a game::
+
+    [project.entry-points."vigtavl.game_agents"]
+    thrones = "agents.thrones:KINDS"
+
+Parsing, the menus, the error messages and the web app's guard all read this table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib.metadata import entry_points
+from typing import Any
+
+from games import load_game
+
+from .generic import GENERIC_KINDS, Player
+
+GROUP = "vigtavl.game_agents"
+MAX_SPEC_CHARS = 300
+
+
+@dataclass(frozen=True)
+class AgentKind:
+    """One kind of agent: what it is, what its argument means, and how to make one."""
+
+    name: str
+    description: str
+    factory: Callable[[str, int | None], Player]
+    argument: str = ""  # what follows the ':' (e.g. "N simulations"); "" = takes none
+    model: bool = False  # the argument names a model file to load
+    game: str | None = None  # None: plays any game
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A parsed spec: the game, the kind, and the argument text after the first ':'."""
+
+    game: str
+    kind: str
+    argument: str = ""
+
+    @classmethod
+    def parse(cls, text: Any, game: str = "vigtavl") -> "AgentSpec":
+        """``"search:200"`` for ``game`` -> AgentSpec; ValueError in one line naming the known
+        kinds for a kind the game does not have."""
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError(f"an agent spec is a non-empty string, got {str(text)[:40]!r}")
+        if len(text) > MAX_SPEC_CHARS:
+            raise ValueError(f"an agent spec is at most {MAX_SPEC_CHARS} characters")
+        kind, _, argument = text.strip().partition(":")
+        kind = kind.strip().lower()
+        table = kinds_for(game)
+        if kind not in table:
+            raise ValueError(f"unknown agent {text.strip()[:40]!r} for {game}; {known(game)}")
+        if argument and not table[kind].argument:
+            raise ValueError(f"agent {kind!r} takes no argument (got {text.strip()[:40]!r})")
+        return cls(game, kind, argument)
+
+    @property
+    def info(self) -> AgentKind:
+        return kinds_for(self.game)[self.kind]
+
+    def make(self, seed: int | None = None) -> Player:
+        """The player this spec names (a bad argument: ValueError in one line)."""
+        return self.info.factory(self.argument, seed)
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.argument}" if self.argument else self.kind
+
+
+def _generic() -> dict[str, AgentKind]:
+    out = {}
+    for name, (description, factory) in GENERIC_KINDS.items():
+        out[name] = AgentKind(name, description, factory, argument="N" if name == "rollout" else "")
+    return out
+
+
+def _as_kind(name: str, entry: Any, game: str) -> AgentKind:
+    """A game's table entry: an AgentKind, or the short form ``(description, factory)``."""
+    if isinstance(entry, AgentKind):
+        return entry
+    description, factory = entry
+    return AgentKind(name, description, factory, argument="budget", game=game)
+
+
+@cache
+def kinds_for(game: str) -> dict[str, AgentKind]:
+    """Every kind that plays ``game``: the generic ones, then the game's own (which win a
+    clash of names). ValueError (one line) for an unknown game."""
+    load_game(game)
+    table = _generic()
+    for ep in entry_points(group=GROUP):
+        if ep.name == game:
+            try:
+                own: Mapping[str, Any] = ep.load()
+            except (ImportError, AttributeError) as e:  # a broken plugin: one line, not a traceback
+                raise ValueError(f"the agents of {game} ({ep.value}) cannot be loaded: {e}") from None
+            table.update({n: _as_kind(n, e, game) for n, e in own.items()})
+    return table
+
+
+def known(game: str) -> str:
+    """The kinds of ``game`` in one line, for error messages."""
+    parts = [f"{k.name}:{k.argument}" if k.argument else k.name for k in kinds_for(game).values()]
+    return f"known agents for {game}: " + ", ".join(parts)
+
+
+def make_player(game: str, spec: str, seed: int | None = None) -> Player:
+    """The player ``spec`` names for ``game``; ValueError in one line for a bad spec."""
+    return AgentSpec.parse(spec, game).make(seed)
+
+
+def menu(game: str) -> list[dict[str, Any]]:
+    """The kinds of ``game`` as the web app's and the CLI's menus list them."""
+    return [{"kind": k.name, "description": k.description, "argument": k.argument, "model": k.model}
+            for k in kinds_for(game).values()]
