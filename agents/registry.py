@@ -34,27 +34,67 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
+import numpy as np
+
+from agents.kinds import AgentKind
+from games import load_game
 from vigtavl_env.agent import Agent, AgentUnavailableError, RandomAgent, agent_factory, agent_names
 from .heuristic import STYLES, HeuristicAgent
 from .search import DEFAULT_ITERATIONS, SearchAgent
 
-AGENTS: dict[str, str] = {
-    "random": "uniform over the legal actions",
-    "greedy": "heuristic: the best expected token gain now, one decision at a time",
-    "aggressor": "heuristic: seeks battles it can win, seizes, flanks, lands knights near the enemy",
-    "builder": "heuristic: the Complex, developments, walls (Great Wall, Citadel), guards",
-    "search": f"rollout search over the heuristic's best decisions ({DEFAULT_ITERATIONS} simulations "
-              "per decision; search:N for N, search:Mms for a time limit)",
-    "ppo": "a trained PPO policy: ppo:path/to/model.zip, or ppo:pretrained for the shipped one "
-           "(needs the training package)",
-    "ppo-search": "the search bot with a trained policy's favourite decisions among its candidates: "
-                  "ppo-search:MODEL, ppo-search:MODEL:N or :Mms for a budget, :vW to add the "
-                  "network's value at weight W",
-    "az": "a self-taught network alone (vigtavl az train): az:path/to/gen_k.pt or az:pretrained",
-    "az-search": "a self-taught network in Gumbel search: az-search:MODEL, az-search:MODEL:N for N "
-                 "simulations per decision (default 24), :Mms for a time limit",
-}
+# The table of Vigtavl's agent kinds (agents.kinds.AgentKind): the menus, the error messages and
+# the arena read it; it is this game's entry in the vigtavl.game_agents group.
+_KIND_ROWS: list[tuple[str, str, str, bool]] = [  # name, description, argument, loads a model
+    ("random", "uniform over the legal actions", "", False),
+    ("greedy", "heuristic: the best expected token gain now, one decision at a time", "", False),
+    ("aggressor", "heuristic: seeks battles it can win, seizes, flanks, lands knights near the enemy", "", False),
+    ("builder", "heuristic: the Complex, developments, walls (Great Wall, Citadel), guards", "", False),
+    ("search", f"rollout search over the heuristic's best decisions ({DEFAULT_ITERATIONS} simulations "
+               "per decision; search:N for N, search:Mms for a time limit)", "N, Mms or N:Mms", False),
+    ("ppo", "a trained PPO policy: ppo:path/to/model.zip, or ppo:pretrained for the shipped one "
+            "(needs the training package)", "MODEL or MODEL:sample", True),
+    ("ppo-search", "the search bot with a trained policy's favourite decisions among its candidates: "
+                   "ppo-search:MODEL, ppo-search:MODEL:N or :Mms for a budget, :vW to add the "
+                   "network's value at weight W", "MODEL[:N][:Mms][:vW]", True),
+    ("az", "a self-taught network alone (vigtavl az train): az:path/to/gen_k.pt or az:pretrained",
+     "MODEL", True),
+    ("az-search", "a self-taught network in Gumbel search: az-search:MODEL, az-search:MODEL:N for N "
+                  "simulations per decision (default 24), :Mms for a time limit", "MODEL[:N][:Mms]", True),
+]
+AGENTS: dict[str, str] = {name: description for name, description, _, _ in _KIND_ROWS}
+
+
+class SeatPlayer:
+    """A Vigtavl agent as a player of the game interface (``agents.generic.Player``): handed its
+    seat's view and the legal action indices, it acts on the observation, the mask and the engine
+    state as it would in the environment."""
+
+    def __init__(self, agent: Agent, seed: int | None = None) -> None:
+        self.agent, self.seed, self.seat = agent, seed, None
+
+    def __call__(self, view: Any, legal: list[int]) -> int:
+        seat = view.current_player()
+        if self.seat != seat:  # the first decision: the agent learns its seat
+            self.agent.reset(seat, self.seed)
+            self.seat = seat
+        info = {"state": view.engine}
+        if not getattr(self.agent, "reads_observation", True):
+            return int(self.agent.act(None, None, info))
+        mask = np.zeros(load_game("vigtavl").num_actions(view), dtype=np.int8)
+        mask[legal] = 1
+        return int(self.agent.act(view.observation(seat), mask, info))
+
+
+def _kind(name: str, description: str, argument: str, model: bool) -> AgentKind:
+    def factory(arg: str, seed: int | None) -> SeatPlayer:
+        return SeatPlayer(make_agent(f"{name}:{arg}" if arg else name, seed), seed)
+    return AgentKind(name, description, factory, argument, model, game="vigtavl")
+
+
+KINDS: dict[str, AgentKind] = {row[0]: _kind(*row) for row in _KIND_ROWS}
+
 
 BUDGET = re.compile(r"\d+|\d+(\.\d*)?ms")  # a search budget: simulations or milliseconds
 SAMPLE = ":sample"  # ppo:MODEL:sample

@@ -144,3 +144,21 @@ def test_a_replay_of_a_game_number_not_in_the_file_is_refused(tmp_path, capsys):
                  "--out", str(out)]) == 0
     assert main(["replay", str(out), "--game", "3"]) == 2
     assert "holds games 0-0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("lineup", [("greedy", "random"), ("search:8", "builder")])
+def test_vigtavls_bots_play_the_same_game_through_the_interface(lineup):
+    """Vigtavl's own bots, in the kinds table as players of the interface, make exactly the
+    decisions they make in Vigtavl's environment (agents.match), seed for seed."""
+    import agents.match as M
+    from arena.play import play_game
+    from games import load_game
+    seed = 31
+    seeds = [M.agent_seed(seed, i) for i in range(2)]
+    job = M.GameJob(0, seed, lineup, 2)
+    env_record = M.play_game(M.make_env(job), job)
+    players = [make_player("vigtavl", spec, s) for spec, s in zip(lineup, seeds)]
+    record = play_game("vigtavl", players, seed, 0, list(lineup), seeds)
+    codec = load_game("vigtavl").new_state(2, seed)._tools.codec
+    assert [codec.to_engine(a) for a in record.actions] == env_record.decisions
+    assert record.scores["tokens"] == [float(t) for t in env_record.tokens]

@@ -10,6 +10,7 @@ generator's state (tomorrow's dice) is left out of every seat's view.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import numpy as np
@@ -25,7 +26,7 @@ from .engine.serialize import from_dict, to_dict
 from .engine.state import GameState as EngineState
 from .engine.tokens import TOKEN_SOURCES, token_sheet
 from .engine.version import ENV_NAME
-from .env import DEFAULT_MAX_STEPS, PLAYER_COUNTS, interrupt_kind
+from .env import DEFAULT_MAX_STEPS, PLAYER_COUNTS, SEED_BITS, interrupt_kind
 from .observation import ObservationEncoder
 
 OPTIONS = ("map", "rules", "max_steps")
@@ -160,14 +161,16 @@ class VigtavlGame(Game):
         if unknown:
             raise ValueError(f"unknown {self.name} option(s) {unknown}; known: {list(OPTIONS)}")
         n = self.check_players(num_players)
+        # the game the environment plays after reset(seed=seed): one seed, one game, in every layer
+        game_seed = random.Random(int(seed)).getrandbits(SEED_BITS)
         spec = options.get("map") or DEFAULT_PRESET[n]
-        gmap = spec if isinstance(spec, GameMap) else load_map(spec, n, seed=int(seed))
+        gmap = spec if isinstance(spec, GameMap) else load_map(spec, n, seed=game_seed)
         rules = options.get("rules")
         config = rules if isinstance(rules, RulesConfig) else RulesConfig.from_dict(dict(rules or {}))
         max_steps = options.get("max_steps", DEFAULT_MAX_STEPS)
         if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
             raise ValueError(f"max_steps must be a positive int, got {max_steps!r}")
-        return self.wrap(new_game(gmap, config, seed=int(seed)), max_steps)
+        return self.wrap(new_game(gmap, config, seed=game_seed), max_steps)
 
     def wrap(self, engine: EngineState, max_steps: int = DEFAULT_MAX_STEPS, steps: int = 0) -> VigtavlState:
         """An engine state behind the interface (no copy)."""
