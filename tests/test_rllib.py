@@ -155,3 +155,36 @@ def test_sigterm_to_the_group_saves_a_checkpoint_and_leaves_no_ray_behind(tmp_pa
     while any(alive(p) for p in started) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not [p for p in started if alive(p)]
+
+
+def test_a_checkpoint_that_fails_to_load_leaves_the_run_folder_as_it_was(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch,
+                                                                        capsys: pytest.CaptureFixture[str]):
+    """A checkpoint whole to training.damage's checks that Ray still fails to load, once Ray has
+    started: one line naming it, status 2, and the run folder's files as they were (no config.yaml
+    rewritten with this command's settings, no lock left). Ray is not started here: its start
+    and the failure are acted, so the test takes a second."""
+    import training.rllib as rllib
+    from test_damaged_checkpoints import _files, _rllib_checkpoint
+    from training.config import load_config, save_config
+    run = tmp_path / "r"
+    save_config(load_config(QUICK, ["backend=rllib", f"run_dir={tmp_path}", "run_name=r"]), run / "config.yaml")
+    checkpoint = _rllib_checkpoint(run / "checkpoints" / "rllib_64")
+    before = _files(run)
+    started = []
+
+    def start_ray(address: str | None, num_cpus: int) -> rllib.RaySession:
+        started.append(num_cpus)
+        return rllib.RaySession(initialized_here=False, private=False)
+
+    def from_checkpoint(cls: type, path: str, *args: object, **kwargs: object) -> None:
+        raise RuntimeError("Ray cannot restore this learner\n(a second line of Ray's)")
+    monkeypatch.setattr(rllib, "start_ray", start_ray)
+    monkeypatch.setattr(rllib.Algorithm, "from_checkpoint", classmethod(from_checkpoint))
+    capsys.readouterr()
+    argv = ["train", "--backend", "rllib", "--resume", str(run), "--no-progress", "--set", "total_timesteps=128"]
+    assert cli_main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert started and len(err) == 1 and "Traceback" not in err[0], err
+    assert f"checkpoint {checkpoint} cannot be loaded" in err[0] and "Ray cannot restore" in err[0]
+    assert _files(run) == before

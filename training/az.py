@@ -60,8 +60,8 @@ from tqdm import tqdm
 from agents.az import AZNet, NetEvaluator, from_ppo, load_az_net, model_payload, net_from_payload
 from agents.gumbel import BatchedSearch, from_seats
 from agents.match import run_match
-from agents.ppo import one_line
 from training.az_config import AZConfig
+from training.damage import loading
 from training.evaluate import best_so_far
 from training.files import TMP_MARK, replacing, temporary_for, write_text
 from training.logs import RunLogger, announce_run, metric_name, say
@@ -279,16 +279,13 @@ def save_checkpoint(run_dir: Path, net: AZNet, optimizer: th.optim.Optimizer, bu
 
 
 def load_checkpoint(path: Path, device: th.device, buffer_of: Any) -> tuple[AZNet, dict, ReplayBuffer, Progress]:
-    """What a resume continues from; one line naming the checkpoint if it does not load (training.damage
-    checked each member already: what fails here is rarer still)."""
-    try:
+    """What a resume continues from (one line naming the checkpoint if it does not load)."""
+    with loading(path):
         state = th.load(path / "state.pt", map_location="cpu", weights_only=True)
         net = net_from_payload(state["net"], f"checkpoint {path}").to(device)
         buffer = buffer_of(net)
         buffer.load(path / "buffer.npz")
         return net, state["optimizer"], buffer, Progress(**state["progress"])
-    except Exception as e:
-        raise ValueError(f"checkpoint {path} cannot be loaded ({one_line(e)})") from None
 
 
 def resolve_device(device: str) -> th.device:

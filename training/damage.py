@@ -16,15 +16,18 @@ them. So each member is read as its loader reads it:
   (its opcodes walked with :mod:`pickletools`, nothing in it run) and every torch file loads.
 
 :func:`damage` returns why in a few words (None: whole). The cost is one more read of the
-checkpoint, once, at the start of a resume.
+checkpoint, once, at the start of a resume. What fails to load past these checks is one line
+naming the checkpoint too (:func:`loading`, around each trainer's load).
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import pickletools
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -55,6 +58,17 @@ def damage(path: Path, backend: str = "sb3") -> str | None:
     except Exception as e:  # a member that does not even parse: anything its reader raised
         return one_line(e)
     return None
+
+
+@contextlib.contextmanager
+def loading(path: Path) -> Iterator[None]:
+    """Around a trainer's load of the checkpoint at ``path``: whatever fails inside is one line
+    naming it (a ValueError). :func:`damage` checked each member already: what fails here is
+    rarer still."""
+    try:
+        yield
+    except Exception as e:
+        raise ValueError(f"checkpoint {path} cannot be loaded ({one_line(e)})") from None
 
 
 # ------------------------------------------------------------------ by backend

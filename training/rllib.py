@@ -44,6 +44,7 @@ from tqdm import tqdm
 
 from agents.network import HexActionHead, HexConvExtractor, HexValueHead, policy_spec
 from training.config import TrainConfig, learner_device
+from training.damage import loading
 from training.evaluate import best_so_far, interrupted_evaluation, record_evaluation
 from training.files import replacing, save_model, write_text
 from training.logs import RunLogger, announce_run
@@ -316,17 +317,18 @@ def train_rllib(cfg: TrainConfig, resume: str | Path | None = None, progress: bo
     steps, n_snap = 0, 0
     try:
         with stop.at_once():  # the set-up: a signal ends it where it is (nothing new to save)
-            # --- the run folder, Ray (a private local instance unless --ray-address), the algorithm
-            run = open_run(plan, cfg)
-            if progress:
-                announce_run(run.dir)
+            # --- Ray (a private local instance unless --ray-address), the algorithm, then the run
+            # folder: a checkpoint that fails to load leaves the folder as it was (its config too)
             session = start_ray(ray_address, num_cpus=max(2, cfg.env_runners + 1))
             stop.install()  # ray.init put a SIGTERM handler of its own in place
             if plan.checkpoint is None:
                 algo = algorithm_config(cfg, gpu).build_algo()
-            else:  # Ray reads a checkpoint by URI: an absolute path (a relative one has no scheme)
-                algo = Algorithm.from_checkpoint(str(plan.checkpoint.resolve()))
+            else:
+                algo = load_algorithm(plan.checkpoint)
                 steps, n_snap = saved_progress(plan.checkpoint)
+            run = open_run(plan, cfg)
+            if progress:
+                announce_run(run.dir)
             if algo.learner_group.is_local:  # the learner in this process: its steps stay whole
                 algo.learner_group.foreach_learner(
                     lambda learner: [stop.guard(opt) for _, opt in learner.get_optimizers_for_module(LEARNER)])
@@ -418,6 +420,13 @@ def iteration_row(result: dict[str, Any], steps: int, seconds: float, elapsed: f
            "train/approx_kl": learner.get("mean_kl_loss"),
            **_throughput(result.get("timers", {}), new_steps - steps)}
     return {k: v for k, v in row.items() if v is not None}, new_steps
+
+
+def load_algorithm(checkpoint: Path) -> Any:
+    """The algorithm a resume continues (one line naming the checkpoint if it does not load). Ray
+    reads a checkpoint by URI: an absolute path (a relative one has no scheme)."""
+    with loading(checkpoint):
+        return Algorithm.from_checkpoint(str(checkpoint.resolve()))
 
 
 def save_checkpoint(algo: Any, run_dir: Path, steps: int, n_snap: int) -> Path:

@@ -56,8 +56,9 @@ from tqdm import tqdm
 
 from agents.match import check_agents, ignore_stop_signals
 from agents.network import policy_spec
-from agents.ppo import check_spaces, one_line, saved_module_names, saved_spaces
+from agents.ppo import check_spaces, saved_module_names, saved_spaces
 from training.config import TrainConfig, learner_device, opponent_seats
+from training.damage import loading
 from training.evaluate import best_so_far, interrupted_evaluation, record_evaluation
 from training.files import save_model
 from training.league import LeagueEnv, LeagueVectorEnv, OpponentPool
@@ -186,13 +187,9 @@ def stopped(stop: StopSignal, run: Run | None, model: MaskablePPO | None) -> Tra
 
 
 def load_checkpoint(path: Path, vec_env: VecEnv, device: str) -> MaskablePPO:
-    """The model a resume continues; one line naming the file if it does not load (training.damage
-    checked each member already: what fails here is rarer still)."""
-    try:
-        with saved_module_names():
-            return MaskablePPO.load(path, env=vec_env, device=device)
-    except Exception as e:
-        raise ValueError(f"checkpoint {path} cannot be loaded ({one_line(e)})") from None
+    """The model a resume continues (one line naming the file if it does not load)."""
+    with loading(path), saved_module_names():
+        return MaskablePPO.load(path, env=vec_env, device=device)
 
 
 def train_on_rllib(cfg: TrainConfig, resume: str | Path | None, progress: bool, config_name: str,
