@@ -250,6 +250,25 @@ def test_one_client_cannot_take_every_game_slot():
     assert greedy.get(f"/api/games/{mine[-1]}").status_code == 200
 
 
+def test_a_client_cannot_pass_for_others_by_a_forwarded_header():
+    """Per-client limits count by the connection's address: an ``X-Forwarded-For`` header (which
+    uvicorn by default believes from 127.0.0.1, where every client of a loopback server comes
+    from) names no other client, so it cannot buy a client more games or game starts."""
+    server = RunningServer()
+    body = '{"seats": ["human", "greedy"]}'
+    try:
+        for fake in ("10.0.0.7", "10.0.0.8"):
+            with socket.create_connection(("127.0.0.1", server.port), timeout=DEADLINE_S) as s:
+                s.sendall(f"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nX-Forwarded-For: {fake}\r\n"
+                          "Content-Type: application/json\r\nConnection: close\r\n"
+                          f"Content-Length: {len(body)}\r\n\r\n{body}".encode())
+                assert s.recv(64).startswith(b"HTTP/1.1 200")
+        games = server.server.config.app.state.store.games.items.values()
+        assert [g.client for g in games] == ["127.0.0.1", "127.0.0.1"]
+    finally:
+        server.close()
+
+
 def test_a_clients_game_that_thinks_is_not_dropped_for_its_next():
     from concurrent.futures import Future
     app = create_app(limits=Limits(live_games=8, games_per_client=2))

@@ -102,14 +102,18 @@ def web_server(app: Any, header_timeout_s: float = HEADER_TIMEOUT_S, max_connect
     """The uvicorn server ``vigtavl serve`` runs ``app`` in: the header timeout and the room
     made for newcomers (:func:`guarded_protocol`) at ``max_connections`` (default: as many as
     the process may open, at most :data:`MAX_CONNECTIONS`), keep-alive and header size bounded;
-    uvicorn's own 503 only for connections all busy."""
+    uvicorn's own 503 only for connections all busy. A client is the address its connection
+    comes from: ``X-Forwarded-For``, which uvicorn would believe from 127.0.0.1 (where every
+    client of a loopback server comes from), is not read, so no client passes for others to
+    get more games or game starts (behind a proxy, its clients share the proxy's address)."""
     import uvicorn
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
     bound = max_connections or connection_bound()
     protocol = guarded_protocol(AutoHTTPProtocol, header_timeout_s, bound)
     return uvicorn.Server(uvicorn.Config(app, http=protocol, log_level="warning", limit_concurrency=bound + CLOSING_SLACK,
                                          timeout_keep_alive=KEEP_ALIVE_S, h11_max_incomplete_event_size=HEADER_BYTES,
-                                         timeout_graceful_shutdown=SHUTDOWN_WAIT_S))
+                                         timeout_graceful_shutdown=SHUTDOWN_WAIT_S,
+                                         proxy_headers=False))  # a client is its connection's address
 
 
 def connection_bound() -> int:
