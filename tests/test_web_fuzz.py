@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agents.match import run_match
+from agents.web.any_routes import router as any_router
 from agents.web.server import UPLOAD_PATH, create_app, router
 
 LOCAL = "http://127.0.0.1:8000"
@@ -51,9 +52,16 @@ def served(tmp_path_factory):
     client = TestClient(app, base_url=LOCAL, raise_server_exceptions=False)
     game = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 1, "hints": True, "undo": True}).json()
     replay = client.post("/api/replays", json={"folder": 0, "file": "r.json"}).json()
+    other = client.post("/api/play", json={"game": "thrones", "seats": ["human", "random"], "seed": 1}).json()
+    pig = client.post("/api/play", json={"game": "pig", "seats": ["random", "random"], "seed": 1}).json()
+    while not client.post(f"/api/play/{pig['id']}/advance?since=999").json()["over"]:
+        pass
+    pig_replay = client.post(f"/api/play/{pig['id']}/replay").json()
     ids = {"games": {"key": [game["id"]]}, "replays": {"key": [replay["id"]], "number": [0, 1], "frame": [0, 1, 5]},
+           "play": {"key": [other["id"], pig["id"]]}, "play-replays": {"key": [pig_replay["id"]], "frame": [0, 1, 5]},
            "file": json.loads((folder / "r.json").read_text())}
-    return client, app.openapi(), ids, {"token": game.get("token", ""), "action": game["decisions"][0]["action"]}
+    return client, app.openapi(), ids, {"token": game.get("token", ""), "action": game["decisions"][0]["action"],
+                                        "play": {"token": other["token"], "action": other["decisions"][0]["action"]}}
 
 
 def resolve(schema: dict, spec: dict) -> dict:
@@ -126,6 +134,7 @@ def as_param(value: Any) -> str:
 def requests(draw, spec: dict, ids: dict, owner: dict, which: tuple[str, str]) -> tuple[str, str, dict]:
     method, path = which
     op = spec["paths"][path][method.lower()]
+    owner = owner["play"] if path.startswith("/api/play/") else owner  # that game's token and a legal decision
     params, known = {}, ids.get(path.split("/")[2], {})  # the ids of the game or the replay
     for p in op.get("parameters", []):
         if p["in"] == "path" or draw(st.booleans()):
@@ -162,7 +171,7 @@ def check(r, seen: dict | None = None) -> None:
         assert isinstance(error, str) and "\n" not in error and "Traceback" not in error
 
 
-OPERATIONS = sorted((method, route.path) for route in router.routes if route.include_in_schema
+OPERATIONS = sorted((method, route.path) for route in [*router.routes, *any_router.routes] if route.include_in_schema
                     for method in route.methods)
 
 

@@ -41,6 +41,7 @@ from agents.web.files import MAX_LISTED, folders, read_served, served_file, serv
 from vigtavl_env.agent import agent_names
 
 HUMAN = "human"
+MAX_SEED = 2 ** 63  # a game's seed from a request
 MAX_NAME = 200  # characters in a name from a request: an agent spec, a file, a map
 MAX_MAP_BYTES = 64 * 1024
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})

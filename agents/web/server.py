@@ -21,6 +21,8 @@ build step) calls this JSON API, the module-level :data:`router`:
   uploaded one (the request body is the file); ``GET /api/replays/{id}``: its games;
   ``GET /api/replays/{id}/games/{g}``: a game's frames and turns; ``.../frames/{k}``: the board after
   decision k; ``.../frames/{k}/analysis``: the strongest agent's choices there and its estimate.
+- Any other registered game (Thrones, Pig; Vigtavl too, through the game interface):
+  ``/api/play`` and ``/api/play-replays``, :mod:`agents.web.any_routes`.
 
 Every refusal is a 4xx answer ``{"error": "one line"}``: 400 bad input (an illegal decision, a
 malformed file, an unknown agent or map, a model for another player count), 403 another host,
@@ -38,7 +40,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import secrets
 import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -51,10 +52,14 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
+from agents.web.access import give_token, owner
 from agents.web.answers import JSON, add_handlers
+from agents.web.any_game import games_menu
+from agents.web.any_routes import router as any_router
 from agents.web.files import folders, read_served, results_files, served_file
 from agents.web.guards import (
-    LOOPBACK_NAMES, Gate, MapGuard, ModelGuard, WebError, check_models_fit, clean_name, host_names, seat_specs,
+    LOOPBACK_NAMES, MAX_SEED, Gate, MapGuard, ModelGuard, WebError, check_models_fit, clean_name, host_names,
+    seat_specs,
 )
 from agents.web.replays import ReplayFile, ReplayGame, parse_cost, parse_results, read_results
 from agents.web.sessions import LiveGame
@@ -65,11 +70,8 @@ UPLOAD_PATH = "/api/replays/upload"
 MAX_UPLOAD = 16 * 1024 * 1024  # a results file: about 11,000 games; parsed, about 80 MB
 MAX_BODY = 64 * 1024  # any other request
 DEFAULT_THINK_MS = 2000
-MAX_SEED = 2 ** 63
 GAMES_STARTING = 3  # games being made at once (one per client); the others wait their turn
 STARTING_WAIT_S = 10.0  # past this wait for a turn, a 503
-OWNER_COOKIE = "vigtavl-owner"  # a game's own token, for its person's decisions and undos
-TOKEN_HEADER = "x-game-token"  # the same token, sent by a client that keeps no cookies
 
 
 @dataclass(frozen=True)
@@ -111,7 +113,7 @@ router = APIRouter()
 # -------------------------------------------------------------------- dependencies
 async def live_game(key: str, request: Request) -> LiveGame:
     """The game named in the address (404 if unknown), not locked."""
-    return request.app.state.store.game(key)
+    return request.app.state.store.game(key, LiveGame)
 
 
 async def locked_game(game: Annotated[LiveGame, Depends(live_game)]) -> AsyncIterator[LiveGame]:
@@ -128,6 +130,7 @@ async def rebuilt_game(key: str, number: int, request: Request) -> ReplayGame:
     """Game ``number`` of an opened results file, rebuilt on first use on the builders' pool; the
     requests that want it meanwhile wait for that one build on the event loop."""
     store = request.app.state.store
+    store.replay(key, ReplayFile)  # another game's replay is served by agents.web.any_routes
     game = store.rebuilt_game(key, number)
     if game is not None:
         return game
@@ -140,17 +143,6 @@ async def rebuilt_game(key: str, number: int, request: Request) -> ReplayGame:
 
 
 Rebuilt = Annotated[ReplayGame, Depends(rebuilt_game)]
-
-
-async def owner(key: str, request: Request) -> None:
-    """The request holds the game's own token: the cookie set when the game was made (the
-    browser that made it sends it), or the :data:`TOKEN_HEADER` header; else 403. The id, which
-    shows in the address, lets one look and ask agents to move, not decide for the person."""
-    game = request.app.state.store.game(key)
-    given = request.headers.get(TOKEN_HEADER) or request.cookies.get(OWNER_COOKIE) or ""
-    if not secrets.compare_digest(given.encode("utf-8", "replace"), game.token.encode()):
-        raise WebError("only the page that started this game may decide or undo in it (its token is missing "
-                       "or wrong); start a game of your own", 403)
 
 
 Owner = Depends(owner)
@@ -173,7 +165,7 @@ def index() -> FileResponse:
 def meta(request: Request, settings: Config) -> dict[str, Any]:
     models = list(settings.models)
     return {"maps": request.app.state.maps.listing(), "agents": _agents_menu(models), "models": models,
-            "folders": [str(f) for f in settings.results], "think_ms": settings.think_ms}
+            "folders": [str(f) for f in settings.results], "think_ms": settings.think_ms, "games": games_menu()}
 
 
 def _agents_menu(models: list[str]) -> list[dict[str, str]]:
@@ -210,7 +202,7 @@ def _new_game(req: NewGame, request: Request, response: Response, settings: Sett
     game = LiveGame(seats, seed=req.seed, map=state.maps.resolve(req.map), hints=req.hints, undo=req.undo)
     check_models_fit(game.players, game.seats, game.env)
     key = state.store.add_game(game, client)
-    response.set_cookie(OWNER_COOKIE, game.token, path=f"/api/games/{key}", httponly=True, samesite="strict")
+    give_token(response, game, f"/api/games/{key}")
     with game.lock:  # its id is not out yet: nobody else holds it
         return {"id": key, "token": game.token, "board": game.board, **game.view()}
 
@@ -332,7 +324,7 @@ def _open(request: Request, body: bytes, name: str) -> JSON:
 
 @router.get("/api/replays/{key}")
 def replay_summary(key: str, request: Request) -> dict[str, Any]:
-    return {"id": key, **request.app.state.store.replay(key).summary()}
+    return {"id": key, **request.app.state.store.replay(key, ReplayFile).summary()}
 
 
 @router.get("/api/replays/{key}/games/{number}")
@@ -385,6 +377,7 @@ def create_app(results: list[str | Path] = (), models: list[str | Path] = (), ma
     add_handlers(app)
     app.add_middleware(Gate)
     app.include_router(router)
+    app.include_router(any_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 

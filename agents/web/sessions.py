@@ -52,7 +52,33 @@ class Think:
     info: dict[str, Any]
 
 
-class LiveGame:
+class GameLock:
+    """A live game's lock and its wait (Vigtavl's :class:`LiveGame` and any game's
+    :class:`agents.web.any_game.AnyGame`); ``thinking``, ``touched`` and ``token`` are what
+    :class:`agents.web.store.Store` reads of a game."""
+
+    def init_lock(self) -> None:
+        self.lock = threading.Lock()
+        self.touched = 0.0  # when a request last found it (the store's clock)
+
+    @contextlib.asynccontextmanager
+    async def held(self) -> AsyncIterator["GameLock"]:
+        """The game's lock for one request, waited for on the event loop: a worker thread that
+        waited would be one fewer for the holder, and enough of them would starve it. It is held
+        for a step or a view, never while an agent thinks; past :data:`LOCK_WAIT_S`, a 409."""
+        waited = 0.0
+        while not self.lock.acquire(blocking=False):
+            if waited > LOCK_WAIT_S:
+                raise WebError("the game is busy; try again", 409)
+            await asyncio.sleep(LOCK_POLL_S)
+            waited += LOCK_POLL_S
+        try:
+            yield self
+        finally:
+            self.lock.release()
+
+
+class LiveGame(GameLock):
     """A game played now: people at the ``human`` seats, agents at the others. The seats are
     taken as given: the server checks them first (:func:`agents.web.guards.seat_specs`)."""
 
@@ -95,26 +121,9 @@ class LiveGame:
         self.decisions: list[int] = []
         self.seat_decisions, self.seat_cpu = [0] * n, [0.0] * n
         self.moves = [move_entry(0, -1, "the setup", [], -1, state.events, state)]  # then one per decision
-        self.lock = threading.Lock()
+        self.init_lock()
         self.thinking: Future | None = None  # the agent's think in progress
-        self.touched = 0.0  # when a request last found it (the store's clock)
         self.shown: tuple[tuple[int, int], dict[str, Any]] | None = None  # the last view, for repeated polls
-
-    @contextlib.asynccontextmanager
-    async def held(self) -> AsyncIterator["LiveGame"]:
-        """The game's lock for one request, waited for on the event loop: a worker thread that
-        waited would be one fewer for the holder, and enough of them would starve it. It is held
-        for a step or a view, never while an agent thinks; past :data:`LOCK_WAIT_S`, a 409."""
-        waited = 0.0
-        while not self.lock.acquire(blocking=False):
-            if waited > LOCK_WAIT_S:
-                raise WebError("the game is busy; try again", 409)
-            await asyncio.sleep(LOCK_POLL_S)
-            waited += LOCK_POLL_S
-        try:
-            yield self
-        finally:
-            self.lock.release()
 
     # ---------------------------------------------------------------- who decides
     @property

@@ -120,6 +120,9 @@ class Table:
 
 
 def live_game_bytes(game: Any) -> int:
+    """A Vigtavl game's measured estimate; another game's (:mod:`agents.web.any_game`) says its own."""
+    if hasattr(game, "nbytes"):
+        return game.nbytes
     return LIVE_GAME_BYTES + LIVE_DECISION_BYTES * len(game.decisions)
 
 
@@ -160,10 +163,12 @@ class Store:
             self.games.add(key, game)
             return key
 
-    def game(self, key: str) -> Any:
+    def game(self, key: str, kind: type | None = None) -> Any:
+        """The live game ``key`` (of class ``kind`` when given: Vigtavl's routes and the other
+        games' do not serve each other's games), touched; else a 404."""
         with self.lock:
             game = self.games.get(key)
-            if game is None:
+            if game is None or (kind is not None and not isinstance(game, kind)):
                 raise WebError(f"no game {key!r} on this server (it was restarted, or the game was idle and "
                                "made room for another); start a new one", 404)
             game.touched = self.clock()
@@ -176,10 +181,10 @@ class Store:
             self.rebuilt.drop(lambda k: k[0] not in gone)
             return key
 
-    def replay(self, key: str) -> Any:
+    def replay(self, key: str, kind: type | None = None) -> Any:
         with self.lock:
             replay = self.replays.get(key)
-            if replay is None:
+            if replay is None or (kind is not None and not isinstance(replay, kind)):
                 raise WebError(f"no opened results file {key!r} on this server; open it again", 404)
             return replay
 
