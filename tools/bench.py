@@ -285,18 +285,20 @@ def _row(name: str, wall: float | str, cpu: float | str, fmt: str, aim: str = ""
     return f"  {name:<40}{w:>12}{c:>12}   {aim:<12}{_mark(ok)}"
 
 
-def report_peers(rates: dict[str, Rates], missing: list[str], rounds: int, seconds: float) -> None:
+def report_peers(rates: dict[str, Rates], missing: list[str], rounds: int, seconds: float,
+                 main: str = "Vigtavl") -> None:
+    """The medians of each engine and the ratios of ``main`` (the engine measured) to each peer."""
     print(f"\nBeside the peers: random legal play, {rounds} alternating rounds of ~{seconds:g} s per engine "
           "(medians)")
     print(f"  {'engine':<32}{'per wall s':>12}{'per CPU s':>12}{'games/s':>10}{'per game':>10}")
     for r in rates.values():
         print(f"  {r.name + ' ' + r.unit:<32}{statistics.median(r.wall()):>12,.0f}"
               f"{statistics.median(r.cpu()):>12,.0f}{r.games_per_s():>10.1f}{r.per_game():>10.1f}")
-    vig = rates["Vigtavl"]
+    vig = rates[main]
     for name in rates:
-        if name != "Vigtavl":
+        if name != main:
             per_round = ", ".join(f"{x / y:.2f}" for x, y in zip(vig.cpu(), rates[name].cpu()))
-            print(f"  ratio Vigtavl / {name}: {ratio(vig, rates[name]):.2f}x (median; rounds {per_round})")
+            print(f"  ratio {main} / {name}: {ratio(vig, rates[name]):.2f}x (median; rounds {per_round})")
     for name in missing:
         print(f"  {name} not installed, skipped: {PEERS[name][1]} (or pip install -e '.[bench]')")
 

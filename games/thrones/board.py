@@ -52,6 +52,9 @@ class Board:
         for s in (0, 1):
             for c in self.home[s]:
                 self.home_of[c] = s
+        # each home's rows in its reading order, and the edge cells (the setup's masks ask often)
+        self.rows = tuple(tuple(h[i:i + self.w] for i in range(0, len(h), self.w)) for h in self.home)
+        self.edge = tuple(self.on_edge(c) for c in range(self.n))
 
     def rel(self, seat: int, cell: int) -> int:
         """A cell in ``seat``'s frame from the absolute one (and back: the map is its own inverse)."""

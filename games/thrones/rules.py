@@ -22,7 +22,7 @@ LONG_MOVER = {SPEARMAN: WATER, LANCER: PLAINS}
 
 
 def is_enemy(st: "ThronesState", p: int, q: int) -> bool:
-    return st.owner(p) != st.owner(q)
+    return p // st.per != q // st.per  # st.owner, inlined: the hottest test of the legal lists
 
 
 def dragon_passable(st: "ThronesState", p: int, cell: int) -> bool:

@@ -41,9 +41,7 @@ def total_steps(cfg_amounts: tuple[int, int, int]) -> int:
 
 
 def rows_of(st: "ThronesState", seat: int) -> list[list[int]]:
-    w = st.board.w
-    home = st.board.home[seat]
-    return [list(home[i:i + w]) for i in range(0, len(home), w)]
+    return [list(row) for row in st.board.rows[seat]]
 
 
 def tiles_feasible(st: "ThronesState", seat: int) -> bool:
@@ -51,16 +49,19 @@ def tiles_feasible(st: "ThronesState", seat: int) -> bool:
     cannot border game board boundaries", with the amounts of ``tile_amounts``: can the home
     still be completed? (Each row's missing types fit in its free cells, each type has enough
     left for the rows missing it, and the fortresses left fit in free inner cells beside them.)"""
-    cfg, tile, board = st.cfg, st.tile, st.board
+    cfg, tile, edge = st.cfg, st.tile, st.board.edge
     left = list(cfg.tile_amounts)
-    for c in board.home[seat]:
-        if tile[c] != UNKNOWN:
-            left[tile[c]] -= 1
+    for c in st.board.home[seat]:
+        t = tile[c]
+        if t != UNKNOWN:
+            left[t] -= 1
+            if t == FORTRESS and edge[c]:
+                return False
     if min(left) < 0:
         return False
     need = [0] * FORTRESS
     fort_room = 0
-    for row in rows_of(st, seat):
+    for row in st.board.rows[seat]:
         have = {tile[c] for c in row}
         missing = [t for t in range(FORTRESS) if cfg.tile_amounts[t] and t not in have]
         free = [c for c in row if tile[c] == UNKNOWN]
@@ -68,11 +69,9 @@ def tiles_feasible(st: "ThronesState", seat: int) -> bool:
             return False
         for t in missing:
             need[t] += 1
-        inner = sum(1 for c in free if not board.on_edge(c))
+        inner = sum(1 for c in free if not edge[c])
         fort_room += min(inner, len(free) - len(missing))
     if any(need[t] > left[t] for t in range(FORTRESS)):
-        return False
-    if any(tile[c] == FORTRESS and board.on_edge(c) for c in board.home[seat]):
         return False
     return left[FORTRESS] <= fort_room
 

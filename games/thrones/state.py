@@ -79,6 +79,11 @@ class ThronesState(GameState):
     def pieces_of(self, seat: int) -> range:
         return range(seat * self.per, (seat + 1) * self.per)
 
+    def dragons_in_reserve(self, seat: int) -> int:
+        """``seat``'s Dragons off the board and not removed (ids follow ``piece_amounts``)."""
+        first = seat * self.per + sum(self.cfg.piece_amounts[:DRAGON])
+        return sum(1 for q in range(first, first + self.cfg.piece_amounts[DRAGON]) if self.ppos[q] == -1)
+
     def roll(self, k: int) -> int:
         self.rng, out = xorshift(self.rng)
         return out % k
@@ -202,7 +207,9 @@ class ThronesState(GameState):
     def apply_action(self, action: int) -> None:
         if self.is_over():
             raise IllegalAction("the game is over")
-        if action not in self.legal_actions():
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        if action not in self._legal:
             raise IllegalAction(f"action {str(action)[:20]} is not legal now")
         self.history.append(action)
         self.apply_code(action)

@@ -64,6 +64,8 @@ def deceive_partners(st: "ThronesState", cell: int) -> list[int]:
 
 
 def deceive_starts(st: "ThronesState") -> list[int]:
+    if st.fav[st.turn] <= 0 or st.favor_used:  # favor_ready's answer for every cell (the common case)
+        return []
     out = []
     for c, q in enumerate(st.occ):
         if q >= 0 and favor_ready(st, DECEIVE, c) and deceive_partners(st, c):
@@ -82,11 +84,22 @@ def piece_options(st: "ThronesState", p: int) -> list[tuple[int, int]]:
     return out
 
 
+def has_options(st: "ThronesState", p: int) -> bool:
+    """``piece_options(st, p)`` is not empty: the same answer, found sooner, as most pieces may
+    step to a free neighbour (a move target of every piece but the Dragon while not moved)."""
+    if not st.moved and st.ptype[p] != DRAGON_PIECE:
+        occ = st.occ
+        for c in st.board.adj[st.ppos[p]]:
+            if occ[c] < 0:
+                return True
+    return bool(piece_options(st, p))
+
+
 def dragon_cells(st: "ThronesState") -> list[int]:
     """Page: "place their Dragon on any unoccupied, homeland Mountain. Alternately ... in their
     homeland Fortress ... removing any piece (opponent or allied) occupying that Fortress"."""
     s = st.turn
-    if not any(st.ppos[q] == -1 and st.ptype[q] == DRAGON_PIECE for q in st.pieces_of(s)):
+    if not st.dragons_in_reserve(s):
         return []
     fresh = not (st.moved or st.switched)
     out = []
@@ -107,7 +120,7 @@ def play_options(st: "ThronesState") -> list[tuple[int, int]]:
         out = piece_options(st, st.actor)
     else:
         out = [(SELECT, st.ppos[p]) for p in st.pieces_of(st.turn)
-               if st.ppos[p] >= 0 and p not in st.disabled and piece_options(st, p)]
+               if st.ppos[p] >= 0 and p not in st.disabled and has_options(st, p)]
     out += [(DRAGON, c) for c in dragon_cells(st)]
     out += [(DECEIVE, c) for c in deceive_starts(st)]
     if st.moved or st.switched or not out:
