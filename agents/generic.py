@@ -7,6 +7,7 @@ other seats' secrets replaced, the dice reseeded) and the legal actions, and ret
 - ``rollout`` / ``rollout:N``: flat Monte Carlo: each legal action is tried in N random
   playouts (default 8) of the view and the one with the best mean return for its seat is
   played. It plays on the view, so it never sees what its seat may not.
+- ``ppo:PATH``: a MaskablePPO model trained on the game (:mod:`agents.game_ppo`).
 """
 
 from __future__ import annotations
@@ -72,7 +73,14 @@ GENERIC_KINDS: dict[str, tuple[str, Callable[[str, int | None], Player]]] = {
     "random": ("uniform over the legal actions", lambda arg, seed: RandomPlayer(seed)),
     "rollout": ("flat Monte Carlo, N random playouts per action (rollout:N, default 8)",
                 lambda arg, seed: RolloutPlayer(_rollouts(arg), seed)),
+    "ppo": ("a MaskablePPO model trained on this game, its most likely action (ppo:PATH)",
+            lambda arg, seed: _ppo_player(arg)),
 }
+
+
+def _ppo_player(arg: str) -> Player:
+    from agents.game_ppo import PPOPlayer  # torch and SB3 only when a model plays
+    return PPOPlayer(arg)
 
 
 def make_generic(spec: str, seed: int | None = None) -> Player:

@@ -78,10 +78,14 @@ class AgentSpec:
         return f"{self.kind}:{self.argument}" if self.argument else self.kind
 
 
+GENERIC_ARGUMENTS = {"rollout": "N", "ppo": "PATH"}  # what follows the ':' of a generic kind
+
+
 def _generic() -> dict[str, AgentKind]:
     out = {}
     for name, (description, factory) in GENERIC_KINDS.items():
-        out[name] = AgentKind(name, description, factory, argument="N" if name == "rollout" else "")
+        out[name] = AgentKind(name, description, factory, argument=GENERIC_ARGUMENTS.get(name, ""),
+                              model=name == "ppo")
     return out
 
 

@@ -1,4 +1,4 @@
-"""The PPO networks over the hex tensor, and trained models as agents.
+"""The PPO networks over Vigtavl's hex tensor and any other game's board, and trained models as agents.
 
 The observation is a ``(C, H, W)`` float32 stack of planes over the axial square tensor (channel
 0, ``board``, is 1 on the hexagon): hex ``(q, r)`` sits at row ``r + R``, column ``q + R``, so
@@ -11,6 +11,9 @@ six neighbours.
 - :class:`HexConvExtractor`: a hex convolution, then residual blocks of two; after every layer the
   features off the hexagon are zeroed (multiplied by the board plane). Output: the trunk
   flattened, ``channels * H * W``.
+- :class:`GridConvExtractor`: the same trunk with plain 3x3 convolutions for any other game's
+  ``(C, H, W)`` board (``policy_spec(..., board="grid")``, policy ``mlp``: one logit per action
+  of that game).
 - ``policy: mlp`` -- sb3-contrib's ``MaskableActorCriticPolicy`` with that extractor: trunk,
   flatten, MLP, one logit per action.
 - ``policy: cnn`` -- :class:`HexCnnPolicy`, fully convolutional: a 1x1 convolution turns the trunk
@@ -26,6 +29,7 @@ models as agents.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 import gymnasium
@@ -56,13 +60,20 @@ class HexConv2d(nn.Conv2d):
         return F.conv2d(x, self.weight * self.kernel_mask, self.bias, padding=1)
 
 
-class ResidualBlock(nn.Module):
-    def __init__(self, channels: int) -> None:
-        super().__init__()
-        self.conv1 = HexConv2d(channels, channels)
-        self.conv2 = HexConv2d(channels, channels)
+def grid_conv(in_channels: int, out_channels: int) -> nn.Conv2d:
+    """A plain 3x3 convolution keeping the board's size (a square grid's neighbourhood)."""
+    return nn.Conv2d(in_channels, out_channels, kernel_size=3, padding=1)
 
-    def forward(self, x: th.Tensor, board: th.Tensor) -> th.Tensor:
+
+class ResidualBlock(nn.Module):
+    """Two 3x3 convolutions (hex ones by default) and the skip; ``board`` zeroes the cells off it."""
+
+    def __init__(self, channels: int, conv: Callable[[int, int], nn.Module] = HexConv2d) -> None:
+        super().__init__()
+        self.conv1 = conv(channels, channels)
+        self.conv2 = conv(channels, channels)
+
+    def forward(self, x: th.Tensor, board: th.Tensor | float = 1.0) -> th.Tensor:
         h = F.relu(self.conv1(x)) * board
         return F.relu(x + self.conv2(h)) * board
 
@@ -82,6 +93,25 @@ class HexConvExtractor(BaseFeaturesExtractor):
         x = F.relu(self.stem(obs)) * board
         for block in self.blocks:
             x = block(x, board)
+        return x.flatten(1)
+
+
+class GridConvExtractor(BaseFeaturesExtractor):
+    """The trunk for any other game's ``(C, H, W)`` board: plain 3x3 convolutions (padded, so a
+    1-row board works too) and residual blocks, every cell on the board; features
+    ``channels * H * W``. The game's own actions come from the MLP head over them."""
+
+    def __init__(self, observation_space: gymnasium.spaces.Box, channels: int = 32, blocks: int = 2) -> None:
+        c, h, w = observation_space.shape
+        super().__init__(observation_space, features_dim=channels * h * w)
+        self.channels, self.height, self.width = channels, h, w
+        self.stem = grid_conv(c, channels)
+        self.blocks = nn.ModuleList(ResidualBlock(channels, grid_conv) for _ in range(blocks))
+
+    def forward(self, obs: th.Tensor) -> th.Tensor:
+        x = F.relu(self.stem(obs))
+        for block in self.blocks:
+            x = block(x)
         return x.flatten(1)
 
 
@@ -183,10 +213,17 @@ class HexCnnPolicy(MaskableActorCriticPolicy):
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
 
 
-def policy_spec(policy: str, channels: int, blocks: int, hidden: list[int]) -> tuple[type, dict[str, Any]]:
-    """The SB3 policy class and ``policy_kwargs`` for ``policy`` ("cnn" or "mlp")."""
-    extractor = dict(features_extractor_class=HexConvExtractor,
+def policy_spec(policy: str, channels: int, blocks: int, hidden: list[int],
+                board: str = "hex") -> tuple[type, dict[str, Any]]:
+    """The SB3 policy class and ``policy_kwargs`` for ``policy`` ("cnn" or "mlp") on a ``board``:
+    "hex" (Vigtavl's tensor) or "grid" (any other game's; "mlp" only, the head sized by the
+    game's number of actions)."""
+    if board not in ("hex", "grid"):
+        raise ValueError(f"board must be 'hex' or 'grid', got {board!r}")
+    extractor = dict(features_extractor_class=HexConvExtractor if board == "hex" else GridConvExtractor,
                      features_extractor_kwargs=dict(channels=channels, blocks=blocks))
+    if policy == "cnn" and board == "grid":
+        raise ValueError("policy 'cnn' (per-hex logits) is Vigtavl's; another game trains with policy 'mlp'")
     if policy == "cnn":
         return HexCnnPolicy, dict(extractor, value_hidden=list(hidden))
     if policy == "mlp":

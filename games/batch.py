@@ -2,8 +2,9 @@
 
 ::
 
+    from agents.generic import make_generic
     from games.batch import GameBatch
-    batch = GameBatch("pig", num_envs=8, opponents=["random"], seed=0)
+    batch = GameBatch("pig", num_envs=8, opponents=["random"], make_player=make_generic, seed=0)
     obs, masks = batch.reset()                  # (N, C, H, W) float32, (N, A) bool
     step = batch.step(actions)                  # actions: (N,) ints, one legal action per row
     step.obs, step.masks, step.rewards, step.terminated, step.truncated, step.final_obs, step.games
@@ -12,9 +13,9 @@ It is framework-neutral (numpy and the game interface only); thin adapters put i
 gymnasium's ``VectorEnv`` (:mod:`games.vector`) and SB3's ``VecEnv`` (:mod:`training.vec`).
 
 **The seat loop.** Each game has one learning seat, drawn per game (or fixed by ``seat``);
-every other seat is played by an opponent :data:`agents.generic.Player` drawn per game from
-``opponents`` (specs made by ``make_player``, by default :func:`agents.generic.make_generic`),
-which is handed ``state.view_for(seat)`` and the legal actions, never the true state. After
+every other seat is played by an opponent drawn per game from ``opponents``: a player
+(:data:`agents.generic.Player`) that ``make_player(spec, seed)`` makes (such as
+:func:`agents.generic.make_generic`; passed in, as the agents live a floor above the games), handed ``state.view_for(seat)`` and the legal actions, never the true state. After
 the learner's action the opponents play, out-of-turn decisions included, until the learner must
 decide again (its own out-of-turn decisions too) or the game ends.
 
@@ -37,10 +38,10 @@ from typing import Any
 
 import numpy as np
 
-from agents.generic import Player, make_generic
 from games.interface import Game, GameState
 from games.registry import load_game
 
+Player = Callable[[GameState, list[int]], int]  # agents.generic's players
 PlayerFactory = Callable[[str, int], Player]
 MAX_EMPTY_GAMES = 100  # games in a row that end before the learner decides: a broken game
 
@@ -67,7 +68,7 @@ class GameBatch:
 
     def __init__(self, game: str | Game, num_envs: int = 8, opponents: Sequence[str] = ("random",),
                  num_players: int | None = None, seed: int = 0, seat: int | None = None,
-                 weights: Sequence[float] | None = None, make_player: PlayerFactory = make_generic,
+                 weights: Sequence[float] | None = None, *, make_player: PlayerFactory,
                  **options: Any) -> None:
         self.game = load_game(game) if isinstance(game, str) else game
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:

@@ -2,8 +2,9 @@
 
 ::
 
+    from agents.generic import make_generic
     from games.vector import GameVectorEnv
-    envs = GameVectorEnv("pig", num_envs=8, opponents=["random"])
+    envs = GameVectorEnv("pig", num_envs=8, opponents=["random"], make_player=make_generic)
     obs, infos = envs.reset(seed=0)              # (N, C, H, W); infos["action_mask"] (N, A) int8
     obs, rewards, terminations, truncations, infos = envs.step(actions)
 

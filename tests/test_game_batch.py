@@ -26,7 +26,7 @@ def _random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize("game,shape,actions", [("pig", (6, 1, 4), 4), ("thrones", (43, 9, 9), 1948)])
 def test_shapes_and_masks_are_the_learners(game: str, shape: tuple, actions: int) -> None:
-    batch = GameBatch(game, num_envs=3, seed=1)
+    batch = GameBatch(game, num_envs=3, seed=1, make_player=make_generic)
     obs, masks = batch.reset()
     assert obs.shape == (3, *shape) and obs.dtype == np.float32
     assert masks.shape == (3, actions) and masks.dtype == bool
@@ -64,7 +64,7 @@ def test_opponents_are_handed_views_never_the_true_state() -> None:
 
 
 def test_finished_games_restart_at_once_with_their_last_view_and_summary() -> None:
-    batch = GameBatch("pig", num_envs=4, seed=3, target=8)
+    batch = GameBatch("pig", num_envs=4, seed=3, target=8, make_player=make_generic)
     _, masks = batch.reset()
     rng = np.random.default_rng(2)
     ended = 0
@@ -85,7 +85,7 @@ def test_finished_games_restart_at_once_with_their_last_view_and_summary() -> No
 
 
 def test_a_game_cut_at_its_move_limit_is_truncated_with_no_reward() -> None:
-    batch = GameBatch("pig", num_envs=2, seed=4, max_steps=3)
+    batch = GameBatch("pig", num_envs=2, seed=4, max_steps=3, make_player=make_generic)
     _, masks = batch.reset()
     truncated = 0
     for _ in range(6):
@@ -100,7 +100,7 @@ def test_a_game_cut_at_its_move_limit_is_truncated_with_no_reward() -> None:
 @pytest.mark.parametrize("game", ["pig", "thrones"])
 def test_the_same_seed_gives_the_same_games(game: str) -> None:
     def play(seed: int) -> list[np.ndarray]:
-        batch = GameBatch(game, num_envs=3, seed=seed)
+        batch = GameBatch(game, num_envs=3, seed=seed, make_player=make_generic)
         obs, masks = batch.reset()
         rng, out = np.random.default_rng(9), [obs]
         for _ in range(25):
@@ -116,7 +116,7 @@ def test_the_same_seed_gives_the_same_games(game: str) -> None:
 
 def test_a_fixed_seat_and_weights_are_kept() -> None:
     batch = GameBatch("pig", num_envs=8, num_players=3, seat=2, opponents=["random", "rollout:1"],
-                      weights=[0, 1], seed=0)
+                      weights=[0, 1], seed=0, make_player=make_generic)
     batch.reset()
     assert (batch.seats == 2).all() and set(batch.names) == {"rollout:1"}
 
@@ -128,12 +128,12 @@ def test_a_fixed_seat_and_weights_are_kept() -> None:
 ])
 def test_bad_input_is_one_line(kwargs: dict, words: str) -> None:
     with pytest.raises(ValueError, match=words) as e:
-        GameBatch("pig", **kwargs)
+        GameBatch("pig", **kwargs, make_player=make_generic)
     assert "\n" not in str(e.value)
 
 
 def test_a_wrong_number_of_actions_is_refused() -> None:
-    batch = GameBatch("pig", num_envs=2)
+    batch = GameBatch("pig", num_envs=2, make_player=make_generic)
     batch.reset()
     with pytest.raises(ValueError, match="one action per game"):
         batch.step(np.zeros(3, dtype=int))
@@ -141,7 +141,7 @@ def test_a_wrong_number_of_actions_is_refused() -> None:
 
 # ------------------------------------------------------------------ gymnasium's VectorEnv
 def test_gymnasium_vector_conventions() -> None:
-    envs = GameVectorEnv("pig", num_envs=4, target=8)
+    envs = GameVectorEnv("pig", num_envs=4, target=8, make_player=make_generic)
     assert envs.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
     assert envs.observation_space.shape == (4, 6, 1, 4) and envs.action_space.shape == (4,)
     obs, infos = envs.reset(seed=1)
@@ -168,7 +168,7 @@ def test_gymnasium_vector_conventions() -> None:
 
 
 def test_gymnasium_reset_seed_replays() -> None:
-    envs = GameVectorEnv("thrones", num_envs=2)
+    envs = GameVectorEnv("thrones", num_envs=2, make_player=make_generic)
     a, _ = envs.reset(seed=3)
     envs.reset(seed=4)
     b, _ = envs.reset(seed=3)

@@ -104,6 +104,10 @@ class NetConfig:
 class TrainConfig:
     """Everything a training run depends on; saved as ``runs/<run>/config.yaml``."""
 
+    game: str = "vigtavl"
+    """The game (``vigtavl.games``): vigtavl, or another registered game (pig, thrones) trained
+    through the game interface by training/game_train.py (policy mlp; opponents and
+    eval_opponents are that game's agents; map, reward, max_steps, selfplay and pretrain unused)."""
     num_players: int = 2
     """Players per game: 2, 3 or 4 (a model plays only the player count it was trained for)."""
     map: str | None = None
@@ -219,6 +223,7 @@ def _check_values(cfg: TrainConfig) -> None:
                  "torch_threads", "env_runners"]:
         if getattr(cfg, name) < 0:
             raise ConfigError(f"{name} must be >= 0, got {getattr(cfg, name)!r}")
+    _check_game(cfg)
     if cfg.num_players not in (2, 3, 4):
         raise ConfigError(f"num_players must be 2, 3 or 4, got {cfg.num_players!r}")
     if not 0 < cfg.gamma <= 1 or not 0 <= cfg.gae_lambda <= 1:
@@ -253,6 +258,21 @@ def _check_values(cfg: TrainConfig) -> None:
             opponent_seats(spec, cfg.num_players)
         except ValueError as e:
             raise ConfigError(f"eval_opponents: {e}") from None
+
+
+def _check_game(cfg: TrainConfig) -> None:
+    """A registered game; another than Vigtavl trains the 'mlp' head with its own player counts."""
+    from games.registry import load_game
+    try:
+        game = load_game(cfg.game)
+        if cfg.game != "vigtavl":
+            game.check_players(cfg.num_players)
+    except ValueError as e:
+        raise ConfigError(f"game: {e}") from None
+    if cfg.game != "vigtavl" and cfg.policy != "mlp":
+        raise ConfigError(f"policy {cfg.policy!r} (per-hex logits) is Vigtavl's; game {cfg.game} trains with policy mlp")
+    if cfg.game != "vigtavl" and cfg.backend != "sb3":
+        raise ConfigError(f"game {cfg.game} trains with backend sb3 only (training/game_train.py)")
 
 
 # ------------------------------------------------------------------ dict -> dataclass, typed

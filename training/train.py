@@ -76,6 +76,8 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
     returns the run folder. Raises :class:`~training.stopping.TrainingStopped` after a
     checkpoint on Ctrl-C or SIGTERM. ``backend: rllib`` trains with Ray RLlib (``ray_address``:
     a cluster's)."""
+    if cfg.game != "vigtavl":  # training.game_train imports this module's callbacks: no import back
+        raise ValueError(f"game {cfg.game} trains with training.game_train.train_game (vigtavl train --game)")
     # --- the checks that need no folder: the agents, where the run starts, the model's spaces
     check_agents([o.name for o in cfg.opponents] + [s for opp in cfg.eval_opponents for s in opponent_seats(opp, cfg.num_players)]
                  + ([cfg.pretrain.teacher] if cfg.pretrain.teacher else []))
@@ -166,16 +168,17 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
             raise
         raise stopped(stop, run, model if set_up else None) from None
     finally:
-        stop.uninstall()
-        if bar is not None:
-            bar.close()
-        if logger is not None:
-            logger.close()
-        if vec_env is not None:
-            vec_env.close()
-        if run is not None:
-            run.close()
+        close_run(stop, bar, logger, vec_env, run)
     return run.dir
+
+
+def close_run(stop: StopSignal, *parts: Any) -> None:
+    """What a trainer lets go of at its end, whatever happened: the signals, then each part
+    (the progress bar, the logger, the environments, the run folder) that was made."""
+    stop.uninstall()
+    for part in parts:
+        if part is not None:
+            part.close()
 
 
 def stopped(stop: StopSignal, run: Run | None, model: MaskablePPO | None) -> TrainingStopped:

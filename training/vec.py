@@ -14,21 +14,30 @@ at once, its last observation in ``infos[i]["terminal_observation"]``,
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
+from agents.kinds import make_player
 from games.aec import OBS_BOUND
-from games.batch import GameBatch
+from games.batch import GameBatch, PlayerFactory
+
+
+def player_factory(game: str) -> PlayerFactory:
+    """The game's agents by spec (:func:`agents.kinds.make_player`: the generic kinds, random,
+    rollout:N, ppo:PATH, and the game's own bots)."""
+    return functools.partial(make_player, game)
 
 
 class GameVecEnv(VecEnv):
     """N games of one registered game as an SB3 ``VecEnv``; keywords are
-    :class:`~games.batch.GameBatch`'s."""
+    :class:`~games.batch.GameBatch`'s (``make_player`` by default :func:`player_factory`'s)."""
 
     def __init__(self, game: str = "pig", num_envs: int = 8, **kwargs: Any) -> None:
+        kwargs.setdefault("make_player", player_factory(game))
         self.batch = GameBatch(game, num_envs, **kwargs)
         self.num_envs, self.render_mode = num_envs, None  # read by VecEnv.__init__
         obs_space = spaces.Box(-OBS_BOUND, OBS_BOUND, self.batch.observation_shape, dtype=np.float32)

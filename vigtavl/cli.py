@@ -352,6 +352,10 @@ def add_train(sub: Any) -> None:
     p.add_argument("--backend", choices=("sb3", "rllib"), default=None,
                    help="the trainer (the config's backend: sb3 by default): sb3-contrib's MaskablePPO, or Ray "
                         "RLlib's PPO (pip install -e '.[rllib]'); same as --set backend=...")
+    p.add_argument("--game", default=None, metavar="NAME",
+                   help="the game (default: the config's, vigtavl); another registered game (pig, thrones) "
+                        "trains through the game interface (training/game_train.py); without --config its "
+                        "policy is mlp and its eval opponent random. Same as --set game=NAME")
     p.add_argument("--ray-address", default=None, metavar="ADDRESS",
                    help="rllib: the Ray cluster to run on ('auto', or ray://HOST:10001); default: a private "
                         "local Ray instance (another Ray cluster on this machine is left alone)")
@@ -371,15 +375,29 @@ def _run_config(args: argparse.Namespace, overrides: list[str], cls: type | None
     return load_config(config, overrides, cls=cls), config
 
 
+def _game_overrides(args: argparse.Namespace) -> list[str]:
+    """``--game NAME`` as config overrides (another game's defaults too when no --config names them)."""
+    if args.game is None:
+        return []
+    defaults = ["policy=mlp", "eval_opponents=[random]"] if args.game != "vigtavl" and args.config is None else []
+    return [f"game={args.game}", *defaults]
+
+
 def cmd_train(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from training.game_train import train_game
     from training.stopping import TrainingStopped
     from training.train import train
-    cfg, config = _run_config(args, args.set + ([f"backend={args.backend}"] if args.backend else []))
+    cfg, config = _run_config(args, _game_overrides(args) + args.set
+                              + ([f"backend={args.backend}"] if args.backend else []))
+    name = Path(config).stem if config else "default"
     try:
-        run_dir = train(cfg, resume=args.resume, progress=not args.no_progress, ray_address=args.ray_address,
-                        config_name=Path(config).stem if config else "default")
+        if cfg.game != "vigtavl":  # another game: through the game interface
+            run_dir = train_game(cfg, resume=args.resume, progress=not args.no_progress, config_name=name)
+        else:
+            run_dir = train(cfg, resume=args.resume, progress=not args.no_progress, ray_address=args.ray_address,
+                            config_name=name)
     except TrainingStopped as e:  # a checkpoint saved: the status a shell gives the signal (130, 143)
         print(f"vigtavl train: {e}", file=sys.stderr)
         return e.status

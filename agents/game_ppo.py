@@ -1,0 +1,81 @@
+"""A MaskablePPO model trained on any registered game (``training.game_train``) as a player.
+
+``ppo:PATH`` among the generic kinds (:data:`agents.generic.GENERIC_KINDS`): the model at PATH
+plays its most likely legal action for the seat it is asked for, from that seat's observation
+of the view it is handed (so it sees what its seat may see, nothing more); with ``sample``
+(training's evaluation when ``eval_sample`` is set) it draws its action from the policy, seeded. A model of another
+board shape or number of actions is refused at its first decision, in one line.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch as th
+
+from games.interface import GameState
+
+MODEL_CACHE_SIZE = 8
+
+
+def model_path(arg: str) -> Path:
+    """The model file ``ppo:PATH`` names (ValueError, one line, if there is none)."""
+    if not arg:
+        raise ValueError("ppo takes the path of a model: ppo:runs/<run>/best_model.zip")
+    path = Path(arg).expanduser()
+    if not path.is_file():
+        raise ValueError(f"model {arg[:80]!r} does not exist (train one with vigtavl train --game NAME)")
+    return path.resolve()
+
+
+@functools.lru_cache(maxsize=MODEL_CACHE_SIZE)
+def _load(path: str, mtime_ns: int, size: int) -> Any:
+    """One model per file version in this process (the arena makes a player per game)."""
+    from sb3_contrib import MaskablePPO
+
+    from agents.ppo import one_line
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model = MaskablePPO.load(path, device="cpu")
+    except Exception as e:
+        raise ValueError(f"model {path} cannot be loaded ({one_line(e)})") from None
+    model.policy.set_training_mode(False)
+    return model
+
+
+def load_game_model(arg: str) -> Any:
+    """The MaskablePPO saved at ``arg``, cached until the file changes."""
+    path = model_path(arg)
+    st = path.stat()
+    return _load(str(path), st.st_mtime_ns, st.st_size)
+
+
+class PPOPlayer:
+    """A trained model's most likely legal action (module docstring)."""
+
+    def __init__(self, arg: str, seed: int | None = None, sample: bool = False) -> None:
+        self.model = load_game_model(arg)
+        self.name, self.sample = arg, sample
+        self.rng = np.random.default_rng(seed)
+
+    def __call__(self, view: GameState, legal: list[int]) -> int:
+        obs = view.observation(view.current_player())
+        space, n = self.model.observation_space, int(self.model.action_space.n)
+        mask = np.zeros(n, dtype=bool)
+        if obs.shape != space.shape or max(legal) >= n:
+            raise ValueError(f"model {self.name[:80]} was trained for boards {space.shape} and {n} actions, "
+                             f"not this game's {obs.shape}")
+        mask[legal] = True
+        if not self.sample:
+            action, _ = self.model.predict(obs[None], action_masks=mask[None], deterministic=True)
+            return int(action[0])
+        with th.no_grad():
+            obs_t = th.as_tensor(obs[None])
+            probs = self.model.policy.get_distribution(obs_t, action_masks=mask[None]).distribution.probs[0]
+        p = probs.numpy()[legal].astype(np.float64)
+        return int(legal[self.rng.choice(len(legal), p=p / p.sum())])

@@ -1,0 +1,235 @@
+"""``vigtavl train --game NAME``: MaskablePPO on any registered game other than Vigtavl.
+
+::
+
+    vigtavl train --game pig --set total_timesteps=20000
+    vigtavl train --config configs/ppo_thrones.yaml
+
+The same :class:`~training.config.TrainConfig` and run folder as Vigtavl's trainer
+(:mod:`training.train`): ``config.yaml``, ``progress.csv`` (rollout/*, train/*, game/*, eval/*),
+``checkpoints/``, ``eval_model.zip``, ``best_model.zip`` with ``best.json``, ``final_model.zip``;
+Ctrl-C or SIGTERM saves a checkpoint and ``--resume`` continues one. What differs:
+
+- the games are stepped by :class:`training.vec.GameVecEnv` (the batch core over the game
+  interface: ``n_envs`` games in this process, one learner seat drawn per game, the other seats
+  played by the game's agents drawn per game from ``opponents`` by weight);
+- the network is :func:`agents.network.policy_spec` with ``board="grid"``: plain convolutions
+  over the game's ``(C, H, W)`` board, an MLP head with one logit per action of the game;
+- evaluation plays ``ppo:eval_model.zip`` against each eval opponent in the other seats, the
+  learner's seat rotated, on seeds far from the training games' (:func:`evaluate_game_model`);
+- ``map``, ``reward``, ``max_steps``, self-play snapshots and pretraining are Vigtavl's and
+  unused here (the game's own move limit truncates).
+
+The saved model plays as the agent spec ``ppo:PATH`` of that game (:mod:`agents.game_ppo`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict, deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch as th
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback, CallbackList
+from stable_baselines3.common.utils import set_random_seed
+from stable_baselines3.common.vec_env import VecMonitor
+
+from agents.game_ppo import PPOPlayer
+from agents.network import policy_spec
+from agents.stats import wilson_interval
+from arena.play import play_game
+from games.batch import PlayerFactory
+from games.registry import load_game
+from training.config import TrainConfig, learner_device
+from training.evaluate import EVAL_SEED_OFFSET
+from training.files import copy_file, save_model, write_text
+from training.logs import announce_run, make_logger, metric_name
+from training.runs import BEST_FILE, FINAL_MODEL, Run, open_run, plan_run
+from training.stopping import StopSignal
+from training.train import (CheckpointCallback, ProgressBarCallback, StopOnSignal, close_run, load_checkpoint,
+                            stopped)
+from training.vec import GameVecEnv, player_factory
+
+GAME_STATS_WINDOW = 100
+AGENT_SEED_STRIDE = 16
+
+
+@dataclass
+class EvalResult:
+    """The model's games against one opponent: wins (a shared win counts 1/w) of ``games``."""
+
+    opponent: str
+    games: int
+    wins: float
+    truncated: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.games)
+
+
+def evaluate_game_model(game: str, model: str | Path, opponent: str, games: int, seed: int,
+                        num_players: int = 2, make: PlayerFactory | None = None,
+                        sample: bool = False) -> EvalResult:
+    """``ppo:model`` against ``opponent`` in every other seat, its own seat rotated by game;
+    game ``g`` has seed ``seed + g``; ``sample``: the model draws its actions (seeded)."""
+    make = make or player_factory(game)
+    wins, cut = 0.0, 0
+    for g in range(games):
+        seat = g % num_players
+        specs = [f"ppo:{model}" if k == seat else opponent for k in range(num_players)]
+        players = [PPOPlayer(str(model), (seed + g) * AGENT_SEED_STRIDE + k, sample) if k == seat
+                   else make(s, (seed + g) * AGENT_SEED_STRIDE + k) for k, s in enumerate(specs)]
+        rec = play_game(game, players, seed + g, g, specs)
+        w = rec.winners
+        wins += 1.0 / len(w) if seat in w and len(w) < num_players else 0.0
+        cut += rec.truncated
+    return EvalResult(opponent, games, wins, cut)
+
+
+def train_game(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = True,
+               config_name: str = "run") -> Path:
+    """Train on ``cfg.game`` as the module docstring says; returns the run folder."""
+    load_game(cfg.game)
+    make = player_factory(cfg.game)
+    for spec in [o.name for o in cfg.opponents] + list(cfg.eval_opponents):
+        make(spec, 0)  # a bad spec: one line, before any folder
+    plan = plan_run(cfg, resume, config_name)
+    device = learner_device(cfg.device)
+    stop = StopSignal()
+    stop.install()
+    run: Run | None = None
+    model: MaskablePPO | None = None
+    logger = None
+    bar = ProgressBarCallback(cfg.total_timesteps) if progress else None
+    try:
+        with stop.at_once():
+            set_random_seed(cfg.seed)
+            if cfg.torch_threads:
+                th.set_num_threads(cfg.torch_threads)
+            venv = VecMonitor(GameVecEnv(cfg.game, cfg.n_envs, opponents=[o.name for o in cfg.opponents],
+                                         weights=[o.weight for o in cfg.opponents], num_players=cfg.num_players,
+                                         seed=cfg.seed, make_player=make))
+            if plan.checkpoint is not None:
+                model = load_checkpoint(plan.checkpoint, venv, device)
+                venv.seed(cfg.seed + model.num_timesteps)  # a resumed run does not replay the same games
+            run = open_run(plan, cfg)
+            if progress:
+                announce_run(run.dir)
+            if model is None:
+                policy_class, policy_kwargs = policy_spec(cfg.policy, cfg.net.channels, cfg.net.blocks,
+                                                          cfg.net.hidden, board="grid")
+                model = MaskablePPO(policy_class, venv, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
+                                    batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma,
+                                    gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
+                                    vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm,
+                                    policy_kwargs=policy_kwargs, seed=cfg.seed, device=device, verbose=0)
+            logger = make_logger(run.dir, model.num_timesteps)
+            model.set_logger(logger)
+        stop.guard(model.policy.optimizer)
+        callbacks: list[BaseCallback] = [StopOnSignal(stop), GameStats(), CheckpointCallback(cfg, run.dir)]
+        if cfg.eval_every:
+            callbacks.append(GameEval(cfg, run.dir, make))
+        if bar is not None:
+            callbacks.append(bar)
+        remaining = cfg.total_timesteps - model.num_timesteps
+        if remaining > 0:
+            model.learn(remaining, callback=CallbackList(callbacks), reset_num_timesteps=plan.checkpoint is None)
+        stop.check()
+        save_model(model, run.dir / FINAL_MODEL)
+    except KeyboardInterrupt:
+        if not stop.requested:
+            raise
+        raise stopped(stop, run, model if logger is not None else None) from None
+    finally:
+        close_run(stop, bar, logger, run)
+    return run.dir
+
+
+class GameStats(BaseCallback):
+    """game/win_rate, game/return, game/length (and win rate per opponent) of the last games."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.games: deque[dict[str, Any]] = deque(maxlen=GAME_STATS_WINDOW)
+
+    def _on_step(self) -> bool:
+        self.games.extend(info["game"] for info in self.locals["infos"] if "game" in info)
+        return True
+
+    def _on_rollout_end(self) -> None:
+        for key in ("win", "return", "length", "truncated"):
+            if self.games:
+                self.logger.record(f"game/{'win_rate' if key == 'win' else key}",
+                                   float(np.mean([g[key] for g in self.games])))
+        per: dict[str, list[float]] = defaultdict(list)
+        for g in self.games:
+            per[g["opponent"]].append(g["win"])
+        for opp, wins in per.items():
+            self.logger.record(f"game/win_rate_{metric_name(opp)}", float(np.mean(wins)))
+
+
+class GameEval(BaseCallback):
+    """Every ``eval_every`` timesteps (and at the start and the end): ``eval/win_rate_<opp>``
+    for each eval opponent on the same seeds each time; the best mean kept as best_model.zip."""
+
+    def __init__(self, cfg: TrainConfig, run_dir: Path, make: PlayerFactory) -> None:
+        super().__init__()
+        self.cfg, self.run_dir, self.make = cfg, run_dir, make
+        best = run_dir / BEST_FILE
+        self.best = json.loads(best.read_text())["mean_win_rate"] if best.is_file() else -1.0
+        self.next_at, self.last = 0, -1
+
+    def _on_training_start(self) -> None:
+        self.next_at = self.model.num_timesteps
+        self._on_rollout_end()
+
+    def _on_step(self) -> bool:
+        return True
+
+    def _on_rollout_end(self) -> None:
+        if self.model.num_timesteps >= self.next_at:
+            self.evaluate()
+            self.next_at = self.model.num_timesteps + self.cfg.eval_every
+
+    def _on_training_end(self) -> None:
+        if self.last != self.model.num_timesteps:
+            self.evaluate()
+
+    def evaluate(self) -> None:
+        t, cfg = self.model.num_timesteps, self.cfg
+        path = save_model(self.model, self.run_dir / "eval_model.zip")
+        results = [evaluate_game_model(cfg.game, path, opp, cfg.eval_games, cfg.seed + EVAL_SEED_OFFSET,
+                                       cfg.num_players, self.make, cfg.eval_sample) for opp in cfg.eval_opponents]
+        for r in results:
+            self.logger.record(f"eval/win_rate_{metric_name(r.opponent)}", r.win_rate)
+        mean = float(np.mean([r.win_rate for r in results]))
+        self.logger.record("eval/mean_win_rate", mean)
+        if mean > self.best:
+            self.best = mean
+            copy_file(path, self.run_dir / "best_model.zip")
+            write_text(self.run_dir / BEST_FILE, json.dumps(
+                {"mean_win_rate": mean, "timesteps": t, "win_rates": {r.opponent: r.win_rate for r in results}},
+                indent=1))
+        self.logger.record("time/total_timesteps", t)
+        self.logger.dump(t)
+        self.last = t
+
+
+def eval_table(results: Sequence[EvalResult]) -> str:
+    """One line per opponent: games, win rate and its 95% Wilson interval, games cut."""
+    lines = [f"{'opponent':<14} {'games':>5} {'win %':>6}  95% interval   cut"]
+    for r in results:
+        lo, hi = r.interval
+        lines.append(f"{r.opponent:<14} {r.games:>5} {100 * r.win_rate:>6.1f}  "
+                     f"[{100 * lo:5.1f}, {100 * hi:5.1f}]  {r.truncated:>3}")
+    return "\n".join(lines)
