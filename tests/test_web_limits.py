@@ -345,6 +345,53 @@ def test_the_parse_cost_is_never_below_what_parsing_holds(results_file):
     assert largest + MAX_UPLOAD < Limits().parse_bytes  # a real file of the largest size is read
 
 
+HEAD = b'{"schema": "vigtavl-results", "version": "vigtavl_v2", '
+ONE_LONG_VALUE = {  # a results file with one 15 MB value: a string, a number, a game's decisions
+    "string": HEAD + b'"games": [], "notes": "' + b"a" * (15 << 20) + b'"}',
+    "number": HEAD + b'"games": [], "seed": 0.' + b"1" * (15 << 20) + b"}",
+    "decisions": HEAD + b'"games": [{"game": 0, "decisions": [' + b",".join([b"1111"] * (3 << 20)) + b"]}]}",
+}
+
+
+@pytest.mark.parametrize("shape", list(ONE_LONG_VALUE))
+def test_one_long_value_is_never_decoded_in_one_call_on_the_server(shape, monkeypatch):
+    """One 15 MB value held the GIL, and with it the event loop, while the C decoder read it
+    (0.05-0.5 s a value, more on a loaded machine). Now a worker process measures the parts
+    first: in the server's process no decoder call reads more than MAX_PART characters, the
+    file is a 413 in one line, and /api/meta answers while it is being read."""
+    import json
+
+    from agents.json_parts import MAX_PART
+    spans, decode = [], json.JSONDecoder.raw_decode
+
+    def measured(self, text, idx=0):  # every decoder call in this process (the worker is apart)
+        value, end = decode(self, text, idx)
+        spans.append(end - idx)
+        return value, end
+    monkeypatch.setattr(json.JSONDecoder, "raw_decode", measured)
+    server, body, answer = RunningServer(), ONE_LONG_VALUE[shape], []
+
+    def upload() -> None:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=DEADLINE_S) as s:
+            s.sendall(f"POST {UPLOAD_PATH}?name=long.json HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+                      f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
+            answer.append(b"".join(iter(lambda: s.recv(4096), b"")))  # until the server closes
+    uploading = threading.Thread(target=upload)
+    try:
+        uploading.start()
+        while True:  # asked at least once while the file is sent and read
+            status, took = server.get("/api/meta")
+            assert status == 200 and took < 1, (status, took)
+            if not uploading.is_alive():
+                break
+        uploading.join(DEADLINE_S)
+    finally:
+        server.close()
+    assert answer and answer[0].startswith(b"HTTP/1.1 413"), answer[:1]
+    assert b"characters long" in answer[0] and b"Traceback" not in answer[0]
+    assert max(spans, default=0) <= MAX_PART, f"one decoder call read {max(spans):,} characters"
+
+
 def test_uploads_past_the_bound_at_once_are_told_to_come_back(results_file):
     app = create_app()
     client = local(app)

@@ -3,7 +3,9 @@
 This module owns what the server does with a recorded game. A results file is read by
 :func:`parse_results` (its games decoded one at a time, so other threads run between them),
 after :func:`parse_cost` has counted, before parsing, what parsing would hold (the server takes
-that from its budget, so memory is bounded whatever the file's shape), and :func:`read_results`
+that from its budget, so memory is bounded whatever the file's shape) and :func:`measure_parts`
+has had a worker process check that no one part is long (so no one call holds the server up),
+and :func:`read_results`
 (the schema, the version, each record's shape and its parts one per player): a record may name
 a preset map or carry its map's text, nothing else, so a record never makes the server read a file.
 A :class:`ReplayFile` holds an opened file's records; a :class:`ReplayGame` rebuilds one of them
@@ -17,11 +19,11 @@ Where the files and the rebuilt games are kept, and how many, is :mod:`agents.we
 
 from __future__ import annotations
 
-import json
-import re
+import subprocess
 import threading
 from typing import Any
 
+from agents.json_parts import MAX_PART, PartTooLong, check_in_worker, decode_parts
 from agents.match import DEFAULT_MAX_STEPS
 from agents.records import RESULTS_SCHEMA, GameRecord, check_results_version
 from agents.replay import ReplayError, check_engine, initial_state, replay_steps, verify
@@ -36,10 +38,9 @@ SNAPSHOT_EVERY = 32
 MAX_REPLAY_DECISIONS = DEFAULT_MAX_STEPS  # a longer record would take seconds of a worker to rebuild
 PER_PLAYER = ("seats", "agent_seeds", "tokens")  # a record's fields that hold one entry per player
 PER_PLAYER_IF_ANY = ("seat_decisions", "seat_cpu")  # the same, or none in an older record
+MEASURE_WAIT_S = 60.0  # a file's parts measured in the worker process within this (a 16 MB file: ~1 s)
 ANALYSES_KEPT = 64  # analyses kept per rebuilt game (about 1 KB each): stepping back costs nothing
 
-_JSON = json.JSONDecoder()
-_SPACE = re.compile(r"\s*")
 # what parsing holds, measured with tracemalloc on files of one repeated shape ({}, [], {"a":[]},
 # strings, floats, emoji, and real results files): at most 64 bytes per value (a string, a float
 # and its slot), 112 more per object or array (a one-key object is 184 bytes), and 8 per byte of
@@ -58,47 +59,31 @@ def parse_cost(body: bytes) -> int:
 
 
 def parse_results(body: bytes, name: str) -> Any:
-    """A results file's JSON. Its top-level arrays (the games) are decoded one element at a time,
-    so a large file lets other threads run between games, where one ``json.loads`` would hold
-    the GIL throughout; a file that is not a JSON object is None (not a results file)."""
+    """A results file's JSON, decoded in parts of at most :data:`agents.json_parts.MAX_PART`
+    characters (its games one at a time), so that other threads run between them where one
+    ``json.loads`` would hold the GIL throughout; a file that is not a JSON object is None (not a
+    results file). The server has the parts measured in a worker process first
+    (:func:`agents.json_parts.check_in_worker`), so that no part's decoding holds it up."""
     try:
-        text = body.decode("utf-8")
-        i = _SPACE.match(text).end()
-        if not text.startswith("{", i):
-            return None  # not parsed: whatever it is, it is not a results file
-        out, i = {}, _SPACE.match(text, i + 1).end()
-        while not text.startswith("}", i):
-            key, i = _JSON.raw_decode(text, i)
-            i = _SPACE.match(text, i).end()
-            if not isinstance(key, str) or not text.startswith(":", i):
-                raise ValueError(f"a key and ':' expected at character {i}")
-            i = _SPACE.match(text, i + 1).end()
-            out[key], i = _decode_value(text, i)
-            i = _SPACE.match(text, i).end()
-            if text.startswith(",", i):
-                i = _SPACE.match(text, i + 1).end()
-            elif not text.startswith("}", i):
-                raise ValueError(f"',' or '}}' expected at character {i}")
-        if _SPACE.match(text, i + 1).end() != len(text):
-            raise ValueError(f"extra data at character {i + 1}")
-        return out
+        return decode_parts(body.decode("utf-8"), MAX_PART)
+    except PartTooLong as e:
+        raise WebError(f"{name}: {e}", 413) from None
     except (UnicodeDecodeError, ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
         raise WebError(f"{name} is not a JSON file ({str(e)[:120]})") from None
 
 
-def _decode_value(text: str, i: int) -> tuple[Any, int]:
-    if not text.startswith("[", i):
-        return _JSON.raw_decode(text, i)
-    out, i = [], _SPACE.match(text, i + 1).end()
-    while not text.startswith("]", i):
-        item, i = _JSON.raw_decode(text, i)
-        out.append(item)
-        i = _SPACE.match(text, i).end()
-        if text.startswith(",", i):
-            i = _SPACE.match(text, i + 1).end()
-        elif not text.startswith("]", i):
-            raise ValueError(f"',' or ']' expected at character {i}")
-    return out, i + 1
+def measure_parts(body: bytes, name: str) -> None:
+    """A results file's parts measured in a worker process before the server decodes it
+    (:func:`agents.json_parts.check_in_worker`): a part longer than
+    :data:`~agents.json_parts.MAX_PART` is a 413, a file that is not JSON a 400, and no worker
+    within :data:`MEASURE_WAIT_S` a 503. Call it on a worker thread: it waits for the process."""
+    try:
+        verdict = check_in_worker(body, timeout_s=MEASURE_WAIT_S)
+    except (OSError, ValueError, subprocess.SubprocessError):  # not started, killed, too slow
+        raise WebError("the server could not read the file now; try again in a moment", 503) from None
+    if verdict is not None:
+        too_long, why = verdict
+        raise WebError(f"{name}: {why}" if too_long else f"{name} is not a JSON file ({why})", 413 if too_long else 400)
 
 
 def read_results(data: Any, name: str) -> list[GameRecord]:

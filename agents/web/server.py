@@ -61,7 +61,7 @@ from agents.web.guards import (
     LOOPBACK_NAMES, MAX_SEED, Gate, MapGuard, ModelGuard, WebError, check_models_fit, clean_name, host_names,
     seat_specs,
 )
-from agents.web.replays import ReplayFile, ReplayGame, parse_cost, parse_results, read_results
+from agents.web.replays import ReplayFile, ReplayGame, measure_parts, parse_cost, parse_results, read_results
 from agents.web.sessions import LiveGame
 from agents.web.store import Budget, Limits, Store, ThinkPool, Turns
 
@@ -318,6 +318,7 @@ def _open(request: Request, body: bytes, name: str) -> JSON:
     would hold (:func:`parse_cost`, counted before) is taken from the budget first: a file whose
     shape would cost more than the whole budget is a 413, one that does not fit now a 503."""
     with request.app.state.parsing.held(parse_cost(body)):
+        measure_parts(body, name)  # in a worker process: no one part's decoding holds the server up
         replay = ReplayFile(read_results(parse_results(body, name), name), name, len(body))
     return JSON({"id": request.app.state.store.add_replay(replay), **replay.summary()})
 
