@@ -278,14 +278,40 @@ def save_checkpoint(run_dir: Path, net: AZNet, optimizer: th.optim.Optimizer, bu
     return path
 
 
-def load_checkpoint(path: Path, device: th.device, buffer_of: Any) -> tuple[AZNet, dict, ReplayBuffer, Progress]:
-    """What a resume continues from (one line naming the checkpoint if it does not load)."""
+def load_checkpoint(path: Path, device: th.device, buffer_of: Any,
+                    progress_type: Any = Progress) -> tuple[AZNet, dict, ReplayBuffer, Any]:
+    """What a resume continues from (one line naming the checkpoint if it does not load);
+    ``progress_type``: the loop's progress dataclass (the Ray loop's: training.az_ray.learner.LoopProgress)."""
     with loading(path):
         state = th.load(path / "state.pt", map_location="cpu", weights_only=True)
         net = net_from_payload(state["net"], f"checkpoint {path}").to(device)
         buffer = buffer_of(net)
         buffer.load(path / "buffer.npz")
-        return net, state["optimizer"], buffer, Progress(**state["progress"])
+        return net, state["optimizer"], buffer, progress_type(**state["progress"])
+
+
+def learning_state(cfg: AZConfig, checkpoint: Path | None, device: th.device,
+                   progress_type: Any = Progress) -> tuple[AZNet, th.optim.Optimizer, ReplayBuffer, Any]:
+    """The seeded start of a run, or where ``checkpoint`` left one: network, optimiser, buffer and
+    progress (``progress_type``'s)."""
+    random.seed(cfg.seed)
+    np.random.seed(cfg.seed)
+    th.manual_seed(cfg.seed)
+    if cfg.torch_threads:
+        th.set_num_threads(cfg.torch_threads)
+
+    def new_buffer(net: AZNet) -> ReplayBuffer:
+        return ReplayBuffer(cfg.buffer_size, net.obs_shape, cfg.num_players, cfg.max_legal)
+
+    if checkpoint is None:
+        net = starting_net(cfg).to(device)
+        optimizer_state, buffer, prog = None, new_buffer(net), progress_type()
+    else:
+        net, optimizer_state, buffer, prog = load_checkpoint(checkpoint, device, new_buffer, progress_type)
+    optimizer = th.optim.Adam(net.parameters(), lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
+    if optimizer_state is not None:
+        optimizer.load_state_dict(optimizer_state)
+    return net, optimizer, buffer, prog
 
 
 def resolve_device(device: str) -> th.device:
@@ -377,23 +403,7 @@ def train_az(cfg: AZConfig, resume: str | Path | None = None, progress: bool = T
     selfplay: SelfPlay | None = None
     try:
         with stop.at_once():  # the set-up: dropped where it is on a signal
-            random.seed(cfg.seed)
-            np.random.seed(cfg.seed)
-            th.manual_seed(cfg.seed)
-            if cfg.torch_threads:
-                th.set_num_threads(cfg.torch_threads)
-
-            def new_buffer(net: AZNet) -> ReplayBuffer:
-                return ReplayBuffer(cfg.buffer_size, net.obs_shape, cfg.num_players, cfg.max_legal)
-
-            if plan.checkpoint is None:
-                net = starting_net(cfg).to(device)
-                optimizer_state, buffer, prog = None, new_buffer(net), Progress()
-            else:
-                net, optimizer_state, buffer, prog = load_checkpoint(plan.checkpoint, device, new_buffer)
-            optimizer = th.optim.Adam(net.parameters(), lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
-            if optimizer_state is not None:
-                optimizer.load_state_dict(optimizer_state)
+            net, optimizer, buffer, prog = learning_state(cfg, plan.checkpoint, device)
             run = open_run(plan, cfg)
             if progress:
                 announce_run(run.dir)

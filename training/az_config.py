@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from agents.gumbel import SearchConfig
+from training.az_ray.config import RayLoopConfig
 from training.config import ConfigError
 
 DEVICES = ("cpu", "auto", "cuda")
@@ -74,6 +75,8 @@ class AZConfig:
     """Torch device for the network ('auto': CUDA when there is one)."""
     torch_threads: int = 2
     """Torch CPU threads (the project's machine has 2 cores; 0: torch's default)."""
+    ray: RayLoopConfig = field(default_factory=RayLoopConfig)
+    """``vigtavl az train --ray``'s settings (training/az_ray/config.py); the generation loop ignores them."""
 
     def check(self) -> None:
         """Range checks types cannot make; ConfigError naming the field."""

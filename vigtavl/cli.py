@@ -426,8 +426,25 @@ def add_az(sub: Any) -> None:
                    help="override a config field (dotted keys for nested fields: search.simulations=8); repeatable")
     t.add_argument("--resume", default=None, metavar="RUN_DIR|CHECKPOINT",
                    help="continue a run from its newest good checkpoint (or the az_<positions> folder given)")
+    t.add_argument("--ray", action="store_true",
+                   help="the loop on Ray (training/az_ray/): self-play actors, a learner and evaluators, "
+                        "as the config's ray: group says; a private local Ray instance unless --ray-address")
+    t.add_argument("--ray-address", default=None, metavar="ADDRESS",
+                   help="with --ray: the Ray cluster to run on ('auto', HOST:PORT or ray://HOST:10001)")
+    t.add_argument("--num-cpus", type=positive_int, default=None,
+                   help="with --ray: CPUs of the private local Ray instance (default 2)")
     t.add_argument("--no-progress", action="store_true", help="no progress bar")
     t.set_defaults(func=cmd_az_train)
+    v = az.add_parser("value", help="how often a network's value head foresees the result, phase by phase",
+                      description="Plays --games games of the network alone in every seat and prints, per "
+                                  "phase, the share of positions where the sign of the value for the player "
+                                  "to move is the sign of that player's result (ties and cut games left out).")
+    v.add_argument("--model", required=True, help="an az model file (runs/<run>/generations/gen_<k>.pt) or 'pretrained'")
+    v.add_argument("--games", type=positive_int, default=200, help="games to play (default 200)")
+    v.add_argument("--seed", type=int, default=0, help="game g uses seed SEED + g (default 0)")
+    v.add_argument("--map", default=None, help="map preset or file (default: the preset for the network's players)")
+    v.add_argument("--max-steps", type=positive_int, default=1500, help="decisions after which a game is cut off")
+    v.set_defaults(func=cmd_az_value)
     b = az.add_parser("bench", help="self-play positions per second with search, beside the search bot",
                       description="Plays self-play games with the az search (the network from --model, or the "
                                   "PPO network converted) for --seconds, then the search bot against itself for "
@@ -448,15 +465,36 @@ def cmd_az_train(args: argparse.Namespace) -> int:
     from training.az import COMMAND, train_az
     from training.az_config import AZConfig
     from training.stopping import TrainingStopped
+    ray = args.ray or args.ray_address is not None
+    if not ray and args.num_cpus is not None:
+        raise ValueError("--num-cpus is for the Ray loop: add --ray")
+    if args.ray_address is not None and not args.ray_address.strip():
+        raise ValueError("--ray-address needs an address ('auto', HOST:PORT or ray://HOST:10001)")
+    if args.ray_address is not None and args.num_cpus is not None:
+        raise ValueError("--num-cpus sizes a private local Ray instance; a cluster (--ray-address) has its own")
     cfg, config = _run_config(args, args.set, AZConfig)
     try:
-        run_dir = train_az(cfg, resume=args.resume, progress=not args.no_progress,
-                           config_name=Path(config).stem if config else "az")
+        if ray:
+            from training.az_ray.loop import train_az_ray
+            run_dir = train_az_ray(cfg, resume=args.resume, progress=not args.no_progress,
+                                   config_name=Path(config).stem if config else "az",
+                                   ray_address=args.ray_address, num_cpus=args.num_cpus or 2)
+        else:
+            run_dir = train_az(cfg, resume=args.resume, progress=not args.no_progress,
+                               config_name=Path(config).stem if config else "az")
     except TrainingStopped as e:
         print(f"{COMMAND}: {e}", file=sys.stderr)
         return e.status
     print(f"run saved in {run_dir} (networks: {run_dir / 'generations'}; TensorBoard: "
           f"tensorboard --logdir {run_dir / 'tb'})")
+    return 0
+
+
+def cmd_az_value(args: argparse.Namespace) -> int:
+    from agents.az import load_az_net
+    from training.az_ray.value_check import agreement_table, measure
+    net = load_az_net(args.model)
+    print(agreement_table(measure(net, args.games, args.seed, net.n_players, args.map, args.max_steps)))
     return 0
 
 
