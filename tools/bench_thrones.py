@@ -92,7 +92,6 @@ def engine_rounds(rounds: int, seconds: float, seed: int) -> None:
         else:
             engines[name] = (PEERS[name][0], play)
     rates = alternate(engines, rounds, seconds)
-    print()
     report_peers(rates, missing, rounds, seconds, main="Thrones")
 
 

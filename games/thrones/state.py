@@ -82,7 +82,7 @@ class ThronesState(GameState):
     def dragons_in_reserve(self, seat: int) -> int:
         """``seat``'s Dragons off the board and not removed (ids follow ``piece_amounts``)."""
         first = seat * self.per + sum(self.cfg.piece_amounts[:DRAGON])
-        return sum(1 for q in range(first, first + self.cfg.piece_amounts[DRAGON]) if self.ppos[q] == -1)
+        return self.ppos[first:first + self.cfg.piece_amounts[DRAGON]].count(-1)
 
     def roll(self, k: int) -> int:
         self.rng, out = xorshift(self.rng)
@@ -165,7 +165,7 @@ class ThronesState(GameState):
         return 2
 
     def current_player(self) -> int:
-        if self.is_over():
+        if self.winner >= 0 or self.truncated:  # is_over(), inlined: asked several times a step
             return -1
         return self.setup_seat() if self.phase == "setup" else self.turn
 
@@ -183,13 +183,13 @@ class ThronesState(GameState):
     def _compute_legal(self) -> list[int]:
         if self.is_over():
             return []
-        seat, n, rel = self.current_player(), self.board.n, self.board.rel
+        seat, n = self.current_player(), self.board.n
         if self.phase == "setup":
             return sorted(self._setup_codes(seat))
-        codes = []
-        for verb, cell in turn.play_options(self):
-            codes.append(codec.global_code(-1 - verb, n) if verb < 0 else verb * n + rel(seat, cell))
-        return sorted(set(codes))
+        (last, sign), glob = ((n - 1, -1) if seat else (0, 1)), codec.global_code(0, n)
+        # a global verb g comes as -1 - g; a cell in the seat's frame is board.rel, inlined
+        return sorted({glob - 1 - verb if verb < 0 else verb * n + last + sign * cell
+                       for verb, cell in turn.play_options(self)})
 
     def _setup_codes(self, seat: int) -> list[int]:
         n, rel = self.board.n, self.board.rel
@@ -263,6 +263,9 @@ class ThronesState(GameState):
 
     def is_truncated(self) -> bool:
         return self.truncated and self.winner < 0
+
+    def is_over(self) -> bool:
+        return self.winner >= 0 or self.truncated  # is_terminal() or is_truncated(), in one test
 
     def returns(self) -> list[float]:
         if self.winner < 0:

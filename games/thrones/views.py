@@ -70,9 +70,9 @@ _BOARD_PLANES_KEPT = 256
 
 
 def board_planes(st: "ThronesState", seat: int) -> np.ndarray:
-    """Channels 0-5 (tiles, unknown) and 30 (own home) in ``seat``'s frame: after the reveal the
-    tiles no longer change, so these planes are kept, by the tiles themselves (a state whose
-    tiles differ never meets another's planes)."""
+    """A tensor of zeros but channels 0-5 (tiles, unknown) and 30 (own home), in ``seat``'s
+    frame: after the reveal the tiles no longer change, so it is kept, by the tiles themselves
+    (a state whose tiles differ never meets another's); the caller copies it."""
     b, n = st.board, st.board.n
     tiles = tuple(st.tile) if st.revealed else None
     key = (seat, b.w, b.h, tiles) if tiles is not None else None
@@ -86,11 +86,11 @@ def board_planes(st: "ThronesState", seat: int) -> np.ndarray:
                 seen[c] = t
         else:
             seen = list(tiles)
-        planes = np.zeros((2, 6, n), dtype=np.float32)  # [0]: tiles and unknown, [1][0]: home
-        planes[0, [t if t >= 0 else UNKNOWN_CH for t in seen], np.arange(n)] = 1.0
-        planes[1, 0, list(b.home[seat])] = 1.0
+        planes = np.zeros((N_CHANNELS, n), dtype=np.float32)  # zeros but channels 0-5 and 30
+        planes[[t if t >= 0 else UNKNOWN_CH for t in seen], np.arange(n)] = 1.0
+        planes[30, list(b.home[seat])] = 1.0
         if seat:  # seat 1's frame is the numbering read backwards (board.rel)
-            planes = np.ascontiguousarray(planes[:, :, ::-1])
+            planes = np.ascontiguousarray(planes[:, ::-1])
         if key is not None:
             if len(_BOARD_PLANES) >= _BOARD_PLANES_KEPT:
                 _BOARD_PLANES.clear()
@@ -99,25 +99,20 @@ def board_planes(st: "ThronesState", seat: int) -> np.ndarray:
 
 
 def observation(st: "ThronesState", seat: int) -> np.ndarray:
-    """The board planes from :func:`board_planes`; the other ones gathered as flat indices
+    """A copy of :func:`board_planes`; the other ones gathered as flat indices
     (channel * N + cell in ``seat``'s frame) and set in one numpy call; then the planes of one
     value. The same tensor as setting it cell by cell, several times faster."""
     b, cfg, n = st.board, st.cfg, st.board.n
     last = n - 1 if seat else 0
     sign = -1 if seat else 1
-    obs = np.zeros((N_CHANNELS, n), dtype=np.float32)
-    planes = board_planes(st, seat)
-    obs[:6] = planes[0]
-    obs[30] = planes[1, 0]
+    obs = board_planes(st, seat).copy()
     ones = []
     if True in st.breached:
         ones += [BREACHED_CH * n + last + sign * c for c, x in enumerate(st.breached) if x]
-    per, ptype, occ = st.per, st.ptype, st.occ
-    for q, c in enumerate(st.ppos):  # the pieces on the board (occ and ppos agree: the soak's invariant)
-        if c >= 0 and occ[c] == q:
-            own = q // per == seat
-            if own or st.revealed:
-                ones.append(((OWN_CH if own else OPP_CH) + ptype[q]) * n + last + sign * c)
+    per, ptype, occ, shown = st.per, st.ptype, st.occ, st.revealed
+    # the pieces on the board (occ and ppos agree: the soak's invariant), the other seat's once shown
+    ones += [((OWN_CH if q // per == seat else OPP_CH) + ptype[q]) * n + last + sign * c
+             for q, c in enumerate(st.ppos) if c >= 0 and occ[c] == q and (shown or q // per == seat)]
     for ch, q in ((ACTOR_CH, st.actor), (28, st.guard)):
         if q >= 0 and st.ppos[q] >= 0:
             ones.append(ch * n + last + sign * st.ppos[q])
@@ -130,9 +125,7 @@ def observation(st: "ThronesState", seat: int) -> np.ndarray:
               st.switched, st.favor_used, st.pending >= 0, st.fav[seat] / fmax, st.fav[1 - seat] / fmax,
               reserve(st, seat) / dragons, (reserve(st, 1 - seat) / dragons) if st.revealed else 0.0,
               st.step[seat] / st.steps)
-    for i, v in enumerate(values):
-        if v:
-            obs[31 + i] = v
+    obs[31:31 + len(values)] = np.array(values, dtype=np.float32)[:, None]
     return obs.reshape(N_CHANNELS, b.h, b.w)
 
 
