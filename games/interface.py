@@ -70,6 +70,12 @@ class GameState(ABC):
         """The chance outcomes logged since event number ``since`` (each a JSON-able dict with
         at least ``"kind"``), in order; public outcomes only."""
 
+    def reseed(self, seed: int) -> None:
+        """Draw the chance outcomes to come from ``seed``: a search samples them anew in each
+        simulation of a copy (:mod:`training.az_game`). A game that does not offer it raises
+        NotImplementedError (a search then keeps the copy's dice, the view's, never the game's)."""
+        raise NotImplementedError(f"{type(self).__name__} does not reseed its chance")
+
     @abstractmethod
     def is_terminal(self) -> bool:
         """The game ended by its rules."""

@@ -124,6 +124,9 @@ class PigState(GameState):
         name = ACTION_NAMES[action] if isinstance(action, int) and 0 <= action < len(ACTION_NAMES) else "?"
         return name  # the seat is said by whoever shows it (menus, narrators)
 
+    def reseed(self, seed: int) -> None:
+        self.rng = int(seed) & MASK64
+
     def chance_events(self, since: int = 0) -> list[dict[str, Any]]:
         return [dict(e) for e in self.log[since:]]
 
