@@ -11,12 +11,14 @@ point of view of ``me``: ``evaluate(st, me) == -evaluate(st, 1 - me)``.
 
 from __future__ import annotations
 
-from functools import cache
+from dataclasses import dataclass
+from functools import cache, lru_cache
 
 from games.thrones import rules as R
 from games.thrones.config import (CATAPULT, CROSSBOWMAN, DRAGON, ELEPHANT, FIRING_RANGE, FORTRESS, LANCER,
                                   ODDS_LIMIT, RANGER, SPEARMAN, THRONE, TREBUCHET, WARHORSE)
-from games.thrones.state import ThronesState
+from games.thrones.board import board_for
+from games.thrones.state import REMOVED, ThronesState
 
 WIN = 1000.0  # a won game
 # what a piece is worth, by type (a Throne's loss is the game: WIN)
@@ -41,56 +43,70 @@ def strike_odds(st: ThronesState) -> float:
     return st.cfg.check_odds / ODDS_LIMIT
 
 
-def piece_value(st: ThronesState, pid: int) -> float:
-    return PIECE_VALUE[st.ptype[pid]]
+@dataclass(frozen=True)
+class Geometry:
+    """A board's tables for the evaluation: kings' distances (a Throne's steps), and as bit masks
+    the cells next to each cell and those at exactly r cells down one of its rays."""
+
+    dist: tuple[tuple[int, ...], ...]
+    near: tuple[int, ...]
+    ring: dict[int, tuple[int, ...]]
 
 
-def near_cells(st: ThronesState, foes: list[int]) -> set[int]:
-    """The cells next to any of the cells ``foes``."""
-    near: set[int] = set()
-    adj = st.board.adj
-    for f in foes:
-        near.update(adj[f])
-    return near
+@cache
+def geometry(width: int, home_height: int) -> Geometry:
+    b = board_for(width, home_height)
+    dist = tuple(tuple(max(abs(a % width - c % width), abs(a // width - c // width)) for c in range(b.n))
+                 for a in range(b.n))
+    near = tuple(sum(1 << c for c in b.adj[a]) for a in range(b.n))
+    ring = {r: tuple(sum(1 << ray[r - 1] for ray in b.rays[a] if len(ray) >= r) for a in range(b.n))
+            for r in set(FIRING_RANGE.values())}
+    return Geometry(dist, near, ring)
 
 
-def in_reach(st: ThronesState, p: int, foes: set[int], near: set[int]) -> bool:
+@lru_cache(maxsize=64)
+def home_fortresses(tiles: tuple[int, ...], width: int, home_height: int, seat: int) -> tuple[int, ...]:
+    """The Fortress cells of ``seat``'s home (tiles never change after the reveal)."""
+    return tuple(c for c in board_for(width, home_height).home[seat] if tiles[c] == FORTRESS)
+
+
+def in_reach(st: ThronesState, geo: Geometry, p: int, foes: int, near: int) -> bool:
     """Whether an enemy stands where piece ``p`` could strike at all (next to it, or at its
-    firing range; a Dragon always looks): a quick pass before the rules are asked."""
+    firing range; a Dragon always looks): a quick pass before the rules are asked. ``foes``
+    and ``near`` are bit masks of the enemy's cells and of the cells next to them."""
     pos, t = st.ppos[p], st.ptype[p]
-    if t == DRAGON or pos in near:
+    if t == DRAGON or near >> pos & 1:
         return True
     rng = FIRING_RANGE.get(t)
-    if rng is None:
-        return False
-    for ray in st.board.rays[pos]:
-        if len(ray) >= rng and ray[rng - 1] in foes:
-            return True
-    return False
+    return rng is not None and bool(geo.ring[rng][pos] & foes)
 
 
 def strikes(st: ThronesState, seat: int) -> list[tuple[float, float]]:
     """(gain if it succeeds, chance it succeeds) of every strike ``seat`` could make on a turn
     of its own in this position, less the attacker's loss when a failed attack removes it."""
-    foes = {st.ppos[q] for q in st.pieces_of(1 - seat) if st.ppos[q] >= 0}
-    near = near_cells(st, list(foes))
+    geo = geometry(st.board.w, st.board.hh)
+    foes = near = 0
+    for q in st.pieces_of(1 - seat):
+        if st.ppos[q] >= 0:
+            foes |= 1 << st.ppos[q]
+            near |= geo.near[st.ppos[q]]
     saved = st.first_turn, st.moved, st.switched
     st.first_turn = st.moved = st.switched = False
     odds = strike_odds(st)
     out = []
     for p in st.pieces_of(seat):
-        if st.ppos[p] < 0 or not in_reach(st, p, foes, near):
+        if st.ppos[p] < 0 or not in_reach(st, geo, p, foes, near):
             continue
         for kind, cells in ((R.KIND_ATTACK, R.attack_targets(st, p)), (R.KIND_FIRE, R.fire_targets(st, p))):
             for c in cells:
                 q = st.occ[c]
-                gain = piece_value(st, q)
+                gain = PIECE_VALUE[st.ptype[q]]
                 if st.tile[c] == FORTRESS and not st.breached[c] and not (kind == R.KIND_ATTACK and st.ptype[p] == THRONE):
                     gain *= THRONE_BREACH_SHARE if st.ptype[q] == THRONE else PIECE_BREACH_SHARE
                 if not R.check_needed(st, kind, p, c):
                     out.append((gain, 1.0))
                     continue
-                risk = piece_value(st, p) if kind == R.KIND_ATTACK and st.ptype[p] != THRONE else 0.0
+                risk = PIECE_VALUE[st.ptype[p]] if kind == R.KIND_ATTACK and st.ptype[p] != THRONE else 0.0
                 out.append((gain - risk * (1 - odds) / odds, odds))
     st.first_turn, st.moved, st.switched = saved
     return out
@@ -101,57 +117,54 @@ def best_strike(st: ThronesState, seat: int) -> float:
     return max(0.0, max((g * p for g, p in strikes(st, seat)), default=0.0))
 
 
-@cache
-def distances(width: int, height: int) -> tuple[tuple[int, ...], ...]:
-    """Kings' distances between the cells of a board (a Throne's steps)."""
-    n = width * height
-    return tuple(tuple(max(abs(a % width - b % width), abs(a // width - b // width)) for b in range(n))
-                 for a in range(n))
+@dataclass
+class Army:
+    """One side's pieces at a glance: (type, cell) of those on the board, its Throne's cell (-1
+    none), the worth of its Dragons in reserve, and the share of its army's worth left."""
+
+    placed: list[tuple[int, int]]
+    throne: int
+    reserve: float
+    left: float
 
 
-def distance(st: ThronesState, a: int, b: int) -> int:
-    return distances(st.board.w, st.board.h)[a][b]
-
-
-def army_left(st: ThronesState, seat: int) -> float:
-    """The share of ``seat``'s army (its Throne aside) still on the board or in reserve."""
-    worth = [(PIECE_VALUE[st.ptype[q]], st.ppos[q] != -2) for q in st.pieces_of(seat) if st.ptype[q] != THRONE]
-    full = sum(v for v, _ in worth)
-    return sum(v for v, alive in worth if alive) / full if full else 0.0
-
-
-def fortress_march(st: ThronesState, seat: int, pos: int) -> float:
-    """The Throne's way to the enemy's home Fortress, worth more as the enemy's army falls."""
-    forts = [c for c in st.board.home[1 - seat] if st.tile[c] == FORTRESS]
-    if not forts:
-        return 0.0
-    return -THRONE_MARCH_WEIGHT * (1.0 - army_left(st, 1 - seat)) * min(distance(st, pos, c) for c in forts)
-
-
-def side_value(st: ThronesState, seat: int) -> float:
-    """Material, favors and the march of ``seat``'s pieces on the enemy Throne."""
-    enemy_throne = next((st.ppos[q] for q in st.pieces_of(1 - seat) if st.ptype[q] == THRONE and st.ppos[q] >= 0), -1)
-    total = FAVOR_VALUE * st.fav[seat]
-    for p in st.pieces_of(seat):
-        t, pos = st.ptype[p], st.ppos[p]
-        if pos == -1 and t == DRAGON:
-            total += RESERVE_SHARE * PIECE_VALUE[DRAGON]
-        if pos < 0:
-            continue
+def army(st: ThronesState, seat: int) -> Army:
+    placed, throne, reserve, alive, full = [], -1, 0.0, 0.0, 0.0
+    for q in st.pieces_of(seat):
+        t, pos = st.ptype[q], st.ppos[q]
         if t == THRONE:
-            total += throne_safety(st, seat, pos) + fortress_march(st, seat, pos)
+            throne = pos if pos >= 0 else throne
             continue
-        total += PIECE_VALUE[t]
-        if enemy_throne >= 0:
-            total -= MARCH_WEIGHT * distance(st, pos, enemy_throne)
+        full += PIECE_VALUE[t]
+        if pos != REMOVED:
+            alive += PIECE_VALUE[t]
+        if pos >= 0:
+            placed.append((t, pos))
+        elif pos == -1 and t == DRAGON:
+            reserve += RESERVE_SHARE * PIECE_VALUE[DRAGON]
+    return Army(placed, throne, reserve, alive / full if full else 0.0)
+
+
+def side_value(st: ThronesState, seat: int, mine: Army, theirs: Army) -> float:
+    """Material, favors, the march of ``seat``'s pieces on the enemy Throne, its Throne's
+    safety and its way to the enemy's Fortress."""
+    dist = geometry(st.board.w, st.board.hh).dist
+    total = FAVOR_VALUE * st.fav[seat] + mine.reserve
+    toward = dist[theirs.throne] if theirs.throne >= 0 else None
+    for t, pos in mine.placed:
+        total += PIECE_VALUE[t] - (MARCH_WEIGHT * toward[pos] if toward else 0.0)
+    if mine.throne < 0:
+        return total
+    here = dist[mine.throne]
+    if st.tile[mine.throne] == FORTRESS and not st.breached[mine.throne]:
+        total += THRONE_ON_FORTRESS
+    else:
+        near = [pos for _, pos in theirs.placed] + ([theirs.throne] if theirs.throne >= 0 else [])
+        total -= THRONE_EXPOSED * sum(1 for pos in near if here[pos] <= EXPOSURE_RANGE)
+    forts = home_fortresses(tuple(st.tile), st.board.w, st.board.hh, 1 - seat)
+    if forts:
+        total -= THRONE_MARCH_WEIGHT * (1.0 - theirs.left) * min(here[c] for c in forts)
     return total
-
-
-def throne_safety(st: ThronesState, seat: int, pos: int) -> float:
-    if st.tile[pos] == FORTRESS and not st.breached[pos]:
-        return THRONE_ON_FORTRESS
-    near = sum(1 for q in st.pieces_of(1 - seat) if st.ppos[q] >= 0 and distance(st, pos, st.ppos[q]) <= EXPOSURE_RANGE)
-    return -THRONE_EXPOSED * near
 
 
 def evaluate(st: ThronesState, me: int, mover: int | None = None) -> float:
@@ -161,7 +174,8 @@ def evaluate(st: ThronesState, me: int, mover: int | None = None) -> float:
     if st.is_truncated():
         return 0.0
     mover = st.turn if mover is None else mover
-    score = side_value(st, me) - side_value(st, 1 - me)
+    armies = army(st, me), army(st, 1 - me)
+    score = side_value(st, me, armies[0], armies[1]) - side_value(st, 1 - me, armies[1], armies[0])
     for seat in (0, 1):
         weight = MOVER_WEIGHT if seat == mover else WAITER_WEIGHT
         gain = weight * best_strike(st, seat)

@@ -60,27 +60,47 @@ def follow_ups(st: ThronesState) -> list[int]:
     return [c for c in legal if c < codec.N_CELL_VERBS * n and c // n in PIECE_VERBS]
 
 
-def settled_value(st: ThronesState, me: int, depth: int = OPENING_DEPTH) -> float:
-    """A state after one of ``me``'s decisions: its worth once the choice it opened is made;
-    a turn still going counts as ended (the opponent strikes next)."""
+def settled_line(st: ThronesState, me: int, depth: int = OPENING_DEPTH) -> tuple[float, list[int]]:
+    """A state after one of ``me``'s decisions: its worth once the choice it opened is made, and
+    the best follow-up codes; a turn still going counts as ended (the opponent strikes next)."""
     if st.is_over() or st.current_player() != me:
-        return evaluate(st, me)
+        return evaluate(st, me), []
     if depth > 0 and opens_choice(st):
         codes = follow_ups(st)
         if codes:
-            return max(score(st, c, me, depth - 1) for c in codes)
-    return evaluate(st, me, mover=1 - me)
+            return max((score_line(st, c, me, depth - 1) for c in codes), key=lambda vl: vl[0])
+    return evaluate(st, me, mover=1 - me), []
+
+
+def score_line(st: ThronesState, code: int, me: int, depth: int = OPENING_DEPTH) -> tuple[float, list[int]]:
+    """The expected worth to ``me`` of deciding ``code`` in ``st``, and the line it opens: the
+    code and its best follow-ups (none after a check, whose outcomes differ)."""
+    after = outcomes(st, code)
+    if len(after) == 1:
+        value, rest = settled_line(after[0][1], me, depth)
+        return value, [code] + rest
+    return sum(p * settled_line(s, me, depth)[0] for p, s in after), [code]
+
+
+def settled_value(st: ThronesState, me: int, depth: int = OPENING_DEPTH) -> float:
+    return settled_line(st, me, depth)[0]
 
 
 def score(st: ThronesState, code: int, me: int, depth: int = OPENING_DEPTH) -> float:
     """The expected worth to ``me`` of deciding ``code`` in ``st``."""
-    return sum(p * settled_value(s, me, depth) for p, s in outcomes(st, code))
+    return score_line(st, code, me, depth)[0]
 
 
-def best_code(st: ThronesState, legal: list[int] | None = None) -> int:
-    """The greedy decision: the legal code of the best score (the first of equals)."""
+def best_line(st: ThronesState, legal: list[int] | None = None) -> list[int]:
+    """The greedy decision, with the follow-ups it was chosen for: the legal code of the best
+    score (the first of equals)."""
     me = st.current_player()
     legal = considered(st, st.legal_actions() if legal is None else legal)
     if len(legal) == 1:
-        return legal[0]
-    return max(legal, key=lambda c: score(st, c, me))
+        return legal
+    return max((score_line(st, c, me) for c in legal), key=lambda vl: vl[0])[1]
+
+
+def best_code(st: ThronesState, legal: list[int] | None = None) -> int:
+    """The greedy decision (``best_line``'s first code)."""
+    return best_line(st, legal)[0]

@@ -25,9 +25,9 @@ from games.thrones.state import ThronesState
 
 from .evaluate import evaluate
 from .layout import mirror_coin, setup_choice
-from .lookahead import best_code, considered, follow_ups, opens_choice, outcomes, score, settled_value
+from .lookahead import best_line, considered, follow_ups, opens_choice, outcomes, score, settled_value
 
-DEFAULT_LINES = 6  # lines searched per decision: a 200-game match against greedy in ~1 h on one core
+DEFAULT_LINES = 4  # lines searched per decision: about 3 s of CPU for a whole game against greedy
 MAX_LINES = 200
 REPLY_TURNS = 2  # the line's own turn, then the opponent's reply
 # per earlier time a line's end was a position this bot already faced at its turn's start: two
@@ -67,8 +67,7 @@ def played_on(st: ThronesState, me: int, until_turn: int, seen: Counter[tuple[in
     (less the repeat penalty of a position faced before)."""
     if st.is_over() or st.turn_no >= until_turn:
         return evaluate(st, me) - REPEAT_PENALTY * seen[position_key(st)]
-    code = best_code(st)
-    return sum(p * played_on(s, me, until_turn, seen) for p, s in outcomes(st, code))
+    return line_value(st, best_line(st), me, until_turn, seen)
 
 
 def line_value(st: ThronesState, codes: list[int], me: int, until_turn: int,
