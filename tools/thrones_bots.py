@@ -110,16 +110,23 @@ def one_game(pairing: tuple[str, str], game_seed: int,
 
 
 def run(pairings: list[tuple[str, str]], games: int, seed: int, workers: int) -> list[Tally]:
+    """Play every pairing's games; each pairing's report is printed as soon as it is done."""
     tallies = [Tally(p) for p in pairings]
     jobs = [(k, p, seed + PAIRING_STRIDE * k + g, g % 2) for k, p in enumerate(pairings) for g in range(games)]
+
+    def tally(k: int, result: tuple) -> None:
+        tallies[k].add(*result)
+        if tallies[k].games == games:
+            tqdm.write(tallies[k].report())
+
     if workers == 1:
         for k, p, s, seat in tqdm(jobs, desc="thrones games", unit="game"):
-            tallies[k].add(*one_game(p, s, seat))
+            tally(k, one_game(p, s, seat))
         return tallies
     with ProcessPoolExecutor(workers) as pool:
         futures = [(k, pool.submit(one_game, p, s, seat)) for k, p, s, seat in jobs]
         for k, fut in tqdm(futures, desc="thrones games", unit="game"):
-            tallies[k].add(*fut.result())
+            tally(k, fut.result())
     return tallies
 
 
@@ -148,8 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    for tally in run(pairings, args.games, args.seed, args.workers):
-        print(tally.report())
+    run(pairings, args.games, args.seed, args.workers)
     return 0
 
 
