@@ -43,10 +43,11 @@ def dragon_reach(st: "ThronesState", p: int) -> list[int]:
     dragon_single off, any path of that length: source collectTilesByArea)."""
     src, dist, rays = st.ppos[p], st.cfg.dragon_dist, st.board.rays
     if st.cfg.dragon_single:
-        out = []
+        out, occ, ptype, per, me = [], st.occ, st.ptype, st.per, p // st.per
         for d in dragon_dirs(st):
             for c in rays[src][d][:dist]:
-                if not dragon_passable(st, p, c):
+                q = occ[c]  # dragon_passable, inlined: an enemy Dragon or firing piece blocks
+                if q >= 0 and q // per != me and (ptype[q] == DRAGON or ptype[q] in FIRING_RANGE):
                     break
                 out.append(c)
         return out
@@ -228,7 +229,10 @@ def turn_over_after(st: "ThronesState", p: int, last: str) -> bool:
 def thrones_lost(st: "ThronesState", seat: int) -> bool:
     """"Winning requires the removal of your opponent's Throne" (win_throne of them)."""
     need = st.cfg.win_throne
-    return need > 0 and sum(1 for q in st.pieces_of(seat) if st.ptype[q] == THRONE and st.ppos[q] == -2) >= need
+    if need <= 0:
+        return False
+    first = seat * st.per + sum(st.cfg.piece_amounts[:THRONE])  # the Thrones' ids (piece_amounts' order)
+    return st.ppos[first:first + st.cfg.piece_amounts[THRONE]].count(-2) >= need
 
 
 def fortresses_held(st: "ThronesState", seat: int) -> bool:
@@ -237,10 +241,11 @@ def fortresses_held(st: "ThronesState", seat: int) -> bool:
     need = st.cfg.win_fortress
     if need <= 0:
         return False
-    held = 0
-    for c in st.board.home[1 - seat]:
-        q = st.occ[c]
-        if st.tile[c] == FORTRESS and q >= 0 and st.owner(q) == seat and st.ptype[q] in st.capturer_types:
+    held, home_of, tile, occ = 0, st.board.home_of, st.tile, st.occ
+    for q in st.pieces_of(seat):  # the seat's capturers on the other home's Fortresses
+        c = st.ppos[q]
+        if c >= 0 and home_of[c] == 1 - seat and tile[c] == FORTRESS and occ[c] == q \
+                and st.ptype[q] in st.capturer_types:
             held += 1
     return held >= need
 

@@ -77,13 +77,45 @@ def tiles_feasible(st: "ThronesState", seat: int) -> bool:
 
 
 def tile_choices(st: "ThronesState", seat: int, cell: int) -> list[int]:
-    """The tile types that may go on ``cell`` now (the mask of a tile step)."""
+    """The tile types that may go on ``cell`` (not laid yet) now, the mask of a tile step:
+    the types ``t`` for which :func:`tiles_feasible` holds with ``t`` on ``cell``. The same
+    conditions, with what does not depend on ``t`` counted once (the other rows, the tiles laid)."""
+    cfg, tile, edge = st.cfg, st.tile, st.board.edge
+    left = list(cfg.tile_amounts)
+    for c in st.board.home[seat]:
+        t = tile[c]
+        if t != UNKNOWN:
+            left[t] -= 1
+            if t == FORTRESS and edge[c]:
+                return []
+    need, fort_room, here = [0] * FORTRESS, 0, ()
+    for row in st.board.rows[seat]:
+        if cell in row:
+            here = row
+            continue
+        have = {tile[c] for c in row}
+        missing = [t for t in range(FORTRESS) if cfg.tile_amounts[t] and t not in have]
+        free = [c for c in row if tile[c] == UNKNOWN]
+        if len(missing) > len(free):
+            return []
+        for t in missing:
+            need[t] += 1
+        fort_room += min(sum(1 for c in free if not edge[c]), len(free) - len(missing))
+    have = {tile[c] for c in here}
+    free = [c for c in here if tile[c] == UNKNOWN and c != cell]
+    inner = sum(1 for c in free if not edge[c])
     out = []
     for t in range(FORTRESS + 1):
-        st.tile[cell] = t
-        if tiles_feasible(st, seat):
+        if left[t] < 1 or (t == FORTRESS and edge[cell]):
+            continue
+        missing = [k for k in range(FORTRESS) if cfg.tile_amounts[k] and k not in have and k != t]
+        if len(missing) > len(free):
+            continue
+        left_t = [a - (k == t) for k, a in enumerate(left)]
+        if any(need[k] + (k in missing) > left_t[k] for k in range(FORTRESS)):
+            continue
+        if min(left_t) >= 0 and left_t[FORTRESS] <= fort_room + min(inner, len(free) - len(missing)):
             out.append(t)
-    st.tile[cell] = UNKNOWN
     return out
 
 
