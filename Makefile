@@ -48,7 +48,7 @@ test: compile browser
 
 # The web app's pictures in docs/img/, taken by the browser tests.
 screenshots: compile browser
-	VIGTAVL_SCREENSHOTS=docs/img $(PYTHON) -m pytest -o addopts="" -q tests/test_web_browser.py
+	VIGTAVL_SCREENSHOTS=docs/img $(PYTHON) -m pytest -o addopts="" -q tests/test_web_browser.py tests/test_web_thrones_browser.py
 
 demo: compile
 	$(PYTHON) -m training.demo

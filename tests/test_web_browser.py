@@ -97,8 +97,10 @@ def shot(page, name: str, tmp_path: Path) -> Path:
 
 
 # ------------------------------------------------------------------ clicking like a person
-def start(page, base_url: str, seats: list[str], seed: int, mode: str = "play", tools: tuple[str, ...] = ()) -> None:
+def start(page, base_url: str, seats: list[str], seed: int, mode: str = "play", tools: tuple[str, ...] = (),
+          game: str = "vigtavl") -> None:
     page.goto(f"{base_url}#{mode}")
+    page.select_option("#game-name", game)
     page.select_option("#players", str(len(seats)))
     if mode == "play":
         page.select_option("#seat", str(seats.index("human")))

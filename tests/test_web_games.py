@@ -154,6 +154,7 @@ def test_a_bot_game_is_watched_and_its_replay_opened_once_over(client):
     g = start(client, "pig", ["random", "rollout:2", "random"], seed=4)
     key = g["id"]
     assert g["human"] is None and g["viewer"] is None and g["decisions"] == []
+    assert all(m["text"] is None for m in client.post(f"/api/play/{key}/advance").json()["moves"] if m["seat"] >= 0)
     refused(client.post(f"/api/play/{key}/replay"), 409)  # not over yet
     view = g
     while not view["over"]:
@@ -163,6 +164,7 @@ def test_a_bot_game_is_watched_and_its_replay_opened_once_over(client):
     assert replay["frames"] == view["decisions_made"] + 1 and key not in json.dumps(replay)
     last = client.get(f"/api/play-replays/{replay['id']}/frames/{replay['frames'] - 1}").json()
     assert last["over"] and last["winners"] == view["winners"]
+    assert all(m["text"] for m in last["moves"])  # once over, a spectator reads every decision
     k = replay["frames"] // 2
     mid = client.get(f"/api/play-replays/{replay['id']}/frames/{k}?seat=2").json()
     assert mid["decisions_made"] == k and len(mid["moves"]) == k + 1 and mid["viewer"] == 2

@@ -41,7 +41,9 @@ AGENT_SEED_STRIDE = 16  # an agent's seed: game seed * 16 + seat, as the arena's
 WEB_GENERIC = ("random", "rollout")  # no model kinds: a model file is a pickle (agents.web.guards)
 MAX_WEB_ROLLOUTS = 16  # rollout:N here thinks N playouts per legal decision: bounded for a shared server
 SNAPSHOT_EVERY = 32  # a replay keeps the state every this many decisions, and replays from there
-GAME_BYTES, DECISION_BYTES = 200_000, 2_000  # rough: a small state, its agents, a move entry
+# set above tracemalloc's figures for Thrones: a game 12 KB at its start (the first one made also
+# loads 0.55 MB of tables, kept), 0.4-1.1 KB a decision (greedy vs random, random vs random); a replay 0.4 KB a decision
+GAME_BYTES, DECISION_BYTES = 200_000, 2_000
 
 
 def game_of(name: Any) -> Any:
@@ -108,8 +110,10 @@ def chance_of(state: GameState) -> list[dict[str, Any]]:
 
 def moves_for(moves: list[dict[str, Any]], viewer: int | None, state: GameState) -> list[dict[str, Any]]:
     """The move entries as ``viewer`` may read them: another seat's words only once the viewer's
-    ``seat_info`` says the secrets are revealed (a game without that flag has none)."""
-    revealed = viewer is not None and state.seat_info(viewer).get("revealed", True) is not False
+    ``seat_info`` says the secrets are revealed (a game without that flag has none); a spectator
+    (None) reads them once every seat's does."""
+    seats = range(state.num_players) if viewer is None else [viewer]
+    revealed = all(state.seat_info(s).get("revealed", True) is not False for s in seats)
     return [m if m["seat"] == viewer or m["seat"] < 0 or revealed else {**m, "text": None} for m in moves]
 
 
