@@ -120,3 +120,26 @@ def test_a_pig_run_resumes_from_its_folder(tmp_path) -> None:
     assert main(["train", "--resume", str(run), "--set", "total_timesteps=256", "--no-progress"]) == 0
     resumed = pd.read_csv(run / "progress-resume-128.csv")
     assert resumed["time/total_timesteps"].max() == 256
+
+
+def test_sigterm_saves_a_checkpoint_and_says_how_to_resume(tmp_path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+    sets = [*FAST, f"run_dir={tmp_path}", "run_name=stop", "total_timesteps=100000000", "eval_every=0",
+            "checkpoint_every=0", "checkpoint_minutes=0.001"]
+    cmd = [sys.executable, "-m", "vigtavl", "train", "--game", "pig", "--no-progress", *[a for s in sets for a in ("--set", s)]]
+    proc = subprocess.Popen(cmd, cwd=Path(__file__).resolve().parent.parent, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONWARNINGS": "ignore"})
+    deadline = time.monotonic() + 120
+    while not list((tmp_path / "stop" / "checkpoints").glob("model_*_steps.zip")):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()[1] if proc.poll() else "slow"
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    last = err.strip().splitlines()[-1]
+    assert "stopped by SIGTERM" in last and f"--resume {tmp_path / 'stop'}" in last and "Traceback" not in err
