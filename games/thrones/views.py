@@ -65,8 +65,27 @@ def reserve(st: "ThronesState", seat: int) -> int:
     return st.dragons_in_reserve(seat)
 
 
-_BOARD_PLANES: dict[tuple[int, int, int, tuple[int, ...]], np.ndarray] = {}  # the tile and home planes
-_BOARD_PLANES_KEPT = 256
+# Kept parts of observations (each cleared when full): the tile and home planes by the tiles,
+# the planes of one value by their values, each piece's channel offset by seat and amounts.
+_BOARD_PLANES: dict[tuple[int, int, int, tuple[int, ...]], np.ndarray] = {}
+_VALUE_PLANES: dict[tuple[float, ...], np.ndarray] = {}
+_PIECE_OFFSETS: dict[tuple[int, int, tuple[int, ...]], list[int]] = {}
+_KEPT = 256
+
+
+def piece_offsets(st: "ThronesState", seat: int) -> list[int]:
+    """Per piece id, its flat index on cell 0 of ``seat``'s frame: (own or opponent channel of
+    its type) * N, plus N - 1 for seat 1 (whose cell ``c`` is ``N - 1 - c``)."""
+    key = (seat, st.board.n, st.cfg.piece_amounts)
+    out = _PIECE_OFFSETS.get(key)
+    if out is None:
+        n = st.board.n
+        out = [((OWN_CH if q // st.per == seat else OPP_CH) + t) * n + (n - 1 if seat else 0)
+               for q, t in enumerate(st.ptype)]
+        if len(_PIECE_OFFSETS) >= _KEPT:
+            _PIECE_OFFSETS.clear()
+        _PIECE_OFFSETS[key] = out
+    return out
 
 
 def board_planes(st: "ThronesState", seat: int) -> np.ndarray:
@@ -92,7 +111,7 @@ def board_planes(st: "ThronesState", seat: int) -> np.ndarray:
         if seat:  # seat 1's frame is the numbering read backwards (board.rel)
             planes = np.ascontiguousarray(planes[:, ::-1])
         if key is not None:
-            if len(_BOARD_PLANES) >= _BOARD_PLANES_KEPT:
+            if len(_BOARD_PLANES) >= _KEPT:
                 _BOARD_PLANES.clear()
             _BOARD_PLANES[key] = planes
     return planes
@@ -109,10 +128,10 @@ def observation(st: "ThronesState", seat: int) -> np.ndarray:
     ones = []
     if True in st.breached:
         ones += [BREACHED_CH * n + last + sign * c for c, x in enumerate(st.breached) if x]
-    per, ptype, occ, shown = st.per, st.ptype, st.occ, st.revealed
     # the pieces on the board (occ and ppos agree: the soak's invariant), the other seat's once shown
-    ones += [((OWN_CH if q // per == seat else OPP_CH) + ptype[q]) * n + last + sign * c
-             for q, c in enumerate(st.ppos) if c >= 0 and occ[c] == q and (shown or q // per == seat)]
+    base, occ, ppos = piece_offsets(st, seat), st.occ, st.ppos
+    pairs = enumerate(ppos) if st.revealed else zip(st.pieces_of(seat), ppos[seat * st.per:(seat + 1) * st.per])
+    ones += [base[q] + sign * c for q, c in pairs if c >= 0 and occ[c] == q]
     for ch, q in ((ACTOR_CH, st.actor), (28, st.guard)):
         if q >= 0 and st.ppos[q] >= 0:
             ones.append(ch * n + last + sign * st.ppos[q])
@@ -125,7 +144,12 @@ def observation(st: "ThronesState", seat: int) -> np.ndarray:
               st.switched, st.favor_used, st.pending >= 0, st.fav[seat] / fmax, st.fav[1 - seat] / fmax,
               reserve(st, seat) / dragons, (reserve(st, 1 - seat) / dragons) if st.revealed else 0.0,
               st.step[seat] / st.steps)
-    obs[31:31 + len(values)] = np.array(values, dtype=np.float32)[:, None]
+    block = _VALUE_PLANES.get(values)
+    if block is None:
+        if len(_VALUE_PLANES) >= _KEPT:
+            _VALUE_PLANES.clear()
+        block = _VALUE_PLANES[values] = np.repeat(np.array(values, dtype=np.float32)[:, None], n, axis=1)
+    obs[31:31 + len(values)] = block
     return obs.reshape(N_CHANNELS, b.h, b.w)
 
 
