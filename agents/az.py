@@ -46,7 +46,7 @@ from vigtavl_env.engine.version import ENV_NAME
 from vigtavl_env.observation import ObservationEncoder
 
 FORMAT = "vigtavl-az/1"
-# az-search's defaults (docs/benchmarks.md, "az-search, batched"): a Sequential Halving pass goes to
+# az-search's defaults (docs/changelog.md, "`ppo:pretrained-4p` shipped, `az-search` batched"): a Sequential Halving pass goes to
 # the network in one call, so 24 simulations over 8 actions cost about the search bot's CPU per
 # decision; sigma(q) as gentle as in training (c_scale 0.03): at 0.1 the dice-noisy q values
 # overrode a better prior (56.2% against 64.0% for the network alone, same seeds).
@@ -55,8 +55,8 @@ AZ_SEARCH_CONSIDERED = 8
 AZ_SEARCH_C_SCALE = 0.03
 # The phase from which az-search searches (before it, the network's prior decides alone): the
 # placement, so every phase. Searching from the battle phase only, where the value head starts to
-# predict the result, was measured on 600 games and did no better (docs/benchmarks.md, "az-search
-# from the battle phase"); the option stays for experiments.
+# predict the result, was measured on 600 games and did no better (docs/changelog.md, "`az-search`
+# over 600 games; searching from the battle phase tried"); the option stays for experiments.
 AZ_SEARCH_FROM_PHASE = PLACEMENT
 PRETRAINED = "pretrained"
 PRETRAINED_PATH = Path(__file__).resolve().parent / "pretrained" / "az" / "vigtavl_az.pt"

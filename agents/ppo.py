@@ -38,7 +38,7 @@ from vigtavl_env.engine.version import ENV_NAME
 from vigtavl_env.observation import ChannelLayout, ObservationEncoder
 
 # ppo-search's simulations per decision: with the network's pass and the candidates it adds, 5
-# keep its CPU per decision within the search bot's at 8 (docs/benchmarks.md, "search at decision time")
+# keep its CPU per decision within the search bot's at 8 (docs/changelog.md, "With search at decision time")
 PPO_SEARCH_ITERATIONS = 5
 
 PRETRAINED = "pretrained"

@@ -232,7 +232,7 @@ def cython_extensions(root: Path = ROOT, force: bool = False) -> list[Any]:
     directives = dict(DIRECTIVES)
     if "show_performance_hints" in Options.directive_types:  # hundreds of hints on typing: quiet
         directives["show_performance_hints"] = False
-    # -g0: no debug tables (a tenth of the size); -O2 as measured in docs/benchmarks.md
+    # -g0: no debug tables (a tenth of the size); -O2: the usual release optimisation
     exts = [Extension(m, [str(source_path(m, root).relative_to(root))], extra_compile_args=["-O2", "-g0"])
             for m in MODULES]
     return cythonize(exts, build_dir="build/cython", quiet=True, nthreads=os.cpu_count() or 1, force=force,

@@ -154,7 +154,7 @@ _KEPT = 64
 # stand, so it keeps the last one alone. Keeping 64 there cost time: the kept tables outlive
 # the young generations of the garbage collector and trigger full collections, which walk
 # every object of the process (torch's included): 16% of the vector env's time against
-# greedy, -21% with one kept (docs/benchmarks.md).
+# greedy, -21% with one kept (docs/changelog.md).
 _PLAIN_KEPT = 1
 
 

@@ -223,12 +223,6 @@ def prison_options(state: GameState, player: int, cell: int) -> list[int]:
     return nearest(state.gmap.board.dist[cell], [c for c in range(state.n_cells) if state.dev_owner[c] == player])
 
 
-def nearest_development(state: GameState, player: int, cell: int) -> int:
-    """The victor's nearest developed hex (the lowest-numbered of equally near ones), or -1."""
-    options = prison_options(state, player, cell)
-    return options[0] if options else -1
-
-
 def defeat(state: GameState, u: int, victor: int, at: int, pays: bool = True) -> None:
     """A defeated unit: captured if a knight, sunk if a ship; the victor takes Battle tokens
     (unless ``pays`` is false: a surrender under ``surrender_pays_tokens=False``).
@@ -384,11 +378,6 @@ def _any_knight(state: GameState, units: list[int]) -> bool:
         if state.u_type[v] in LAND_TYPES:
             return True
     return False
-
-
-def attack_origin(state: GameState, u: int) -> int:
-    """Where an attack by ``u`` comes from: its hex (a loaded archer fires from its freighter)."""
-    return state.u_cell[u]
 
 
 def coastal_or_sea(state: GameState, cell: int) -> bool:
