@@ -74,21 +74,24 @@ def test_an_sb3_checkpoint_with_a_cut_member_is_passed_over(tmp_path: Path, memb
 
 
 # ------------------------------------------------------------------ az
-def _az_checkpoints(run: Path) -> list[Path]:
-    """Two real az checkpoints of a tiny network (5 and 10 positions in the buffer), its one
-    generation done."""
-    from training.az import Progress, ReplayBuffer, save_checkpoint
+def _az_checkpoints(run: Path, generations: tuple[int, int] = (1, 1), networks: bool = False) -> list[Path]:
+    """Two real az checkpoints of a tiny network (5 and 10 positions in the buffer), going on
+    from ``generations`` (its one generation done, by default); with ``networks``, those
+    generations' networks saved in the run folder as the trainer saves them."""
+    from training.az import Progress, ReplayBuffer, save_checkpoint, save_generation
     th.manual_seed(0)
     net = AZNet((CHANNELS_2P, 11, 11), 2, channels=4, blocks=1, hidden=[8])
     opt = th.optim.Adam(net.parameters(), lr=1e-3)
     buf = ReplayBuffer(16, net.obs_shape, 2, max_legal=4)
     rng = np.random.default_rng(0)
     paths = []
-    for positions in (5, 10):
+    for positions, generation in zip((5, 10), generations):
         while buf.size < positions:
             buf.add(rng.random(net.obs_shape).astype(np.float16), np.arange(4), np.full(4, 0.25),
                     np.array([1.0, -1.0]))
-        paths.append(save_checkpoint(run, net, opt, buf, Progress(generation=1, positions=positions)))
+        if networks:
+            save_generation(run, net, generation)
+        paths.append(save_checkpoint(run, net, opt, buf, Progress(generation=generation, positions=positions)))
     return paths
 
 
@@ -118,6 +121,28 @@ def test_an_az_checkpoint_with_a_cut_array_or_tensor_is_passed_over(tmp_path: Pa
     with pytest.raises(ValueError, match=f"checkpoint {newest} is damaged") as e:
         newest_checkpoint(newest, "az")
     assert "\n" not in str(e.value) and file in str(e.value)
+
+
+@pytest.mark.parametrize("how", ["cut", "missing"])
+def test_an_az_checkpoint_whose_generations_network_is_damaged_is_passed_over(tmp_path: Path, how: str,
+                                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """The network of the generation a checkpoint goes on from (``generations/gen_<k>.pt``, which
+    the next evaluation plays against) is read on resume too: cut inside or missing, the
+    checkpoint is passed over with one line naming it, for the one before (generation 0's; its
+    run saves gen_1.pt again); with generation 0's damaged too, nothing is resumed, in one line."""
+    older, newest = _az_checkpoints(tmp_path, generations=(0, 1), networks=True)
+    assert newest_checkpoint(tmp_path, "az") == newest
+    gen = tmp_path / "generations"
+    if how == "cut":
+        _cut(gen / "gen_1.pt", _storage_member(gen / "gen_1.pt"))
+    else:
+        (gen / "gen_1.pt").unlink()
+    assert newest_checkpoint(tmp_path, "az") == older
+    _one_warning(capsys, f"{newest} is damaged", "generations/gen_1.pt", "passed over")
+    _cut(gen / "gen_0.pt", _storage_member(gen / "gen_0.pt"))
+    with pytest.raises(ValueError, match="every checkpoint .* is damaged") as e:
+        newest_checkpoint(tmp_path, "az")
+    assert "\n" not in str(e.value)
 
 
 def test_an_az_checkpoint_folder_belongs_to_its_run(tmp_path: Path) -> None:

@@ -11,7 +11,9 @@ them. So each member is read as its loader reads it:
   as ``MaskablePPO.load`` loads them;
 - az (``az_<positions>/``): ``state.pt`` loads with torch, weights only, and holds the network,
   the optimizer and the counters; every array of ``buffer.npz`` holds the bytes its header
-  promises (read in chunks, never held: the buffer is the run's largest file);
+  promises (read in chunks, never held: the buffer is the run's largest file); and the run
+  folder's ``generations/gen_<k>.pt`` of the generation it goes on from loads (the next
+  evaluation plays against it, and the gate may go back to it);
 - RLlib (``rllib_<steps>/``): its files are there, every ``.json`` parses, every pickle is whole
   (its opcodes walked with :mod:`pickletools`, nothing in it run) and every torch file loads.
 
@@ -40,6 +42,7 @@ RLLIB_FILES = ("rllib_checkpoint.json", "class_and_ctor_args.pkl", "learner_grou
 AZ_FILES = ("state.pt", "buffer.npz")  # an az checkpoint: both zips (torch's format and NumPy's)
 AZ_STATE_KEYS = ("net", "optimizer", "progress")  # what training.az.save_checkpoint puts in state.pt
 AZ_BUFFER_ARRAYS = ("obs", "legal", "policy", "value", "meta")  # what ReplayBuffer.save writes
+AZ_GENERATIONS = "generations"  # beside checkpoints/ in an az run folder: gen_<k>.pt (training.az.generation_path)
 TORCH_SUFFIXES = (".pt", ".pth")
 READ_CHUNK = 1 << 20  # bytes read at a time while an array's length is counted
 
@@ -94,6 +97,7 @@ def _check_az(path: Path) -> None:
     state = _torch(path / "state.pt", "state.pt")
     if not isinstance(state, dict) or any(key not in state for key in AZ_STATE_KEYS):
         raise Damaged(f"state.pt holds no {', '.join(AZ_STATE_KEYS)}")
+    _check_generation(path, state["progress"])
     with zipfile.ZipFile(path / "buffer.npz") as z:
         arrays = {name.removesuffix(".npy"): name for name in z.namelist()}
         missing = [name for name in AZ_BUFFER_ARRAYS if name not in arrays]
@@ -102,6 +106,18 @@ def _check_az(path: Path) -> None:
         for name in arrays.values():
             with z.open(name) as f:
                 _whole_array(f, f"buffer.npz: {name}")
+
+
+def _check_generation(path: Path, progress: Any) -> None:
+    """The network of the generation an az checkpoint goes on from, where its run folder keeps
+    them (``<run>/generations/``, the checkpoint in ``<run>/checkpoints/``): there, and loading."""
+    folder = path.parent.parent / AZ_GENERATIONS
+    if not folder.is_dir() or not isinstance(progress, dict):
+        return  # a checkpoint outside a run folder: its evaluation is the run's that continues it
+    name = f"{AZ_GENERATIONS}/gen_{progress.get('generation')}.pt"
+    if not (folder.parent / name).is_file():
+        raise Damaged(f"its run folder has no {name}")
+    _torch(folder.parent / name, name)
 
 
 def _check_rllib(path: Path) -> None:
