@@ -15,10 +15,13 @@
 - :class:`Budget`: the bytes of results files being read and parsed at once; past it, a 503.
 - :class:`Turns`: how many games are being started at once, one per client.
 
-The byte estimates were measured with tracemalloc on duel games between heuristic agents: a live
-game holds 1.14 MB once its agents are made and 25-33 KB more per decision (the event log and the
-agents' position tables); a parsed results file 4.5 bytes per byte of its JSON; a rebuilt game
-about 0.33 MB (board view, snapshots) plus 1.5 KB per decision (narrated moves).
+The byte estimates were measured with tracemalloc on games played to the end by the bots, 2, 3 and
+4 players (``python -m tools.web_memory``), and are set above every figure seen. What a game holds
+grows with its board (the map's tables, the env, the board's view: 16-19 KB a hex), with its
+decisions (the moves listed, the events: 1.5-2.5 KB each, 2.5-2.8 KB rebuilt, with its snapshots)
+and with its seats' agents: a heuristic bot's tables take about 6 KB a hex, a search's caches
+(bounded, full after a few dozen decisions) 110-125 KB a hex, az-search's about 12 KB. A parsed
+results file holds 4.5 bytes per byte of its JSON.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import secrets
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import AsyncIterator, Callable, Hashable, Iterator
+from collections.abc import AsyncIterator, Callable, Hashable, Iterable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
@@ -40,11 +43,13 @@ from agents.web.guards import WebError
 MB = 1 << 20
 TURN_POLL_S, TURN_POLL_MAX_S = 0.005, 0.1  # a wait for a turn looks again after this, doubling
 TOKEN_BYTES = 16  # a game's token: its person's right to decide and undo
-LIVE_GAME_BYTES = 1_600_000  # measured 1.14 MB, plus the last view kept for repeated polls
-LIVE_DECISION_BYTES = 32_000
+LIVE_HEX_BYTES = 20_000  # a live game, per hex of its board (the last view kept for polls included)
+LIVE_DECISION_BYTES = 3_000
+SEAT_HEX_BYTES = {"random": 0, "search": 140_000, "ppo-search": 140_000, "az-search": 20_000}  # a seat's agent, per hex
+AGENT_HEX_BYTES = 8_000  # any other agent's (a heuristic bot's tables; a network is shared by all games)
 RECORD_BYTES_PER_JSON_BYTE = 5
-REPLAY_GAME_BYTES = 360_000
-REPLAY_FRAME_BYTES = 1_600
+REPLAY_HEX_BYTES = 8_000  # a rebuilt game, per hex of its board
+REPLAY_FRAME_BYTES = 3_300
 
 
 @dataclass(frozen=True)
@@ -119,15 +124,28 @@ class Table:
             del self.items[k]
 
 
+def live_bytes(hexes: int, decisions: int, agents: Iterable[str] = ()) -> int:
+    """What a live game holds, estimated: on a board of ``hexes``, after ``decisions``, with
+    agents of these specs at its seats (people hold nothing of their own)."""
+    agent = sum(SEAT_HEX_BYTES.get(spec.partition(":")[0].strip().lower(), AGENT_HEX_BYTES) for spec in agents)
+    return (LIVE_HEX_BYTES + agent) * hexes + LIVE_DECISION_BYTES * decisions
+
+
 def live_game_bytes(game: Any) -> int:
-    """A Vigtavl game's measured estimate; another game's (:mod:`agents.web.any_game`) says its own."""
+    """A Vigtavl game's estimate (:func:`live_bytes`); another game's (:mod:`agents.web.any_game`) says its own."""
     if hasattr(game, "nbytes"):
         return game.nbytes
-    return LIVE_GAME_BYTES + LIVE_DECISION_BYTES * len(game.decisions)
+    agents = [spec for spec, agent in zip(game.seats, game.players) if agent is not None]
+    return live_bytes(game.env.game_state.gmap.board.n_cells, len(game.decisions), agents)
+
+
+def replay_bytes(hexes: int, frames: int) -> int:
+    """What a rebuilt replay game holds, estimated: on a board of ``hexes``, with ``frames``."""
+    return REPLAY_HEX_BYTES * hexes + REPLAY_FRAME_BYTES * frames
 
 
 def replay_game_bytes(game: Any) -> int:
-    return REPLAY_GAME_BYTES + REPLAY_FRAME_BYTES * game.frames
+    return replay_bytes(game.snapshots[0].gmap.board.n_cells, game.frames)
 
 
 class Store:
