@@ -122,24 +122,34 @@ def test_a_pig_run_resumes_from_its_folder(tmp_path) -> None:
     assert resumed["time/total_timesteps"].max() == 256
 
 
-def test_sigterm_saves_a_checkpoint_and_says_how_to_resume(tmp_path) -> None:
+@pytest.mark.parametrize("during", ["learning", "evaluation"])
+def test_sigterm_saves_a_checkpoint_and_says_how_to_resume(tmp_path, during: str) -> None:
+    """Also in the middle of an evaluation (the first, at step 0, of 100,000 games): it is
+    dropped at once, as Vigtavl's trainer drops one."""
     import os
     import signal
     import subprocess
     import sys
     import time
     from pathlib import Path
-    sets = [*FAST, f"run_dir={tmp_path}", "run_name=stop", "total_timesteps=100000000", "eval_every=0",
+    evals = ["eval_every=0"] if during == "learning" else ["eval_every=64", "eval_games=100000"]
+    sets = [*FAST, f"run_dir={tmp_path}", "run_name=stop", "total_timesteps=100000000", *evals,
             "checkpoint_every=0", "checkpoint_minutes=0.001"]
     cmd = [sys.executable, "-m", "vigtavl", "train", "--game", "pig", "--no-progress", *[a for s in sets for a in ("--set", s)]]
     proc = subprocess.Popen(cmd, cwd=Path(__file__).resolve().parent.parent, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONWARNINGS": "ignore"})
-    deadline = time.monotonic() + 120
-    while not list((tmp_path / "stop" / "checkpoints").glob("model_*_steps.zip")):
+    run, deadline = tmp_path / "stop", time.monotonic() + 120
+    while not (list((run / "checkpoints").glob("model_*_steps.zip")) if during == "learning"
+               else (run / "eval_model.zip").exists()):
         assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()[1] if proc.poll() else "slow"
         time.sleep(0.2)
+    time.sleep(0.5)
     proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=60)
+    try:
+        _, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()  # never left running
+        raise AssertionError("still running 30 s after SIGTERM") from None
     assert proc.returncode == 143, err
     last = err.strip().splitlines()[-1]
-    assert "stopped by SIGTERM" in last and f"--resume {tmp_path / 'stop'}" in last and "Traceback" not in err
+    assert "stopped by SIGTERM" in last and f"--resume {run}" in last and "Traceback" not in err

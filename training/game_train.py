@@ -138,7 +138,7 @@ def train_game(cfg: TrainConfig, resume: str | Path | None = None, progress: boo
         stop.guard(model.policy.optimizer)
         callbacks: list[BaseCallback] = [StopOnSignal(stop), GameStats(), CheckpointCallback(cfg, run.dir)]
         if cfg.eval_every:
-            callbacks.append(GameEval(cfg, run.dir, make))
+            callbacks.append(GameEval(cfg, run.dir, make, stop))
         if bar is not None:
             callbacks.append(bar)
         remaining = cfg.total_timesteps - model.num_timesteps
@@ -182,9 +182,9 @@ class GameEval(BaseCallback):
     """Every ``eval_every`` timesteps (and at the start and the end): ``eval/win_rate_<opp>``
     for each eval opponent on the same seeds each time; the best mean kept as best_model.zip."""
 
-    def __init__(self, cfg: TrainConfig, run_dir: Path, make: PlayerFactory) -> None:
+    def __init__(self, cfg: TrainConfig, run_dir: Path, make: PlayerFactory, stop: StopSignal) -> None:
         super().__init__()
-        self.cfg, self.run_dir, self.make = cfg, run_dir, make
+        self.cfg, self.run_dir, self.make, self.stop = cfg, run_dir, make, stop
         best = run_dir / BEST_FILE
         self.best = json.loads(best.read_text())["mean_win_rate"] if best.is_file() else -1.0
         self.next_at, self.last = 0, -1
@@ -207,9 +207,10 @@ class GameEval(BaseCallback):
 
     def evaluate(self) -> None:
         t, cfg = self.model.num_timesteps, self.cfg
-        path = save_model(self.model, self.run_dir / "eval_model.zip")
-        results = [evaluate_game_model(cfg.game, path, opp, cfg.eval_games, cfg.seed + EVAL_SEED_OFFSET,
-                                       cfg.num_players, self.make, cfg.eval_sample) for opp in cfg.eval_opponents]
+        with self.stop.at_once():  # a stop ends it where it is (thrown away; the checkpoint is saved)
+            path = save_model(self.model, self.run_dir / "eval_model.zip")
+            results = [evaluate_game_model(cfg.game, path, opp, cfg.eval_games, cfg.seed + EVAL_SEED_OFFSET,
+                                           cfg.num_players, self.make, cfg.eval_sample) for opp in cfg.eval_opponents]
         for r in results:
             self.logger.record(f"eval/win_rate_{metric_name(r.opponent)}", r.win_rate)
         mean = float(np.mean([r.win_rate for r in results]))
