@@ -9,7 +9,8 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
-from agents.web.any_game import AnyGame
+from agents.kinds import kinds_for
+from agents.web.any_game import AnyGame, web_kinds
 from agents.web.server import create_app
 from games import load_game
 
@@ -56,6 +57,13 @@ def test_meta_lists_every_registered_game_with_its_agents(client):
     assert games["thrones"]["min_players"] == games["thrones"]["max_players"] == 2
     specs = {a["spec"] for a in games["pig"]["agents"]}
     assert {"human", "random", "rollout"} <= specs and "ppo" not in specs  # no model files here
+
+
+def test_the_seats_take_the_kinds_of_the_projects_table_less_model_files():
+    for game in ("pig", "thrones"):  # the generic kinds and the game's own (agents.kinds)
+        table = kinds_for(game)
+        assert set(web_kinds(game)) == {k for k, v in table.items() if not v.model} and "ppo" not in web_kinds(game)
+    assert set(web_kinds("vigtavl")) == {"random", "rollout"}  # its own bots play at /api/games
 
 
 def test_pig_is_played_to_the_end_through_the_routes(client):

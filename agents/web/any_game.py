@@ -16,29 +16,29 @@ end (``is_over``, ``returns``, ``scores``), never a game's own fields, so what a
   replaced, thinking without the game's lock as Vigtavl's agents do
   (:mod:`agents.web.sessions`).
 
-The agents are the generic ones (``random``, ``rollout:N``) and a game's own kinds
-(``agents.<game>.KINDS``), found by :func:`make_player`, the one lookup. Vigtavl's own board and
-agents stay with :mod:`agents.web.sessions`.
+The agents are those of the project's table of kinds (:mod:`agents.kinds`: the generic ones and
+a game's own), less those that load a model, through :func:`make_player`. Vigtavl's own board
+and bots stay with :mod:`agents.web.sessions`.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
-from agents.generic import GENERIC_KINDS, Player, make_generic
+from agents.generic import GENERIC_KINDS, Player
+from agents.kinds import AgentKind, AgentSpec, kinds_for
 from agents.web.guards import HUMAN, WebError, clean_name
 from agents.web.sessions import GameLock
 from games import game_names, load_game
+from games.registry import DEFAULT_GAME
 from games.interface import GameState, IllegalAction
 
 SEED_RANGE = 2 ** 31
 AGENT_SEED_STRIDE = 16  # an agent's seed: game seed * 16 + seat, as the arena's matches
-WEB_GENERIC = ("random", "rollout")  # no model kinds: a model file is a pickle (agents.web.guards)
 MAX_WEB_ROLLOUTS = 16  # rollout:N here thinks N playouts per legal decision: bounded for a shared server
 SNAPSHOT_EVERY = 32  # a replay keeps the state every this many decisions, and replays from there
 # set above tracemalloc's figures for Thrones: a game 12 KB at its start (the first one made also
@@ -54,42 +54,37 @@ def game_of(name: Any) -> Any:
         raise WebError(str(e)) from None
 
 
-def _own_kinds(game: str) -> dict[str, Any]:
-    """A game's own agent kinds, ``agents.<game>.KINDS`` ({kind: (description, factory)} or
-    {kind: AgentKind}), if that package exists; those that load a model are left out."""
+def web_kinds(game: str) -> dict[str, AgentKind]:
+    """The agent kinds a seat of ``game`` may name here, from the project's one table
+    (:func:`agents.kinds.kinds_for`): none that loads a model file (a pickle: see
+    :mod:`agents.web.guards`), and for Vigtavl only the generic ones (its own bots play at
+    ``/api/games``, where each search's time is bounded): the kinds named as generic, however
+    Vigtavl makes them."""
     try:
-        module = importlib.import_module(f"agents.{game}")
-    except ImportError:
-        return {}
-    kinds = dict(getattr(module, "KINDS", {}))
-    return {k: e for k, e in kinds.items() if not getattr(e, "model", False)}
+        table = kinds_for(game)
+    except ValueError as e:
+        raise WebError(str(e)) from None
+    return {k: v for k, v in table.items() if not v.model and (k in GENERIC_KINDS or game != DEFAULT_GAME)}
 
 
 def agent_menu(game: str) -> list[dict[str, str]]:
     """The agents a seat of ``game`` may name here, for the page's menu."""
-    kinds = {k: GENERIC_KINDS[k][0] for k in WEB_GENERIC}
-    for k, entry in _own_kinds(game).items():
-        kinds[k] = entry[0] if isinstance(entry, tuple) else getattr(entry, "description", k)
     return [{"spec": HUMAN, "about": "you, clicking on the board"}] + [
-        {"spec": k, "about": d} for k, d in kinds.items()]
+        {"spec": k, "about": v.description} for k, v in web_kinds(game).items()]
 
 
 def make_player(game: str, spec: str, seed: int | None = None) -> Player:
-    """The player ``spec`` names for ``game``: a game's own kind first, else a generic one
-    (``rollout`` at most :data:`MAX_WEB_ROLLOUTS`); a bad spec is a 400 in one line."""
-    kind, _, arg = spec.partition(":")
-    own = _own_kinds(game)
+    """The player ``spec`` names for ``game``, one of :func:`web_kinds` (``rollout`` at most
+    :data:`MAX_WEB_ROLLOUTS`); a bad spec is a 400 in one line."""
     try:
-        if kind in own:
-            entry = own[kind]
-            factory: Callable[[str, int | None], Player] = entry[1] if isinstance(entry, tuple) else entry.factory
-            return factory(arg, seed)
-        if kind not in WEB_GENERIC:
-            raise ValueError(f"unknown agent {spec[:40]!r} for {game} on this server; known: "
-                             + ", ".join([*WEB_GENERIC, *own]))
-        if kind == "rollout" and arg.isdigit() and int(arg) > MAX_WEB_ROLLOUTS:
+        parsed = AgentSpec.parse(spec, game)
+        if parsed.kind not in web_kinds(game):
+            own = " (Vigtavl's own bots play at POST /api/games)" if game == DEFAULT_GAME else ""
+            raise ValueError(f"agent {spec[:40]!r} does not play {game} here; here it plays "
+                             + ", ".join(web_kinds(game)) + own)
+        if parsed.kind == "rollout" and parsed.argument.isdigit() and int(parsed.argument) > MAX_WEB_ROLLOUTS:
             raise ValueError(f"rollout thinks at most rollout:{MAX_WEB_ROLLOUTS} on this server, got {spec[:40]!r}")
-        return make_generic(spec, seed)
+        return parsed.make(seed)
     except ValueError as e:
         raise WebError(str(e).splitlines()[0] if str(e) else f"bad agent spec {spec[:40]!r}") from None
 

@@ -125,7 +125,7 @@ function draw(view, moves, onDecide) {
   const who = view.over ? `over: ${view.winners.length ? `won by ${view.winners.map((s) => seatWords(view, s)).join(", ")}` : "no winner"}`
     : `${seatWords(view, view.to_act)} decides${view.interrupt ? ` (${view.interrupt})` : ""}${onDecide ? ": you" : ""}`;
   const seen = view.viewer === null ? "seen by a spectator" : `seen by P${view.viewer}`;
-  byId("any-status").replaceChildren(element("div", {}, who), element("div", { class: "small" }, `${seen}; ${board.statusOf(view)}`));
+  byId("any-status").replaceChildren(element("div", {}, who), element("div", { class: "small" }, [seen, board.statusOf(view)].filter(Boolean).join("; ")));
   const chance = moves.flatMap((move) => move.chance.map((event) => ({ move, event }))).slice(-COINS_SHOWN).reverse();
   byId("any-coins").replaceChildren(...chance.map(({ move, event }) => {
     const { text, coin } = board.describeChance(event, view.seats);
