@@ -225,6 +225,9 @@ def test_bad_decisions_tokens_ids_and_frames_are_refused_in_one_line(client):
     refused(client.get("/api/play/nosuchgame"), 404)
     refused(client.post("/api/play/nosuchgame/advance"), 404)
     refused(client.get("/api/play-replays/nosuch/frames/0"), 404)
+    refused(client.post("/api/play/nosuchgame/replay"), 404)
+    refused(client.get(f"/api/play/{key}?since=first"), 422)
+    refused(client.post(f"/api/play/{key}/advance?since=x"), 422)
     # Vigtavl's routes and these serve only their own games
     refused(client.get(f"/api/games/{key}"), 404)
     vig = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 1}).json()
