@@ -8,11 +8,12 @@
     obs, infos = envs.reset(seed=0)              # (N, C, H, W); infos["action_mask"] (N, A) int8
     obs, rewards, terminations, truncations, infos = envs.step(actions)
 
-Autoreset mode ``SAME_STEP`` (``metadata["autoreset_mode"]``), as
-:class:`vigtavl_env.gym_vector.VigtavlGymVectorEnv` does it: the step that ends a game returns
-the next game's first observation and mask, and the finished game's last observation and
-summary in ``infos["final_obs"]`` and ``infos["final_info"]`` (masked by ``infos["_final_obs"]``
-and ``infos["_final_info"]``). A game cut at its move limit is truncated, not terminated.
+Autoreset mode ``SAME_STEP`` (``metadata["autoreset_mode"]``): the step that ends a game returns
+the next game's first observation and mask, the finished game's last observation in
+``infos["final_obs"]`` (masked by ``infos["_final_obs"]``) and its summary batched in
+``infos["final_info"]["game"]`` as gymnasium's own vector envs batch infos (``["return"][i]``,
+masks ``["_return"]``, ``["_game"]``; Vigtavl's ``VigtavlGymVectorEnv`` keeps an array of
+dicts there instead). A game cut at its move limit is truncated, not terminated.
 """
 
 from __future__ import annotations
@@ -58,9 +59,10 @@ class GameVectorEnv(VectorEnv):
         if st.final_obs:
             done = st.dones
             final_obs = np.empty(self.num_envs, dtype=object)
-            final_info = np.empty(self.num_envs, dtype=object)
-            for i, o in st.final_obs.items():
-                final_obs[i], final_info[i] = o, {"game": st.games[i]}
+            final_info: dict[str, Any] = {}
+            for i, o in st.final_obs.items():  # final_info batched as gymnasium's own envs batch it
+                final_obs[i] = o
+                final_info = self._add_info(final_info, {"game": st.games[i]}, i)
             infos.update(final_obs=final_obs, _final_obs=done.copy(), final_info=final_info,
                          _final_info=done.copy())
         return st.obs, st.rewards, st.terminated, st.truncated, infos

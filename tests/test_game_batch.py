@@ -157,7 +157,7 @@ def test_gymnasium_vector_conventions() -> None:
             assert (infos["_final_obs"] == done).all() and (infos["_final_info"] == done).all()
             for i in np.flatnonzero(done):
                 assert infos["final_obs"][i].shape == obs[i].shape
-                assert infos["final_info"][i]["game"]["return"] == rewards[i]
+                assert infos["final_info"]["_game"][i] and infos["final_info"]["game"]["return"][i] == rewards[i]
             ended += int(done.sum())
         else:
             assert "final_obs" not in infos
