@@ -121,17 +121,19 @@ class PublishingStore(WeightStore):
         super().__init__()
         self.asked, self.payload = 0, payload
 
-    def newer(self, version: int):
+    def newer(self, version: int, actor: str = "", searched: int = 0):
         self.asked += 1
         if self.asked == 2:
             self.publish(1, self.payload)
-        return super().newer(version)
+        return super().newer(version, actor, searched)
 
 
 def test_actors_take_new_weights_between_moves_and_games_record_the_lag(tmp_path):
     cfg = tiny_cfg(tmp_path)
     payload = payload_of(Path(cfg.start_from))
-    rec = play(cfg, [3], PublishingStore(payload))[0]
+    store = PublishingStore(payload)
+    rec = play(cfg, [3], store)[0]
+    assert rec.positions - 1 <= store.searched_total() <= rec.positions  # said when it asks, before each move
     assert rec.versions[0] == 0 and rec.versions[-1] == 1 and (np.diff(rec.versions) >= 0).all()
     assert rec.version == 0
     net = AZNet(payload["obs_shape"], 2, **payload["net"])
@@ -167,12 +169,12 @@ def test_the_gate_decides_only_on_its_game_count():
     assert next_pairing(prog, ["greedy"], 5) == BEST
     for _ in range(19):
         assert gate_result(prog, cfg, 5, 20, 20.0) is None  # 380 games won: not yet
-    assert prog.best == 0
-    assert gate_result(prog, cfg, 5, 20, 20.0) is True and prog.best == 5 and prog.candidate == -1
+    assert prog.generation == 0
+    assert gate_result(prog, cfg, 5, 20, 20.0) is True and prog.generation == 5 and prog.candidate == -1
     assert open_gate(prog, 9)
     for _ in range(19):
         assert gate_result(prog, cfg, 9, 20, 10.0) is None
-    assert gate_result(prog, cfg, 9, 20, 10.0) is False and prog.best == 5  # 50% < 0.55
+    assert gate_result(prog, cfg, 9, 20, 10.0) is False and prog.generation == 5  # 50% < 0.55
     with pytest.raises(ConfigError, match="gate_games"):
         load_config("az", ["ray.gate_games=0"], cls=AZConfig)
 
@@ -259,7 +261,7 @@ def test_a_run_on_ray_logs_throughput_lag_and_evaluations(ray_session, tmp_path)
     (["--num-cpus", "2"], "--num-cpus is for the Ray loop"),
     (["--ray-address", " "], "--ray-address needs an address"),
     (["--ray-address", "auto", "--num-cpus", "2"], "a cluster (--ray-address) has its own"),
-    (["--ray", "--num-cpus", "1"], "reserve 2.5 CPUs"),
+    (["--ray", "--num-cpus", "1"], "reserve 2 CPUs"),
     (["--ray", "--set", "ray.actors=0"], "ray: actors must be >= 1"),
     (["--ray", "--set", "ray.value_extra=tokens"], "ray.value_extra must be one of"),
 ])
@@ -300,3 +302,13 @@ def test_sigterm_stops_a_ray_run_with_a_checkpoint_that_resumes(tmp_path):
     path = sorted((run / "checkpoints").glob("az_*"))[-1]
     _, _, _, prog = load_checkpoint(path, th.device("cpu"), lambda n: ReplayBuffer(100, n.obs_shape, 2, 384), LoopProgress)
     assert prog.pending_seeds  # the games under way, played first on resume
+
+
+def test_the_value_command_tabulates_phases_and_refuses_a_missing_model(tmp_path, capsys):
+    from vigtavl.cli import main
+    assert main(["az", "value", "--model", str(tiny_net(tmp_path)), "--games", "2", "--max-steps", "60"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].split() == ["phase", "positions", "agree"]
+    assert main(["az", "value", "--model", str(tmp_path / "none.pt")]) == 2
+    err = capsys.readouterr().err
+    assert "does not exist" in err and len(err.strip().splitlines()) == 1

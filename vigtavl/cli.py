@@ -439,7 +439,8 @@ def add_az(sub: Any) -> None:
                       description="Plays --games games of the network alone in every seat and prints, per "
                                   "phase, the share of positions where the sign of the value for the player "
                                   "to move is the sign of that player's result (ties and cut games left out).")
-    v.add_argument("--model", required=True, help="an az model file (runs/<run>/generations/gen_<k>.pt) or 'pretrained'")
+    v.add_argument("--model", required=True,
+                   help="an az model file (runs/<run>/generations/gen_<k>.pt) or 'pretrained'")
     v.add_argument("--games", type=positive_int, default=200, help="games to play (default 200)")
     v.add_argument("--seed", type=int, default=0, help="game g uses seed SEED + g (default 0)")
     v.add_argument("--map", default=None, help="map preset or file (default: the preset for the network's players)")

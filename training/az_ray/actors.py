@@ -51,17 +51,25 @@ def call(obj: Any, method: str, *args: Any) -> Any:
 
 
 class WeightStore:
-    """The newest published weights and their version (a Ray actor of no CPU in a run)."""
+    """The newest published weights and their version (a Ray actor of no CPU in a run), and the
+    searched positions each actor says it has done when it asks (throughput while games are
+    still under way: a call's results come back only when all its games have ended)."""
 
     def __init__(self) -> None:
         self.weights: Weights | None = None
+        self.searched: dict[str, int] = {}  # an actor's start -> positions it searched
 
     def publish(self, version: int, payload: dict[str, Any]) -> None:
         self.weights = (version, payload)
 
-    def newer(self, version: int) -> Weights | None:
+    def newer(self, version: int, actor: str = "", searched: int = 0) -> Weights | None:
         """The weights if newer than ``version``, else None (nothing sent)."""
+        if actor:
+            self.searched[actor] = searched
         return self.weights if self.weights is not None and self.weights[0] > version else None
+
+    def searched_total(self) -> int:
+        return sum(self.searched.values())
 
 
 @dataclasses.dataclass
@@ -80,11 +88,13 @@ class SelfPlayWorker:
         th.set_num_threads(1)  # one core per actor: its games are batched already
         self.cfg, self.store = cfg, store
         self.version, payload = weights
-        self.net = net_from_payload(payload, "the learner's weights")
-        self.evaluator = NetEvaluator(self.net)
+        device = "cuda" if cfg.ray.actor_gpus > 0 and th.cuda.is_available() else "cpu"
+        self.net = net_from_payload(payload, "the learner's weights").to(device)
+        self.evaluator = NetEvaluator(self.net, device)
         probe = raw_env(num_players=cfg.num_players, map=cfg.map, seed=cfg.seed)
         self.gmap, self.rules = probe.gmap, probe.config
         self.polled = 0.0
+        self.name, self.searched = f"{os.getpid()}-{random.getrandbits(32):08x}", 0
         self.crash = crash  # tests: (moves, mark): the process dies once after that many moves
         self.moves = 0
 
@@ -98,7 +108,7 @@ class SelfPlayWorker:
         searches = {True: BatchedSearch(self.evaluator, cfg.num_players, cfg.search, seed=base),
                     False: BatchedSearch(self.evaluator, cfg.num_players, fast_cfg, seed=base + 1)}
         queue, slots, records = list(seeds), [], []
-        searched = 0
+        searched, self.searched_before = 0, self.searched
         t0 = time.perf_counter()
         while queue or slots:
             while queue and len(slots) < cfg.parallel_games:
@@ -112,6 +122,7 @@ class SelfPlayWorker:
                 group = [g for g, f in zip(slots, full) if f is kind]
                 if group:
                     searched += self._move(group, searches[kind], keep=kind)
+            self.searched = self.searched_before + searched
             for g in [g for g in slots if g.state.is_over or g.steps >= cfg.max_steps]:
                 slots.remove(g)
                 records.append(self._record(g).pack())
@@ -167,7 +178,7 @@ class SelfPlayWorker:
         if self.store is None or time.monotonic() - self.polled < self.cfg.ray.weights_poll_seconds:
             return
         self.polled = time.monotonic()
-        got = call(self.store, "newer", self.version)
+        got = call(self.store, "newer", self.version, self.name, self.searched)
         if got is not None:
             self.version, payload = got
             self.net.load_state_dict(payload["state_dict"])
@@ -181,12 +192,13 @@ class SelfPlayPool:
 
     def __init__(self, cfg: AZConfig, weights: Weights, store: Any, remote: bool = True,
                  crash: dict[int, Crash] | None = None) -> None:
-        self.remote = remote
+        self.remote, self.store = remote, store
         rc = cfg.ray
         crash = crash or {}
         if remote:
             import ray
-            cls = ray.remote(num_cpus=rc.actor_cpus, max_restarts=rc.max_restarts, max_task_retries=0)(SelfPlayWorker)
+            cls = ray.remote(num_cpus=rc.actor_cpus, num_gpus=rc.actor_gpus, max_restarts=rc.max_restarts,
+                             max_task_retries=0)(SelfPlayWorker)
             # held here: Ray restarts an actor from its constructor's arguments, which must outlive the first start
             self.args = (ray.put(cfg), ray.put(weights))
             self.actors = [cls.remote(*self.args, store, crash.get(i)) for i in range(rc.actors)]

@@ -22,8 +22,10 @@ class RayLoopConfig:
 
     actors: int = 2
     """Self-play actors (Ray actors; each searches parallel_games games together)."""
-    actor_cpus: float = 1.0
-    """CPUs Ray reserves for each self-play actor."""
+    actor_cpus: float = 0.75
+    """CPUs Ray reserves for each self-play actor (2 x 0.75 + an evaluator's 0.5: the default 2 CPUs)."""
+    actor_gpus: float = 0.0
+    """GPUs Ray reserves for each self-play actor (a share, e.g. 0.25); above 0 its network runs there."""
     games_per_task: int = 16
     """Game seeds handed to an actor per call (it plays parallel_games of them at a time)."""
     max_restarts: int = 3
@@ -70,7 +72,7 @@ class RayLoopConfig:
         for name in ("actors", "games_per_task", "publish_every", "fast_simulations", "eval_chunk", "gate_games"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)!r}")
-        for name in ("actor_cpus", "max_restarts", "weights_poll_seconds", "min_buffer", "evaluators",
+        for name in ("actor_cpus", "actor_gpus", "max_restarts", "weights_poll_seconds", "min_buffer", "evaluators",
                      "evaluator_cpus", "max_minutes", "max_positions"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)!r}")

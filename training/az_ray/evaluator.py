@@ -60,14 +60,14 @@ def next_pairing(prog: LoopProgress, panel: list[str], newest: int) -> str:
     """The opponent of the next chunk: :data:`BEST` (the gate's: candidate against the best) on
     every other chunk while there is a candidate, else the panel in turn."""
     k = prog.eval_chunks
-    if prog.candidate > prog.best and k % 2 == 0:
+    if prog.candidate > prog.generation and k % 2 == 0:
         return BEST
     return panel[(k // 2) % len(panel)] if panel else BEST
 
 
 def open_gate(prog: LoopProgress, newest: int) -> bool:
     """The newest version becomes the gate's candidate when there is none; whether it did."""
-    if prog.candidate <= prog.best and newest > prog.best:
+    if prog.candidate <= prog.generation and newest > prog.generation:
         prog.candidate, prog.gate_games, prog.gate_wins = newest, 0, 0.0
         return True
     return False
@@ -85,7 +85,7 @@ def gate_result(prog: LoopProgress, cfg: AZConfig, version: int, games: int, win
         return None
     won = prog.gate_wins / prog.gate_games >= cfg.ray.gate
     if won:
-        prog.best = prog.candidate
+        prog.generation = prog.candidate
     prog.candidate = -1
     return won
 

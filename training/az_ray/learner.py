@@ -37,8 +37,9 @@ class LoopProgress:
     next_seed: int = 0
     pending_seeds: list[int] = field(default_factory=list)
     """Seeds handed out and not yet back (played first on resume)."""
-    best: int = 0
-    """The version of the best network so far (generations/gen_<best>.pt)."""
+    generation: int = 0
+    """The version of the best network so far: generations/gen_<generation>.pt (the network a
+    resume's checkpoint is checked to have beside it, as the generation loop's, training/damage.py)."""
     candidate: int = -1
     gate_games: int = 0
     gate_wins: float = 0.0
@@ -83,7 +84,8 @@ class Learner:
         t0 = time.perf_counter()
         self.net.train()
         for _ in range(n):
-            m = update(self.net, self.optimizer, self.buffer.sample(self.cfg.batch_size, self.rng), self.cfg, self.device)
+            batch = self.buffer.sample(self.cfg.batch_size, self.rng)
+            m = update(self.net, self.optimizer, batch, self.cfg, self.device)
             self.prog.updates += 1
             self.n += 1
             for key, v in m.items():

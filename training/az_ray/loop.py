@@ -177,7 +177,7 @@ def _loop(cfg: AZConfig, run_dir: Path, stop: StopSignal, logger: RunLogger, lea
     panel = rc.panel_for(cfg.num_players)
     clock, log_clock = Clock(cfg.checkpoint_minutes), time.monotonic()
     start, start_seconds = time.monotonic(), prog.seconds
-    counts = {"searched": 0, "evaluations": 0, "games": 0, "positions": 0, "actor_s": 0.0}
+    positions, searched_then = 0, call(pool.store, "searched_total")
     window: list[GameRecord] = []  # records since the last log row (the value head's agreement)
     weights_cache: dict[int, tuple[int, dict[str, Any]]] = {}
 
@@ -196,7 +196,9 @@ def _loop(cfg: AZConfig, run_dir: Path, stop: StopSignal, logger: RunLogger, lea
     while True:
         stop.check()
         prog.seconds = start_seconds + time.monotonic() - start
-        if (rc.max_minutes and prog.seconds >= rc.max_minutes * 60) or (rc.max_positions and prog.positions >= rc.max_positions):
+        if rc.max_minutes and prog.seconds >= rc.max_minutes * 60:
+            break
+        if rc.max_positions and prog.positions >= rc.max_positions:
             break
         for k in pool.idle():
             pool.submit(k, take_seeds())
@@ -207,19 +209,15 @@ def _loop(cfg: AZConfig, run_dir: Path, stop: StopSignal, logger: RunLogger, lea
                 record = GameRecord.unpack(packed)
                 learner.receive(record)
                 window.append(record)
-                counts["positions"] += record.positions
-            counts["games"] += len(res["records"])
-            for key in ("searched", "evaluations"):
-                counts[key] += res[key]
-            counts["actor_s"] += res["seconds"]
+                positions += record.positions
         learner.train(UPDATES_PER_TURN)
         _evaluate(cfg, run_dir, prog, learner, evals, panel, logger, weights_cache, progress)
         if time.monotonic() - log_clock >= rc.log_seconds:
             wall = time.monotonic() - log_clock
+            searched = call(pool.store, "searched_total")  # as the actors last said: games under way too
             row = {"time/total_timesteps": prog.positions, "selfplay/games": prog.games,
-                   "selfplay/positions_per_s": counts["positions"] / wall,
-                   "selfplay/searched_per_s": counts["searched"] / wall,
-                   "selfplay/evaluations_per_s": counts["evaluations"] / wall,
+                   "selfplay/positions_per_s": positions / wall,
+                   "selfplay/searched_per_s": (searched - searched_then) / wall,
                    "selfplay/buffer": learner.buffer.size, "selfplay/actor_restarts": pool.restarts,
                    "learner/updates": prog.updates, "learner/version": prog.version,
                    "learner/share": learner.busy / wall, "time/seconds": prog.seconds,
@@ -229,9 +227,8 @@ def _loop(cfg: AZConfig, run_dir: Path, stop: StopSignal, logger: RunLogger, lea
                 say(f"{prog.seconds / 60:6.1f} min: {prog.games} games, {prog.positions:,} positions, "
                     f"{row['selfplay/searched_per_s']:.1f} searched/s, version {prog.version}, "
                     f"{prog.updates} updates, learner {100 * row['learner/share']:.0f}%, "
-                    f"lag {row.get('lag/mean_versions', 0.0):.2f}, best {prog.best}")
-            counts = dict.fromkeys(counts, 0)
-            counts["actor_s"] = 0.0
+                    f"lag {row.get('lag/mean_versions', 0.0):.2f}, best {prog.generation}")
+            positions, searched_then = 0, searched
             window, learner.busy, log_clock = [], 0.0, time.monotonic()
         if clock.due():
             save_checkpoint(run_dir, learner.net, learner.optimizer, learner.buffer, _with_pending(prog, pool, queue))
@@ -251,7 +248,7 @@ def _evaluate(cfg: AZConfig, run_dir: Path, prog: LoopProgress, learner: Learner
     """Take in finished evaluation chunks (the gate's counted) and start the next ones."""
     for label, version, res in evals.finished():
         with (run_dir / EVAL_LOG).open("a", encoding="utf-8") as f:
-            f.write(json.dumps({"opponent": label, "best": prog.best, "positions": prog.positions, **res}) + "\n")
+            f.write(json.dumps({"opponent": label, "best": prog.generation, "positions": prog.positions, **res}) + "\n")
         row = {"time/total_timesteps": prog.positions, "eval/version": version,
                f"eval/win_rate_{metric_name(label)}": res["wins"] / max(res["games"], 1)}
         if label == BEST:
@@ -270,9 +267,9 @@ def _evaluate(cfg: AZConfig, run_dir: Path, prog: LoopProgress, learner: Learner
             cache[prog.candidate] = learner.weights()
         label = next_pairing(prog, panel, prog.version)
         if label == BEST:
-            if prog.candidate <= prog.best:
+            if prog.candidate <= prog.generation:
                 return  # no candidate and no panel: nothing to play
-            me, opponent = _weights(run_dir, cache, prog.candidate), _weights(run_dir, cache, prog.best)
+            me, opponent = _weights(run_dir, cache, prog.candidate), _weights(run_dir, cache, prog.generation)
         else:
             me, opponent = learner.weights(), label
         evals.submit(k, label, me[0], me, opponent, cfg.ray.eval_chunk, eval_seed(cfg, prog))
@@ -288,7 +285,7 @@ def _weights(run_dir: Path, cache: dict[int, Any], version: int) -> tuple[int, d
 
 def _record_best(run_dir: Path, prog: LoopProgress) -> None:
     write_text(run_dir / BEST_FILE, json.dumps(
-        {"version": prog.best, "model": f"generations/gen_{prog.best}.pt", "positions": prog.positions,
+        {"version": prog.generation, "model": f"generations/gen_{prog.generation}.pt", "positions": prog.positions,
          "gate_games": prog.gate_games, "gate_wins": prog.gate_wins}, indent=1))
 
 
