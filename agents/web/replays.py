@@ -10,7 +10,9 @@ and :func:`read_results`
 a preset map or carry its map's text, nothing else, so a record never makes the server read a file.
 A :class:`ReplayFile` holds an opened file's records; a :class:`ReplayGame` rebuilds one of them
 once, checks it against the record, and keeps a snapshot every :data:`SNAPSHOT_EVERY` decisions:
-any frame is then at most that many engine steps away, forward or back. For any frame it gives
+any frame is then at most that many engine steps away, forward or back. A rebuild hands the GIL
+over at each decision: on a busy machine a thread that kept it for its switch interval left the
+event loop waiting (40 rebuilds at once held /api/meta 1.7-2.8 s; 0.6 s at most since). For any frame it gives
 the page's view (:meth:`ReplayGame.view`) and, on asking, the same analysis as a live game's hint
 (:meth:`ReplayGame.analysis_question`, :meth:`ReplayGame.analyse`): the strongest agent's top
 choices for the player to move and the network's estimate of the game for him, one network pass.
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import subprocess
 import threading
+import time
 from typing import Any
 
 from agents.json_parts import MAX_PART, PartTooLong, check_in_worker, decode_parts
@@ -184,6 +187,7 @@ class ReplayGame:
             self.moves.append(move)
             if i % SNAPSHOT_EVERY == 0:
                 self.snapshots.append(state.clone(keep_events=False))
+            time.sleep(0)  # the GIL handed over at each decision: the event loop waits for it otherwise
             before, seat = len(state.events), state.current_player
         verify(record, state)
 
