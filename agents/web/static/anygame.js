@@ -4,7 +4,7 @@
 // decisions, the chance events (coins) and the moves. The server words only what the seat may
 // read: another seat's hidden decisions come without words. Its state object, anyGame, is its own.
 
-import { callServer, clearMessage, showError, showingErrors } from "./api.js";
+import { callServer, clearMessage, postToGame, showError, showingErrors } from "./api.js";
 import * as generic from "./board-generic.js";
 import * as thrones from "./board-thrones.js";
 import { byId, decisionButton, element } from "./dom.js";
@@ -175,19 +175,8 @@ function schedule() {
   anyGame.timer = setTimeout(advance, +(localStorage.getItem(SPEED_KEY) || 500));
 }
 
-async function post(action, body) {
-  if (anyGame.busy || !anyGame.id) return null;
-  anyGame.busy = true;
-  const id = anyGame.id;
-  try {
-    const view = await callServer("POST", `/api/play/${id}/${action}?since=${anyGame.moves.length}`, body);
-    return id === anyGame.id ? view : null;
-  } catch (error) {
-    showError(error.message);
-    return null;
-  } finally {
-    anyGame.busy = false;
-  }
+function post(action, body) {
+  return postToGame(anyGame, "/api/play", action, body);
 }
 
 async function advance() {

@@ -23,6 +23,24 @@ export function callServer(method, url, body) {
   return request(method, url, { body: JSON.stringify(body), headers: { "Content-Type": "application/json" } });
 }
 
+/** A live game's POST (`path` after its address: "advance", "decide"), one at a time: `game.busy`
+ * guards it, the moves from `game.moves.length` on are asked for, and the answer is dropped (null)
+ * if the page left the game (`game.id` changed) meanwhile; a refusal is shown, and null returned. */
+export async function postToGame(game, base, path, body) {
+  if (game.busy || !game.id) return null;
+  game.busy = true;
+  const id = game.id;
+  try {
+    const view = await callServer("POST", `${base}/${id}/${path}?since=${game.moves.length}`, body);
+    return id === game.id ? view : null;
+  } catch (error) {
+    showError(error.message);
+    return null;
+  } finally {
+    game.busy = false;
+  }
+}
+
 /** A file the person chose, POSTed as the request's body. */
 export function sendFile(url, file) {
   return request("POST", url, { body: file, headers: {} });

@@ -4,7 +4,7 @@
 // hexes, battles and outcomes), asks for hints and undoes (in a game started with them), and
 // offers the record and a replay at the end. Its state object, liveGame, is its own.
 
-import { callServer, clearMessage, showError, showingErrors } from "./api.js";
+import { callServer, clearMessage, postToGame, showError, showingErrors } from "./api.js";
 import { closeHexMenu, drawHint, drawOutcomes, drawPosition, showBoard } from "./board.js";
 import { byId } from "./dom.js";
 import { appendMoves, clearMoves, drawAdvice, drawBattles, drawPanel, markMove } from "./panel.js";
@@ -164,20 +164,9 @@ function schedule() {
   liveGame.timer = setTimeout(advance, +byId("speed").value);
 }
 
-// One request at a time; the answer is dropped if the page left the game meanwhile.
-async function post(action, body) {
-  if (liveGame.busy || !liveGame.id) return null;
-  liveGame.busy = true;
-  const id = liveGame.id;
-  try {
-    const view = await callServer("POST", `/api/games/${id}/${action}?since=${liveGame.moves.length}`, body);
-    return id === liveGame.id ? view : null;
-  } catch (error) {
-    showError(error.message);
-    return null;
-  } finally {
-    liveGame.busy = false;
-  }
+// One request at a time (api.js).
+function post(action, body) {
+  return postToGame(liveGame, "/api/games", action, body);
 }
 
 async function advance() {
