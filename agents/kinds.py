@@ -39,6 +39,7 @@ class AgentKind:
     argument: str = ""  # what follows the ':' (e.g. "N simulations"); "" = takes none
     model: bool = False  # the argument names a model file to load
     game: str | None = None  # None: plays any game
+    budget: str = ""  # what a decision's search budget counts ("simulations"); "" = one pass
 
 
 @dataclass(frozen=True)
@@ -126,5 +127,5 @@ def make_player(game: str, spec: str, seed: int | None = None) -> Player:
 
 def menu(game: str) -> list[dict[str, Any]]:
     """The kinds of ``game`` as the web app's and the CLI's menus list them."""
-    return [{"kind": k.name, "description": k.description, "argument": k.argument, "model": k.model}
-            for k in kinds_for(game).values()]
+    return [{"kind": k.name, "description": k.description, "argument": k.argument, "model": k.model,
+             "budget": k.budget} for k in kinds_for(game).values()]

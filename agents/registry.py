@@ -90,7 +90,8 @@ class SeatPlayer:
 def _kind(name: str, description: str, argument: str, model: bool) -> AgentKind:
     def factory(arg: str, seed: int | None) -> SeatPlayer:
         return SeatPlayer(make_agent(f"{name}:{arg}" if arg else name, seed), seed)
-    return AgentKind(name, description, factory, argument, model, game="vigtavl")
+    budget = "simulations" if name.endswith("search") else ""
+    return AgentKind(name, description, factory, argument, model, game="vigtavl", budget=budget)
 
 
 KINDS: dict[str, AgentKind] = {row[0]: _kind(*row) for row in _KIND_ROWS}

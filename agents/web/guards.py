@@ -36,7 +36,7 @@ from typing import Any
 
 from starlette.exceptions import HTTPException
 
-from agents.registry import MS, spec_model
+from agents.registry import KINDS, MS, spec_model
 from agents.web.files import MAX_LISTED, folders, read_served, served_file, served_files
 from vigtavl_env.agent import agent_names
 
@@ -54,9 +54,10 @@ CONTENT_POLICY = ("default-src 'self'; img-src 'self' data:; object-src 'none'; 
 PAGE_HEADERS = ((b"x-frame-options", b"DENY"), (b"content-security-policy", CONTENT_POLICY.encode()),
                 (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"))
 FOREIGN_FETCH = ("cross-site", "same-site")  # Sec-Fetch-Site values of another origin's page
-FAST_AGENTS = ("random", "greedy", "aggressor", "builder", "ppo", "az")  # one pass per decision
-SEARCH_AGENTS = ("search", "ppo-search", "az-search")
-MODEL_AGENTS = ("ppo", "ppo-search", "az", "az-search")  # each loads a model the spec names
+# Vigtavl's agent kinds by what the server must bound, read from the one table of kinds
+FAST_AGENTS = tuple(k for k, kind in KINDS.items() if not kind.budget)  # one pass per decision
+SEARCH_AGENTS = tuple(k for k, kind in KINDS.items() if kind.budget)  # the server bounds their time
+MODEL_AGENTS = tuple(k for k, kind in KINDS.items() if kind.model)  # each loads a model the spec names
 AZ_AGENTS = ("az", "az-search")  # their shipped model is agents.az's, for 2 players only
 SHIPPED_MODELS = ("pretrained", "pretrained-3p", "pretrained-4p")
 RANDOM_MAP = "random"
