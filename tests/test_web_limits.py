@@ -31,6 +31,7 @@ from vigtavl_env.engine.maps import format_map, load_map
 
 LOCAL = "http://127.0.0.1:8000"
 OS_OPEN = os.open  # the tests' own opens, apart from the server's (which a test may watch)
+HANG_S = 5.0  # an answer slower than this is a stalled server, whatever the load
 DEADLINE_S = 10  # a request that takes longer hangs
 
 
@@ -381,7 +382,9 @@ def test_one_long_value_is_never_decoded_in_one_call_on_the_server(shape, monkey
         uploading.start()
         while True:  # asked at least once while the file is sent and read
             status, took = server.get("/api/meta")
-            assert status == 200 and took < 1, (status, took)
+            # a guard against a stalled loop, not a speed figure (that is tools.web_siege's): the
+            # proof is the decoder's spans below, never longer than one part
+            assert status == 200 and took < HANG_S, (status, took)
             if not uploading.is_alive():
                 break
         uploading.join(DEADLINE_S)
