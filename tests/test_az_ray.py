@@ -166,7 +166,8 @@ def test_the_gate_decides_only_on_its_game_count():
     assert cfg.ray.gate_games == 400  # the figure, the default
     prog = LoopProgress(version=5)
     assert open_gate(prog, 5) and prog.candidate == 5
-    assert next_pairing(prog, ["greedy"], 5) == BEST
+    assert [next_pairing(LoopProgress(eval_chunks=k), ["a", "b"]) for k in range(3)] == ["a", "b", "a"]
+    assert next_pairing(prog, ["greedy"]) == BEST
     for _ in range(19):
         assert gate_result(prog, cfg, 5, 20, 20.0) is None  # 380 games won: not yet
     assert prog.generation == 0
@@ -281,7 +282,7 @@ def test_bad_num_cpus_is_refused_by_the_parser(capsys):
     assert e.value.code == 2 and "must be at least 1" in capsys.readouterr().err
 
 
-def test_sigterm_stops_a_ray_run_with_a_checkpoint_that_resumes(tmp_path):
+def test_sigterm_stops_a_ray_run_with_a_checkpoint_of_the_games_under_way(tmp_path):
     tiny = tiny_net(tmp_path)
     sets = [f"start_from={tiny}", "search.simulations=2", "search.considered=2", "parallel_games=4", "batch_size=16",
             "max_steps=80", f"run_dir={tmp_path}", "run_name=r", "torch_threads=1", "device=cpu",

@@ -56,13 +56,14 @@ class EvalWorker:
         return {"version": me[0], "games": stats[mine].games, "wins": stats[mine].wins}
 
 
-def next_pairing(prog: LoopProgress, panel: list[str], newest: int) -> str:
+def next_pairing(prog: LoopProgress, panel: list[str]) -> str:
     """The opponent of the next chunk: :data:`BEST` (the gate's: candidate against the best) on
     every other chunk while there is a candidate, else the panel in turn."""
     k = prog.eval_chunks
-    if prog.candidate > prog.generation and k % 2 == 0:
+    gating = prog.candidate > prog.generation
+    if gating and k % 2 == 0:
         return BEST
-    return panel[(k // 2) % len(panel)] if panel else BEST
+    return panel[(k // 2 if gating else k) % len(panel)] if panel else BEST
 
 
 def open_gate(prog: LoopProgress, newest: int) -> bool:

@@ -265,7 +265,7 @@ def _evaluate(cfg: AZConfig, run_dir: Path, prog: LoopProgress, learner: Learner
         if open_gate(prog, prog.version):
             save_generation(run_dir, learner.net, prog.candidate)  # the candidate: the newest weights
             cache[prog.candidate] = learner.weights()
-        label = next_pairing(prog, panel, prog.version)
+        label = next_pairing(prog, panel)
         if label == BEST:
             if prog.candidate <= prog.generation:
                 return  # no candidate and no panel: nothing to play
