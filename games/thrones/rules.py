@@ -150,13 +150,14 @@ def attack_targets(st: "ThronesState", p: int) -> list[int]:
         return []
     src, t, occ, tile = st.ppos[p], st.ptype[p], st.occ, st.tile
     if t == DRAGON and st.cfg.dragon_attack == "line":
-        cells = []
+        cells, ptype, per, me = [], st.ptype, st.per, p // st.per
         for d in dragon_dirs(st):
             for c in st.board.rays[src][d][:st.cfg.dragon_dist]:
-                if occ[c] >= 0 and is_enemy(st, p, occ[c]):
+                q = occ[c]
+                if q >= 0 and q // per != me:  # an enemy: a target, and a block if dragon_passable says so
                     cells.append(c)
-                if not dragon_passable(st, p, c):
-                    break
+                    if ptype[q] == DRAGON or ptype[q] in FIRING_RANGE:
+                        break
     else:
         cells = [c for c in st.board.adj[src] if occ[c] >= 0 and is_enemy(st, p, occ[c])]
     if t == DRAGON:

@@ -146,7 +146,7 @@ class ThronesState(GameState):
         """The turn's end: breached Fortresses left empty restored (fortress_restore
         "turn_end": "The Fortress does not restore itself until it is unoccupied at a turn's
         end"), the Warhorse's guard for the next turn, the move limit."""
-        if self.cfg.fortress_restore == "turn_end":
+        if self.cfg.fortress_restore == "turn_end" and True in self.breached:  # (a scan in C first)
             for c, b in enumerate(self.breached):
                 if b and self.occ[c] < 0:
                     self.breached[c] = False
