@@ -13,10 +13,10 @@ from webgame import path_to
 from agents.match import run_match, state_digest
 from agents.records import RESULTS_SCHEMA
 from agents.replay import initial_state
-from agents.web.server import create_app
-from agents.web.guards import ModelGuard, WebError
-from agents.web.replays import SNAPSHOT_EVERY, ReplayGame
-from agents.web.sessions import LiveGame
+from webapp.server import create_app
+from webapp.guards import ModelGuard, WebError
+from webapp.replays import SNAPSHOT_EVERY, ReplayGame
+from webapp.sessions import LiveGame
 from vigtavl.cli import main
 from vigtavl_env.engine import apply_action, describe
 
@@ -346,7 +346,7 @@ def assert_extra_dice_said_apart(b, e):
 
 
 def test_flanking_and_attrition_dice_are_told_apart_as_the_engine_counted_them():
-    from agents.web.moves import battle_view
+    from webapp.moves import battle_view
     from vigtavl_env.engine.stats import UNIT_COST
     seen = set()
     for seed in (1, 4):  # seed 4: a third attack from one side, attrition's dice
@@ -404,7 +404,7 @@ def test_the_view_says_each_player_once_and_counts_losses_apart_from_gains(fough
 # ------------------------------------------------------------------ hints and undo
 def test_a_hint_is_the_strongest_agents_choice_among_the_legal_decisions(client):
     from agents.registry import make_agent
-    from agents.web.hints import hint_agent_spec
+    from webapp.hints import hint_agent_spec
     from vigtavl_env.agent import agent_info
     g = client.post("/api/games", json={"seats": ["human", "greedy"], "seed": 3, "hints": True}).json()
     assert g["hints"] and not g["undo"]
@@ -496,7 +496,7 @@ def replay_record(record):
 
 
 def test_the_score_sheet_is_the_engines_and_sums_to_each_players_tokens(fought):
-    from agents.web import view
+    from webapp import view
     if view.token_sheet is None:
         pytest.skip("this engine has no token_sheet yet (vigtavl_env.engine.tokens)")
     v = fought.view()

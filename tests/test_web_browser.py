@@ -20,7 +20,7 @@ import pytest
 from webgame import path_to
 
 from agents.match import run_match
-from agents.web.hints import hint_agent_spec
+from webapp.hints import hint_agent_spec
 
 CHROMIUM = os.environ.get("VIGTAVL_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -44,7 +44,7 @@ def results_dir(tmp_path_factory):
 def base_url(results_dir):
     import uvicorn
 
-    from agents.web.server import bind, create_app
+    from webapp.server import bind, create_app
     sock = bind("127.0.0.1", 0)
     server = uvicorn.Server(uvicorn.Config(create_app(results=[results_dir]), log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)

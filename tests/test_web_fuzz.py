@@ -23,8 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agents.match import run_match
-from agents.web.any_routes import router as any_router
-from agents.web.server import UPLOAD_PATH, create_app, router
+from webapp.any_routes import router as any_router
+from webapp.server import UPLOAD_PATH, create_app, router
 
 LOCAL = "http://127.0.0.1:8000"
 DEADLINE_S = 15  # an answer later than this is a hang

@@ -1,4 +1,4 @@
-"""Any registered game through the web app's routes (agents/web/any_routes.py): Pig played to
+"""Any registered game through the web app's routes (webapp/any_routes.py): Pig played to
 the end, Thrones' setup and moves, what a seat may see (the secret setup never reaches another
 seat's page), watching, replays, and a one-line 4xx for every bad request."""
 
@@ -10,8 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from agents.kinds import kinds_for
-from agents.web.any_game import AnyGame, web_kinds
-from agents.web.server import create_app
+from webapp.any_game import AnyGame, web_kinds
+from webapp.server import create_app
 from games import load_game
 
 LOCAL = "http://127.0.0.1:8000"

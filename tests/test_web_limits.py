@@ -23,10 +23,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from agents.match import run_match
-from agents.web.guards import UNKNOWN_MAP
-from agents.web.replays import parse_results
-from agents.web.server import MAX_UPLOAD, UPLOAD_PATH, create_app
-from agents.web.store import Limits
+from webapp.guards import UNKNOWN_MAP
+from webapp.replays import parse_results
+from webapp.server import MAX_UPLOAD, UPLOAD_PATH, create_app
+from webapp.store import Limits
 from vigtavl_env.engine.maps import format_map, load_map
 
 LOCAL = "http://127.0.0.1:8000"
@@ -162,8 +162,8 @@ class RunningServer:
     """The server as ``vigtavl serve`` runs it (:func:`web_server`), in a thread, on a free port."""
 
     def __init__(self, app=None, **options) -> None:
-        from agents.web.server import bind
-        from agents.web.serving import web_server
+        from webapp.server import bind
+        from webapp.serving import web_server
         self.sock = bind("127.0.0.1", 0)
         self.port = self.sock.getsockname()[1]
         self.server = web_server(app or create_app(), **options)
@@ -225,7 +225,7 @@ def test_a_connection_that_sends_nothing_is_closed_after_the_header_timeout():
 
 
 def test_a_body_that_stops_coming_is_cut_off(monkeypatch):
-    from agents.web import guards
+    from webapp import guards
     monkeypatch.setattr(guards, "BODY_GAP_S", 0.5)
     server = RunningServer()
     try:
@@ -282,7 +282,7 @@ def test_a_clients_game_that_thinks_is_not_dropped_for_its_next():
 
 
 def test_one_client_starting_many_games_at_once_waits_for_its_own_turns():
-    from agents.web.store import Turns
+    from webapp.store import Turns
 
     async def scenario() -> tuple[list[str], Exception]:
         turns, order = Turns(2, 1.0, "starting other games"), []
@@ -332,7 +332,7 @@ def test_a_json_bomb_is_refused_before_it_is_parsed_whatever_its_shape(body):
 def test_the_parse_cost_is_never_below_what_parsing_holds(results_file):
     import tracemalloc
 
-    from agents.web.replays import parse_cost
+    from webapp.replays import parse_cost
     for body in (results_file.read_bytes(), bomb(200_000), bomb(100_000, b'{"a":[]}'), bomb(100_000, b'"abc"'),
                  bomb(100_000, b"0.5"), bomb(50_000, '"\U0001F600"'.encode())):
         tracemalloc.start()
@@ -362,7 +362,7 @@ def test_one_long_value_is_never_decoded_in_one_call_on_the_server(shape, monkey
     file is a 413 in one line, and /api/meta answers while it is being read."""
     import json
 
-    from agents.json_parts import MAX_PART
+    from webapp.json_parts import MAX_PART
     spans, decode = [], json.JSONDecoder.raw_decode
 
     def measured(self, text, idx=0):  # every decoder call in this process (the worker is apart)

@@ -28,9 +28,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from agents.match import run_match
-from agents.web.guards import UNKNOWN_MAP, ModelGuard
-from agents.web.server import MAX_UPLOAD, UPLOAD_PATH, create_app
-from agents.web.store import Limits, Store, live_bytes, live_game_bytes, replay_bytes, replay_game_bytes
+from webapp.guards import UNKNOWN_MAP, ModelGuard
+from webapp.server import MAX_UPLOAD, UPLOAD_PATH, create_app
+from webapp.store import Limits, Store, live_bytes, live_game_bytes, replay_bytes, replay_game_bytes
 from vigtavl_env.engine.maps import format_map, load_map
 
 LOCAL = "http://127.0.0.1:8000"
@@ -136,7 +136,7 @@ def test_a_shipped_model_not_installed_is_refused_and_never_looked_for_elsewhere
         r = local(create_app()).post("/api/games", json={"seats": seats})
         assert "does not exist yet" in one_line_error(r, 400)
     assert not marker.exists(), "the pickle ran"
-    from agents.web.guards import SHIPPED_MODELS
+    from webapp.guards import SHIPPED_MODELS
     assert SHIPPED_MODELS == tuple(agents.ppo.shipped_paths())  # the guard's torch-free list, kept in step
 
 
@@ -242,7 +242,7 @@ def test_an_installed_packages_agent_is_refused(client, monkeypatch):
 
 SLOW_SERVER = """
 import sys, time
-from agents.web.sessions import LiveGame
+from webapp.sessions import LiveGame
 think, seconds = LiveGame.think, float(sys.argv[1])
 
 def slow(self, t):  # Python work holding the GIL, as a search does, for the agent's whole budget
@@ -405,7 +405,7 @@ def test_rebuilt_replay_games_are_bounded_and_the_least_recently_used_go_first(r
 
 def test_opened_results_files_are_bounded_in_bytes_least_recently_used_first(results_dir):
     size = (results_dir / "r12.json").stat().st_size
-    from agents.web.store import RECORD_BYTES_PER_JSON_BYTE
+    from webapp.store import RECORD_BYTES_PER_JSON_BYTE
     limits = Limits(replay_bytes=int(2.5 * size * RECORD_BYTES_PER_JSON_BYTE), replays=100)
     client = local(store_app(limits, Clock(), results=[results_dir]))
     keys = [client.post("/api/replays", json={"folder": 0, "file": "r12.json"}).json()["id"] for _ in range(2)]
@@ -421,7 +421,7 @@ def test_opened_results_files_are_bounded_in_bytes_least_recently_used_first(res
 
 
 def test_an_opened_results_files_estimate_is_within_a_factor_of_two_of_what_it_holds(results_dir):
-    from agents.web.replays import ReplayFile, parse_results, read_results
+    from webapp.replays import ReplayFile, parse_results, read_results
     from tools.web_memory import held
     body = (results_dir / "r12.json").read_bytes()
     opened, size = held(lambda: ReplayFile(read_results(parse_results(body, "r"), "r"), "r", len(body)))
@@ -433,8 +433,8 @@ def test_a_long_games_estimates_are_never_below_what_it_holds(seats):
     """A game played to the end by bots, live and then rebuilt for replay: each estimate is at
     least what the game holds (tracemalloc), and at most twice it. The one-time tables every
     game shares are made first (a game of the same seats, a few decisions)."""
-    from agents.web.replays import ReplayGame
-    from agents.web.sessions import LiveGame
+    from webapp.replays import ReplayGame
+    from webapp.sessions import LiveGame
     from tools.web_memory import WARM_UP_DECISIONS, held
     warm = LiveGame(seats, seed=0)
     for _ in range(WARM_UP_DECISIONS):
@@ -458,7 +458,7 @@ def test_a_search_bots_caches_are_counted_from_its_first_decisions():
     """A search bot's caches fill within a few dozen decisions (bounded, then kept: 8-14 MB on
     the duel map): a game with one is estimated at their full size from the start, never below
     what it holds. Two simulations a decision, 20 decisions: its first turns' searches."""
-    from agents.web.sessions import LiveGame
+    from webapp.sessions import LiveGame
     from tools.web_memory import held
     seats = ["search:2", "random"]
     LiveGame(seats, seed=0).advance()

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from conftest import make_map
 
-from agents.web.moves import event_words, outcomes
-from agents.web.sessions import LiveGame
-from agents.web.view import game_turn, state_view
+from webapp.moves import event_words, outcomes
+from webapp.sessions import LiveGame
+from webapp.view import game_turn, state_view
 from vigtavl_env.engine import load_map, new_game
 from vigtavl_env.engine.scenario import Scenario, act
 from vigtavl_env.engine.state import BUILD, CHOOSE_PRISON, CHOOSE_VARIANT, PLACEMENT
@@ -50,7 +50,7 @@ def test_the_status_line_and_the_move_list_count_turns_the_same_way():
 
 
 def test_the_replays_menu_of_turns_uses_the_move_lists_words():
-    from agents.web.replays import ReplayGame
+    from webapp.replays import ReplayGame
     game = finished(["greedy", "random"], seed=5)
     labels = [t["label"] for t in ReplayGame(game.record()).turns]
     assert labels[0] == "placement" and [TURN.match(label).groups() for label in labels[1:]] == [
@@ -135,7 +135,7 @@ def test_a_turn_event_and_a_battle_say_the_page_words():
 
 # ------------------------------------------------------------------ hints
 def test_hint_percentages_add_up_to_100_by_largest_remainder():
-    from agents.web.hints import percentages
+    from webapp.hints import percentages
     assert percentages(np.array([0.345, 0.345, 0.31])).tolist() == [35, 34, 31]  # rounded: 35 + 35 + 31
     assert percentages(np.full(3, 1 / 3)).tolist() == [34, 33, 33]
     for seed in range(20):
@@ -145,8 +145,8 @@ def test_hint_percentages_add_up_to_100_by_largest_remainder():
 
 
 def test_hints_come_from_the_strongest_shipped_agent_within_the_servers_limit():
-    from agents.web.hints import HINT_MS, hint_agent_spec
-    from agents.web.server import DEFAULT_THINK_MS
+    from webapp.hints import HINT_MS, hint_agent_spec
+    from webapp.server import DEFAULT_THINK_MS
     assert hint_agent_spec(2).startswith("az-search:pretrained:") and HINT_MS <= DEFAULT_THINK_MS
     game = LiveGame(["human", "greedy"], seed=3, hints=True)
     game.decide(game.view()["decisions"][0]["action"])  # the loads

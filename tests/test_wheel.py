@@ -31,7 +31,7 @@ import vigtavl_env
 from vigtavl_env import compiled
 from vigtavl_env.agent import make_named_agent
 from vigtavl_env.engine.maps import list_presets
-import agents.web.server as server
+import webapp.server as server
 import vigtavl_env.vector  # the training vector env: compiled too (counted below)
 
 checkout = Path(sys.argv[1])

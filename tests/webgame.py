@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from vigtavl_env.agent import agent_info
 from agents.match import make_agent
-from agents.web.sessions import LiveGame
+from webapp.sessions import LiveGame
 
 
 def path_to(seats: list[str], seed: int, moment: Callable[[LiveGame], bool], stand_in: str = "greedy",

@@ -3,11 +3,11 @@
     python -m tools.web_memory [--seeds 1 2] [--every 25] [SEATS ...]
 
 Each SEATS (comma-separated specs, 2 to 4: ``greedy,aggressor``) plays games to the end, one per
-seed, as the server's live game does (:class:`agents.web.sessions.LiveGame`, an agent decision
+seed, as the server's live game does (:class:`webapp.sessions.LiveGame`, an agent decision
 at a time, the view kept); what the game holds is measured with tracemalloc every ``--every``
 decisions and at the end, then its record is rebuilt as the replay page does
-(:class:`agents.web.replays.ReplayGame`) and measured too. Each line says the bytes held, the
-estimate (:func:`agents.web.store.live_game_bytes`, :func:`~agents.web.store.replay_game_bytes`)
+(:class:`webapp.replays.ReplayGame`) and measured too. Each line says the bytes held, the
+estimate (:func:`webapp.store.live_game_bytes`, :func:`~webapp.store.replay_game_bytes`)
 and their ratio, the smallest along the game for the live one: below 1, the estimate is low.
 A game of the same seats is played first, so the tables every game shares (the map's, the
 networks) are not counted. A measurement, not a test: a search bot's figures depend on how many
@@ -42,9 +42,9 @@ def held(make: Callable[[], Any]) -> tuple[Any, int]:
 
 def measure(seats: list[str], seed: int, every: int) -> str:
     """One game of ``seats`` to the end, and its replay rebuilt: a line of figures."""
-    from agents.web.replays import ReplayGame
-    from agents.web.sessions import LiveGame
-    from agents.web.store import live_game_bytes, replay_game_bytes
+    from webapp.replays import ReplayGame
+    from webapp.sessions import LiveGame
+    from webapp.store import live_game_bytes, replay_game_bytes
     lowest = [float("inf")]
 
     def played() -> LiveGame:
@@ -76,8 +76,8 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     if args.every < 1:
         p.error("--every must be at least 1")
-    from agents.web.guards import WebError
-    from agents.web.sessions import LiveGame
+    from webapp.guards import WebError
+    from webapp.sessions import LiveGame
     for text in args.seats:
         seats = text.split(",")
         try:

@@ -325,7 +325,7 @@ def add_serve(sub: Any) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from agents.web import serve
+    from webapp import serve
     serve(args.host, args.port, results=args.results, models=args.model, maps=args.maps,
           think_ms=args.think_ms, allow_hosts=args.allow_host)
     return 0

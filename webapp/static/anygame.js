@@ -1,4 +1,4 @@
-// Any game besides Vigtavl (agents/web/any_routes.py), played (#play/GAME/ID), watched
+// Any game besides Vigtavl (webapp/any_routes.py), played (#play/GAME/ID), watched
 // (#watch/GAME/ID) or replayed (#replay/GAME/REPLAY/FRAME): the game's board module draws the
 // seat's view (board-thrones.js; board-generic.js for a game without one), the panel lists the
 // decisions, the chance events (coins) and the moves. The server words only what the seat may

@@ -109,7 +109,7 @@ async function undo() {
 // The board shows the position now, the outcomes of the last decision that had any among those
 // since the person's last (in watch, the last decision), and the battles of those decisions; or,
 // when a past decision was clicked in the move list, the position right after it, as a replay's
-// frame (the live game made a replay once: agents/web/replays.py), with its outcomes and battles.
+// frame (the live game made a replay once: webapp/replays.py), with its outcomes and battles.
 async function showMoves() {
   const view = liveGame.view;
   const picked = liveGame.moves[liveGame.picked];

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.web.guards import WebError
+from webapp.guards import WebError
 
 HINT_SIMULATIONS = 24  # az-search's own default (agents/az.py)
 HINT_MS = 1000  # at most this long a hint's search, under the server's default --think-ms (2000)

@@ -14,11 +14,11 @@ end (``is_over``, ``returns``, ``scores``), never a game's own fields, so what a
   events, which the interface keeps public, are listed with the decision that drew them;
 - an agent decides on ``state.view_for(seat)``, its own copy with the other seats' secrets
   replaced, thinking without the game's lock as Vigtavl's agents do
-  (:mod:`agents.web.sessions`).
+  (:mod:`webapp.sessions`).
 
 The agents are those of the project's table of kinds (:mod:`agents.kinds`: the generic ones and
 a game's own), less those that load a model, through :func:`make_player`. Vigtavl's own board
-and bots stay with :mod:`agents.web.sessions`.
+and bots stay with :mod:`webapp.sessions`.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from typing import Any
 
 from agents.generic import GENERIC_KINDS, Player
 from agents.kinds import AgentKind, AgentSpec, kinds_for
-from agents.web.guards import HUMAN, WebError, clean_name
-from agents.web.sessions import GameLock
+from webapp.guards import HUMAN, WebError, clean_name
+from webapp.sessions import GameLock
 from games import game_names, load_game
 from games.registry import DEFAULT_GAME
 from games.interface import GameState, IllegalAction
@@ -57,7 +57,7 @@ def game_of(name: Any) -> Any:
 def web_kinds(game: str) -> dict[str, AgentKind]:
     """The agent kinds a seat of ``game`` may name here, from the project's one table
     (:func:`agents.kinds.kinds_for`): none that loads a model file (a pickle: see
-    :mod:`agents.web.guards`), and for Vigtavl only the generic ones (its own bots play at
+    :mod:`webapp.guards`), and for Vigtavl only the generic ones (its own bots play at
     ``/api/games``, where each search's time is bounded): the kinds named as generic, however
     Vigtavl makes them."""
     try:
@@ -131,7 +131,7 @@ def position(state: GameState, viewer: int | None, decider: int | None) -> dict[
 
 class AnyGame(GameLock):
     """A game of ``game`` played now: a person at the ``human`` seat (at most one), agents at
-    the others. Made by :func:`new_any_game`; kept in :class:`agents.web.store.Store` beside
+    the others. Made by :func:`new_any_game`; kept in :class:`webapp.store.Store` beside
     Vigtavl's live games (the same slots, idle rule and token)."""
 
     def __init__(self, game: str, seats: list[str], seed: int | None = None) -> None:

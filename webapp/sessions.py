@@ -1,5 +1,5 @@
 """The live games a web server holds (play, watch); replays of results files are
-:mod:`agents.web.replays`.
+:mod:`webapp.replays`.
 
 A :class:`LiveGame` is a ``raw_env`` with one agent per seat, or a person (``"human"``): a
 person's decision comes from a click (:meth:`LiveGame.decide`), an agent's from an advance, one
@@ -11,7 +11,7 @@ Seeds follow ``agents.match`` (agent seed ``seed * 16 + seat``), so a live game'
 
 Every request error is a :class:`WebError` with its HTTP status (400 bad input, 404 unknown,
 409 not now); the server answers it with the message, never with a traceback. Where the games
-are kept, and how much, is :mod:`agents.web.store`.
+are kept, and how much, is :mod:`webapp.store`.
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ from typing import Any
 from vigtavl_env.agent import agent_info
 from agents.match import DEFAULT_MAX_STEPS, GameJob, agent_seed, check_agents, make_agent, record_game
 from agents.records import GameRecord, results_file
-from agents.web.guards import HUMAN, WebError
-from agents.web.hints import hint, hint_agent_spec, load_hinter
-from agents.web.moves import last_decisions, move_entry
-from agents.web.view import board_view, decision_cells, decision_list, state_view
+from webapp.guards import HUMAN, WebError
+from webapp.hints import hint, hint_agent_spec, load_hinter
+from webapp.moves import last_decisions, move_entry
+from webapp.view import board_view, decision_cells, decision_list, state_view
 from vigtavl_env.engine import IllegalActionError, describe
 
 SEED_RANGE = 2 ** 31
@@ -54,8 +54,8 @@ class Think:
 
 class GameLock:
     """A live game's lock and its wait (Vigtavl's :class:`LiveGame` and any game's
-    :class:`agents.web.any_game.AnyGame`); ``thinking``, ``touched`` and ``token`` are what
-    :class:`agents.web.store.Store` reads of a game."""
+    :class:`webapp.any_game.AnyGame`); ``thinking``, ``touched`` and ``token`` are what
+    :class:`webapp.store.Store` reads of a game."""
 
     def init_lock(self) -> None:
         self.lock = threading.Lock()
@@ -80,7 +80,7 @@ class GameLock:
 
 class LiveGame(GameLock):
     """A game played now: people at the ``human`` seats, agents at the others. The seats are
-    taken as given: the server checks them first (:func:`agents.web.guards.seat_specs`)."""
+    taken as given: the server checks them first (:func:`webapp.guards.seat_specs`)."""
 
     def __init__(self, seats: list[str], seed: int | None = None, map: Any = None,
                  max_steps: int = DEFAULT_MAX_STEPS, hints: bool = False, undo: bool = False) -> None:
@@ -107,7 +107,7 @@ class LiveGame(GameLock):
         self.new_env = lambda: raw_env(num_players=n, map=map or None, max_steps=max_steps)  # for an undo
         self.hints, self.undo_allowed = bool(hints), bool(undo)
         self.undone = 0  # undos so far: the page reloads the move list when it changes
-        self.hinter: Any = None  # the hint agent, loaded by the first hint (agents.web.hints)
+        self.hinter: Any = None  # the hint agent, loaded by the first hint (webapp.hints)
         self.hint_shown: tuple[int, dict[str, Any]] | None = None  # the last hint, for the decision it was for
         self.map = map if map is None or isinstance(map, str) else map.name
         self.agent_seeds = [agent_seed(self.seed, i) for i in range(n)]
@@ -188,7 +188,7 @@ class LiveGame(GameLock):
         return True
 
     def start_advance(self, submit: Any) -> Future | None:
-        """One agent decision, thought by ``submit(job)`` (a :class:`~agents.web.store.ThinkPool`'s):
+        """One agent decision, thought by ``submit(job)`` (a :class:`~webapp.store.ThinkPool`'s):
         its future, or None when there is none to make now (see :meth:`next_think`). Call it
         holding the lock: the job takes it to step, so it sees ``thinking`` set."""
         think = self.next_think()

@@ -38,7 +38,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
-from agents.web.guards import WebError
+from webapp.guards import WebError
 
 MB = 1 << 20
 TURN_POLL_S, TURN_POLL_MAX_S = 0.005, 0.1  # a wait for a turn looks again after this, doubling
@@ -132,7 +132,7 @@ def live_bytes(hexes: int, decisions: int, agents: Iterable[str] = ()) -> int:
 
 
 def live_game_bytes(game: Any) -> int:
-    """A Vigtavl game's estimate (:func:`live_bytes`); another game's (:mod:`agents.web.any_game`) says its own."""
+    """A Vigtavl game's estimate (:func:`live_bytes`); another game's (:mod:`webapp.any_game`) says its own."""
     if hasattr(game, "nbytes"):
         return game.nbytes
     agents = [spec for spec, agent in zip(game.seats, game.players) if agent is not None]

@@ -1,4 +1,4 @@
-// Talking to the server (the JSON API of agents/web/server.py) and the header's one-line message.
+// Talking to the server (the JSON API of webapp/server.py) and the header's one-line message.
 // A call returns the server's answer, or throws an Error whose message is one line for a person:
 // the server's own {"error": ...} when it refused. showingErrors puts such a line in #message.
 

@@ -15,7 +15,7 @@ or httptools where installed) keep two rules:
   (between requests) are closed to make room, so that only connections with a request in
   progress can fill the server.
 
-A request's body is bounded in time by :class:`agents.web.guards.Gate` (a gap between its
+A request's body is bounded in time by :class:`webapp.guards.Gate` (a gap between its
 parts, and a deadline for the whole).
 """
 
@@ -28,8 +28,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from agents.web.guards import LOOPBACK_NAMES
-from agents.web.server import DEFAULT_THINK_MS, bind, create_app
+from webapp.guards import LOOPBACK_NAMES
+from webapp.server import DEFAULT_THINK_MS, bind, create_app
 
 HEADER_TIMEOUT_S = 10.0  # a request's headers must be in this long after the connection is idle
 RECHECK_S = 0.05  # the shortest wait before the header timer looks again

@@ -91,7 +91,7 @@ def parts_fit(body: bytes, max_part: int = MAX_PART) -> tuple[bool, str] | None:
 
 
 def check_in_worker(body: bytes, max_part: int = MAX_PART, timeout_s: float | None = None) -> tuple[bool, str] | None:
-    """:func:`parts_fit` run in a process of its own (``python -m agents.json_parts``: Python and
+    """:func:`parts_fit` run in a process of its own (``python -m webapp.json_parts``: Python and
     this module, a tenth of a second to start; it ends when done, so what it held goes back). Raises
     OSError when it cannot be started or dies, ``subprocess.TimeoutExpired`` past ``timeout_s``.
     A body no longer than ``max_part`` bytes has no part longer: None, with no process."""

@@ -1,5 +1,5 @@
-"""The web app's routes for any registered game (:mod:`agents.web.any_game`), beside Vigtavl's
-own (:mod:`agents.web.server`), behind the same gate, store, slots, think pool and token:
+"""The web app's routes for any registered game (:mod:`webapp.any_game`), beside Vigtavl's
+own (:mod:`webapp.server`), behind the same gate, store, slots, think pool and token:
 
 - ``POST /api/play`` ``{"game": "thrones", "seats": ["human", "random"], "seed": 7}``: a live
   game (``game`` defaults to ``vigtavl``, played here through the interface; at most one
@@ -26,9 +26,9 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
-from agents.web.access import give_token, holds_token, owner
-from agents.web.any_game import AnyGame, AnyReplay
-from agents.web.guards import MAX_SEED
+from webapp.access import give_token, holds_token, owner
+from webapp.any_game import AnyGame, AnyReplay
+from webapp.guards import MAX_SEED
 from games.registry import DEFAULT_GAME
 
 router = APIRouter()

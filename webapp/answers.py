@@ -3,7 +3,7 @@
 :class:`JSON` is every route's response class: it writes the JSON in ASCII, so text that cannot
 be encoded as UTF-8 (a lone surrogate, which an uploaded file may carry as ``"\\ud800"``, echoed
 in a file's summary or a refusal) goes out as its escape, never as a 500. :func:`add_handlers`
-answers a :class:`agents.web.guards.WebError` with its status, a request of the wrong shape with
+answers a :class:`webapp.guards.WebError` with its status, a request of the wrong shape with
 a 422, Starlette's own errors (a 404, a 405, a body too large or too slow) with theirs, and
 anything else with a 500 that names the error's type, never its traceback: each
 ``{"error": "one line"}``.
@@ -19,7 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from agents.web.guards import WebError
+from webapp.guards import WebError
 
 
 class JSON(JSONResponse):

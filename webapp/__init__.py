@@ -11,7 +11,7 @@ time), :mod:`.files` (what it reads from the folders it was given: regular files
 connections that never sit idle for ever), ``static/`` (the page: plain HTML, JavaScript and CSS, no build step).
 """
 
-from agents.web.server import create_app
-from agents.web.serving import serve
+from webapp.server import create_app
+from webapp.serving import serve
 
 __all__ = ["create_app", "serve"]

@@ -1,4 +1,4 @@
-"""``vigtavl serve``: the web app's HTTP side (FastAPI), over :mod:`agents.web.sessions` and :mod:`agents.web.replays`.
+"""``vigtavl serve``: the web app's HTTP side (FastAPI), over :mod:`webapp.sessions` and :mod:`webapp.replays`.
 
 The page (``static/``: one HTML file, ES modules by what each part does, one style sheet, no
 build step) calls this JSON API, the module-level :data:`router`:
@@ -22,7 +22,7 @@ build step) calls this JSON API, the module-level :data:`router`:
   ``GET /api/replays/{id}/games/{g}``: a game's frames and turns; ``.../frames/{k}``: the board after
   decision k; ``.../frames/{k}/analysis``: the strongest agent's choices there and its estimate.
 - Any other registered game (Thrones, Pig; Vigtavl too, through the game interface):
-  ``/api/play`` and ``/api/play-replays``, :mod:`agents.web.any_routes`.
+  ``/api/play`` and ``/api/play-replays``, :mod:`webapp.any_routes`.
 
 Every refusal is a 4xx answer ``{"error": "one line"}``: 400 bad input (an illegal decision, a
 malformed file, an unknown agent or map, a model for another player count), 403 another host,
@@ -31,9 +31,9 @@ body too slow, 409 not now (not your decision, the game is over), 413 too large,
 of the wrong shape; 503 when the server is full or busy. Every answer is ASCII JSON (a lone
 surrogate echoed as its escape), with headers that forbid framing and other origins' scripts.
 The schema is ``/openapi.json``; there is no ``/api/docs`` page (Swagger's loads from a CDN).
-What the server reads, runs and keeps is in docs/web.md; the checks are :mod:`agents.web.guards`
-and :mod:`agents.web.files`, the memory :mod:`agents.web.store`, the connections
-:mod:`agents.web.serving`.
+What the server reads, runs and keeps is in docs/web.md; the checks are :mod:`webapp.guards`
+and :mod:`webapp.files`, the memory :mod:`webapp.store`, the connections
+:mod:`webapp.serving`.
 """
 
 from __future__ import annotations
@@ -52,18 +52,18 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from agents.web.access import give_token, owner
-from agents.web.answers import JSON, add_handlers
-from agents.web.any_game import games_menu
-from agents.web.any_routes import router as any_router
-from agents.web.files import folders, read_served, results_files, served_file
-from agents.web.guards import (
+from webapp.access import give_token, owner
+from webapp.answers import JSON, add_handlers
+from webapp.any_game import games_menu
+from webapp.any_routes import router as any_router
+from webapp.files import folders, read_served, results_files, served_file
+from webapp.guards import (
     LOOPBACK_NAMES, MAX_SEED, Gate, MapGuard, ModelGuard, WebError, check_models_fit, clean_name, host_names,
     seat_specs,
 )
-from agents.web.replays import ReplayFile, ReplayGame, measure_parts, parse_cost, parse_results, read_results
-from agents.web.sessions import LiveGame
-from agents.web.store import Budget, Limits, Store, ThinkPool, Turns
+from webapp.replays import ReplayFile, ReplayGame, measure_parts, parse_cost, parse_results, read_results
+from webapp.sessions import LiveGame
+from webapp.store import Budget, Limits, Store, ThinkPool, Turns
 
 STATIC = Path(__file__).resolve().parent / "static"
 UPLOAD_PATH = "/api/replays/upload"
@@ -93,7 +93,7 @@ class NewGame(BaseModel):
     seats: list[str]
     seed: int | None = Field(default=None, ge=0, lt=MAX_SEED)
     map: str | None = None
-    hints: bool = False  # the strongest agent's advice on asking (agents.web.hints)
+    hints: bool = False  # the strongest agent's advice on asking (webapp.hints)
     undo: bool = False  # the person may take back his decisions
 
 
@@ -130,7 +130,7 @@ async def rebuilt_game(key: str, number: int, request: Request) -> ReplayGame:
     """Game ``number`` of an opened results file, rebuilt on first use on the builders' pool; the
     requests that want it meanwhile wait for that one build on the event loop."""
     store = request.app.state.store
-    store.replay(key, ReplayFile)  # another game's replay is served by agents.web.any_routes
+    store.replay(key, ReplayFile)  # another game's replay is served by webapp.any_routes
     game = store.rebuilt_game(key, number)
     if game is not None:
         return game
@@ -189,7 +189,7 @@ async def new_game(req: NewGame, request: Request, response: Response, settings:
     """A new game, kept for the client that asked (its address: :meth:`Store.add_game`); its
     token goes back in the answer and in a cookie only its own game's addresses receive. Made on
     a worker thread (agents and models load), a few at once and one per client
-    (:class:`agents.web.store.Turns`), so that a client starting many games at once takes neither every worker
+    (:class:`webapp.store.Turns`), so that a client starting many games at once takes neither every worker
     nor every other client's turn."""
     client = request.client.host if request.client else ""
     async with request.app.state.starting.turn(client):
@@ -279,7 +279,7 @@ def files(settings: Config) -> dict[str, Any]:
 @router.post("/api/replays")
 def open_file(req: OpenFile, request: Request, settings: Config) -> JSON:
     """A results file of a ``--results`` folder: a regular file inside it, by its name there
-    (:func:`agents.web.files.served_file`), read within the bound on bytes parsed at once."""
+    (:func:`webapp.files.served_file`), read within the bound on bytes parsed at once."""
     name = clean_name(req.file, "a file name")
     if not 0 <= req.folder < len(settings.results):
         raise WebError(f"no results folder {req.folder}: start the server with --results DIR", 404)

@@ -8,7 +8,7 @@ an event kind this module does not know is still narrated, only not drawn.
 - :func:`move_entry`: one decision (number ``n``, counted from 1; 0 is the game's setup): who
   made it, its words, its hexes, its events narrated, its battles and its outcomes. Decisions
   are the move list's one numbering; events are lines under their decision. A new turn is said
-  with the game's one count of turns (:func:`agents.web.view.game_turn`): "turn 5/8: P0, battle
+  with the game's one count of turns (:func:`webapp.view.game_turn`): "turn 5/8: P0, battle
   phase, round 1/2", the words of the status line and of the replay's menu of turns.
 - :func:`battle_view`: a ``battle`` event as dice: the attacker's (those that flanking and those
   that attrition added marked apart, from the event's ``flank`` and ``attrition``) and the
@@ -33,7 +33,7 @@ from vigtavl_env.engine.stats import ARTILLERY_COST, RANGED_HIT_MAX, UNIT_COST, 
 from vigtavl_env.engine.state import PHASE_NAMES
 from vigtavl_env.render import _Canvas
 
-from agents.web.view import game_turn
+from webapp.view import game_turn
 
 # decisions that only close something: "Last:" skips them for the decision before
 PLAIN_VERBS = (A.END_ACTIVATION, A.END_TURN)

@@ -16,7 +16,7 @@ event loop waiting (40 rebuilds at once held /api/meta 1.7-2.8 s; 0.6 s at most 
 the page's view (:meth:`ReplayGame.view`) and, on asking, the same analysis as a live game's hint
 (:meth:`ReplayGame.analysis_question`, :meth:`ReplayGame.analyse`): the strongest agent's top
 choices for the player to move and the network's estimate of the game for him, one network pass.
-Where the files and the rebuilt games are kept, and how many, is :mod:`agents.web.store`.
+Where the files and the rebuilt games are kept, and how many, is :mod:`webapp.store`.
 """
 
 from __future__ import annotations
@@ -26,15 +26,15 @@ import threading
 import time
 from typing import Any
 
-from agents.json_parts import MAX_PART, PartTooLong, check_in_worker, decode_parts
+from webapp.json_parts import MAX_PART, PartTooLong, check_in_worker, decode_parts
 from agents.match import DEFAULT_MAX_STEPS
 from agents.records import RESULTS_SCHEMA, GameRecord, check_results_version
 from agents.replay import ReplayError, check_engine, initial_state, replay_steps, verify
-from agents.web.guards import WebError
-from agents.web.hints import hint, hint_agent_spec, load_hinter
-from agents.web.moves import last_decisions, move_entry
-from agents.web.store import RECORD_BYTES_PER_JSON_BYTE
-from agents.web.view import board_view, decision_cells, decision_list, state_view
+from webapp.guards import WebError
+from webapp.hints import hint, hint_agent_spec, load_hinter
+from webapp.moves import last_decisions, move_entry
+from webapp.store import RECORD_BYTES_PER_JSON_BYTE
+from webapp.view import board_view, decision_cells, decision_list, state_view
 from vigtavl_env.engine import apply_action
 
 SNAPSHOT_EVERY = 32
@@ -62,11 +62,11 @@ def parse_cost(body: bytes) -> int:
 
 
 def parse_results(body: bytes, name: str) -> Any:
-    """A results file's JSON, decoded in parts of at most :data:`agents.json_parts.MAX_PART`
+    """A results file's JSON, decoded in parts of at most :data:`webapp.json_parts.MAX_PART`
     characters (its games one at a time), so that other threads run between them where one
     ``json.loads`` would hold the GIL throughout; a file that is not a JSON object is None (not a
     results file). The server has the parts measured in a worker process first
-    (:func:`agents.json_parts.check_in_worker`), so that no part's decoding holds it up."""
+    (:func:`webapp.json_parts.check_in_worker`), so that no part's decoding holds it up."""
     try:
         return decode_parts(body.decode("utf-8"), MAX_PART)
     except PartTooLong as e:
@@ -77,8 +77,8 @@ def parse_results(body: bytes, name: str) -> Any:
 
 def measure_parts(body: bytes, name: str) -> None:
     """A results file's parts measured in a worker process before the server decodes it
-    (:func:`agents.json_parts.check_in_worker`): a part longer than
-    :data:`~agents.json_parts.MAX_PART` is a 413, a file that is not JSON a 400, and no worker
+    (:func:`webapp.json_parts.check_in_worker`): a part longer than
+    :data:`~webapp.json_parts.MAX_PART` is a 413, a file that is not JSON a 400, and no worker
     within :data:`MEASURE_WAIT_S` a 503. Call it on a worker thread: it waits for the process."""
     try:
         verdict = check_in_worker(body, timeout_s=MEASURE_WAIT_S)
@@ -153,7 +153,7 @@ class ReplayGame:
     """One recorded game, rebuilt and checked, for stepping through in both directions."""
 
     def __init__(self, record: GameRecord) -> None:
-        self.hinter: Any = None  # the analysing agent, loaded by the first analysis (agents.web.hints)
+        self.hinter: Any = None  # the analysing agent, loaded by the first analysis (webapp.hints)
         self.hinter_lock = threading.Lock()
         self.analyses: dict[int, dict[str, Any]] = {}  # frame -> its analysis, the last ANALYSES_KEPT
         try:
@@ -174,7 +174,7 @@ class ReplayGame:
         self.record = record
         self.board = board_view(state.gmap.board, state.gmap.terrain)
         self.snapshots = [state.clone(keep_events=False)]
-        # the setup, then per decision: its words, hexes, events, battles, outcomes (agents.web.moves)
+        # the setup, then per decision: its words, hexes, events, battles, outcomes (webapp.moves)
         self.moves = [move_entry(0, -1, "the setup", [], -1, state.events, state)]
         self.turns = [{"turn": 0, "frame": 0, "label": "placement"}]
         before, seat = len(state.events), state.current_player

@@ -13,7 +13,7 @@ and agents with their thinking time.
   model named without one is a 400, and :func:`check_models_fit` refuses a network made for
   another player count when the game is made.
 - :class:`MapGuard`: the presets, ``random``, and ``.txt`` files inside the ``--maps`` folders,
-  named relative to them, read as :mod:`agents.web.files` allows (a regular file, nothing
+  named relative to them, read as :mod:`webapp.files` allows (a regular file, nothing
   hidden, no link out). Any other name gets one answer, which tells nothing about the files
   outside, and an error never quotes a file's content.
 - :func:`seat_specs`: the agents this server runs (the project's own: an installed package's
@@ -37,7 +37,7 @@ from typing import Any
 from starlette.exceptions import HTTPException
 
 from agents.registry import KINDS, MS, spec_model
-from agents.web.files import MAX_LISTED, folders, read_served, served_file, served_files
+from webapp.files import MAX_LISTED, folders, read_served, served_file, served_files
 from vigtavl_env.agent import agent_names
 
 HUMAN = "human"
@@ -375,7 +375,7 @@ class MapGuard:
 
     @staticmethod
     def _load(root: Path, name: str) -> Any:
-        """A folder's map file (a regular file inside it: :func:`agents.web.files.served_file`),
+        """A folder's map file (a regular file inside it: :func:`webapp.files.served_file`),
         checked; errors name the line, never quote it."""
         from vigtavl_env.engine.maps import load_map, parse_map
         path = served_file(root, name)[0]

@@ -3,8 +3,8 @@
 A live game's id is in the page's address, so it lets one look and ask agents to move, nothing
 more. Its token comes back when the game is made, in the answer and in an ``HttpOnly``,
 ``SameSite=Strict`` cookie sent only to the game's own addresses; an API client sends it as the
-:data:`TOKEN_HEADER` header. Vigtavl's routes (:mod:`agents.web.server`) and the other games'
-(:mod:`agents.web.any_routes`) both check it here.
+:data:`TOKEN_HEADER` header. Vigtavl's routes (:mod:`webapp.server`) and the other games'
+(:mod:`webapp.any_routes`) both check it here.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 from fastapi import Request, Response
 
-from agents.web.guards import WebError
+from webapp.guards import WebError
 
 OWNER_COOKIE = "vigtavl-owner"  # a game's own token, for its person's decisions and undos
 TOKEN_HEADER = "x-game-token"  # the same token, sent by a client that keeps no cookies
