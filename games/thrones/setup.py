@@ -44,11 +44,10 @@ def rows_of(st: "ThronesState", seat: int) -> list[list[int]]:
     return [list(row) for row in st.board.rows[seat]]
 
 
-def tiles_feasible(st: "ThronesState", seat: int) -> bool:
-    """Page: "at least one of each tile type must be in each of the 4 rows and Fortresses
-    cannot border game board boundaries", with the amounts of ``tile_amounts``: can the home
-    still be completed? (Each row's missing types fit in its free cells, each type has enough
-    left for the rows missing it, and the fortresses left fit in free inner cells beside them.)"""
+def _home_counts(st: "ThronesState", seat: int, skip: tuple[int, ...] = ()) -> tuple[list[int], list[int], int] | None:
+    """What the home still asks, over its rows but ``skip``: the tiles left of each type, how many
+    rows miss each type, and the room for Fortresses (free inner cells a row can spare); None
+    when a laid Fortress is on the edge or a row can no longer get every type."""
     cfg, tile, edge = st.cfg, st.tile, st.board.edge
     left = list(cfg.tile_amounts)
     for c in st.board.home[seat]:
@@ -56,24 +55,32 @@ def tiles_feasible(st: "ThronesState", seat: int) -> bool:
         if t != UNKNOWN:
             left[t] -= 1
             if t == FORTRESS and edge[c]:
-                return False
-    if min(left) < 0:
-        return False
-    need = [0] * FORTRESS
-    fort_room = 0
+                return None
+    need, fort_room = [0] * FORTRESS, 0
     for row in st.board.rows[seat]:
+        if row is skip:
+            continue
         have = {tile[c] for c in row}
         missing = [t for t in range(FORTRESS) if cfg.tile_amounts[t] and t not in have]
         free = [c for c in row if tile[c] == UNKNOWN]
         if len(missing) > len(free):
-            return False
+            return None
         for t in missing:
             need[t] += 1
-        inner = sum(1 for c in free if not edge[c])
-        fort_room += min(inner, len(free) - len(missing))
-    if any(need[t] > left[t] for t in range(FORTRESS)):
+        fort_room += min(sum(1 for c in free if not edge[c]), len(free) - len(missing))
+    return left, need, fort_room
+
+
+def tiles_feasible(st: "ThronesState", seat: int) -> bool:
+    """Page: "at least one of each tile type must be in each of the 4 rows and Fortresses
+    cannot border game board boundaries", with the amounts of ``tile_amounts``: can the home
+    still be completed? (Each row's missing types fit in its free cells, each type has enough
+    left for the rows missing it, and the fortresses left fit in free inner cells beside them.)"""
+    counts = _home_counts(st, seat)
+    if counts is None:
         return False
-    return left[FORTRESS] <= fort_room
+    left, need, fort_room = counts
+    return min(left) >= 0 and all(need[t] <= left[t] for t in range(FORTRESS)) and left[FORTRESS] <= fort_room
 
 
 def tile_choices(st: "ThronesState", seat: int, cell: int) -> list[int]:
@@ -81,26 +88,11 @@ def tile_choices(st: "ThronesState", seat: int, cell: int) -> list[int]:
     the types ``t`` for which :func:`tiles_feasible` holds with ``t`` on ``cell``. The same
     conditions, with what does not depend on ``t`` counted once (the other rows, the tiles laid)."""
     cfg, tile, edge = st.cfg, st.tile, st.board.edge
-    left = list(cfg.tile_amounts)
-    for c in st.board.home[seat]:
-        t = tile[c]
-        if t != UNKNOWN:
-            left[t] -= 1
-            if t == FORTRESS and edge[c]:
-                return []
-    need, fort_room, here = [0] * FORTRESS, 0, ()
-    for row in st.board.rows[seat]:
-        if cell in row:
-            here = row
-            continue
-        have = {tile[c] for c in row}
-        missing = [t for t in range(FORTRESS) if cfg.tile_amounts[t] and t not in have]
-        free = [c for c in row if tile[c] == UNKNOWN]
-        if len(missing) > len(free):
-            return []
-        for t in missing:
-            need[t] += 1
-        fort_room += min(sum(1 for c in free if not edge[c]), len(free) - len(missing))
+    here = next(row for row in st.board.rows[seat] if cell in row)
+    counts = _home_counts(st, seat, skip=here)
+    if counts is None:
+        return []
+    left, need, fort_room = counts
     have = {tile[c] for c in here}
     free = [c for c in here if tile[c] == UNKNOWN and c != cell]
     inner = sum(1 for c in free if not edge[c])
