@@ -49,3 +49,21 @@ def test_revealed_turns_true_once_both_setups_are_done():
             break
         env.step(rng.choice(env.game_state.legal_actions()))
     assert all(env.infos[a]["revealed"] is True for a in env.agents)
+
+
+def test_no_agent_facing_view_differs_with_the_opponents_secret_setup():
+    """Before the reveal, everything handed to seat 1 about the game (the state its agent plays on,
+    view_for; the web app's public_view; the board drawn for it; its chance events and seat info)
+    is the same whichever setup seat 0 laid out in secret."""
+    from games import load_game
+    states = [load_game("thrones").new_state(2, seed=11) for _ in range(2)]
+    rngs = [random.Random(1), random.Random(2)]
+    differed = False
+    while all(s.current_player() == 0 for s in states):
+        for s, r in zip(states, rngs):
+            s.apply_action(r.choice(s.legal_actions()))
+        differed |= states[0].to_dict() != states[1].to_dict()
+        seen = [(s.view_for(1).to_dict(), s.public_view(1), str(s.render("ansi", seat=1)),
+                 s.chance_events(), s.seat_info(1)) for s in states]
+        assert seen[0] == seen[1]
+    assert differed
