@@ -195,7 +195,7 @@ def key_rows(page: str) -> dict[str, str]:
 
 
 def test_the_picture_key_names_the_pictograms_the_web_app_draws() -> None:
-    glyphs = (ROOT / "agents" / "web" / "static" / "glyphs.js").read_text()
+    glyphs = (ROOT / "webapp" / "static" / "glyphs.js").read_text()
     body = glyphs[glyphs.index("const GLYPHS"):glyphs.index("};")]
     names = re.findall(r"^\s+(\w+): \"", body, re.M)
     drawn = dict(re.findall(r"^\s+(\w+): \"[^\"]*\",\s*// (.+)$", body, re.M))
