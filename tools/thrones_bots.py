@@ -17,30 +17,21 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 from tqdm import tqdm
 
-from agents.generic import GENERIC_KINDS, Player
+from agents.generic import Player
+from agents.kinds import make_player
 from agents.stats import wilson_interval
-from agents.thrones import KINDS
 from arena.play import play_game
 
+GAME = "thrones"
 DEFAULT_PAIRINGS = ("greedy,random", "search,greedy")
 DEFAULT_SEED = 500_000
 PAIRING_STRIDE = 100_000  # the seeds of one pairing's games, apart from the next one's
 AGENT_SEED_STRIDE = 16
 MAX_GAMES = 10_000
-
-
-def make_player(spec: str, seed: int) -> Player:
-    """A Thrones bot or a generic agent from its spec; ValueError in one line."""
-    kind, _, arg = spec.partition(":")
-    table = {**GENERIC_KINDS, **KINDS}
-    if kind not in table:
-        raise ValueError(f"unknown agent {spec[:40]!r}; known: {', '.join(table)}")
-    if kind == "random" and arg:
-        raise ValueError("random takes no argument")
-    return table[kind][1](arg, seed)
 
 
 class Timed:
@@ -51,7 +42,7 @@ class Timed:
         self.cpu = self.play_cpu = 0.0
         self.calls = self.play_calls = 0
 
-    def __call__(self, view, legal):
+    def __call__(self, view: Any, legal: list[int]) -> int:
         t = time.process_time()
         action = self.player(view, legal)
         spent = time.process_time() - t
@@ -101,7 +92,7 @@ class Tally:
 def one_game(pairing: tuple[str, str], game_seed: int,
              first_seat: int) -> tuple[int, int, int, list[tuple[float, int, float, int]]]:
     """(won, lost, truncated) for the pairing's first agent, and both agents' timings."""
-    timers = [Timed(make_player(spec, game_seed * AGENT_SEED_STRIDE + i)) for i, spec in enumerate(pairing)]
+    timers = [Timed(make_player(GAME, spec, game_seed * AGENT_SEED_STRIDE + i)) for i, spec in enumerate(pairing)]
     players = [timers[0], timers[1]] if first_seat == 0 else [timers[1], timers[0]]
     rec = play_game("thrones", players, game_seed)
     won = int(not rec.truncated and rec.winners == [first_seat])
@@ -135,7 +126,7 @@ def parse_pairing(text: str) -> tuple[str, str]:
     if len(specs) != 2:
         raise ValueError(f"a pairing is two agent specs A,B, got {text[:40]!r}")
     for spec in specs:
-        make_player(spec, 0)  # a bad spec fails here, before any game
+        make_player(GAME, spec, 0)  # a bad spec fails here, before any game
     return specs[0], specs[1]
 
 
