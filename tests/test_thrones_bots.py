@@ -9,6 +9,7 @@ import random
 import pytest
 
 from agents.generic import RandomPlayer
+from agents.kinds import kinds_for
 from agents.thrones import KINDS
 from arena.play import play_game
 from games.thrones.game import ThronesGame
@@ -112,10 +113,11 @@ def test_bad_specs_answer_in_one_line(spec):
     assert "\n" not in str(err.value) and kind in str(err.value)
 
 
-def test_kinds_have_the_generic_shape():
+def test_kinds_have_the_generic_shape_and_the_arena_finds_them():
     for name, (line, factory) in KINDS.items():
         assert "\n" not in line and callable(factory)
         assert callable(factory("", 0))
+    assert {"greedy", "search"} <= set(kinds_for("thrones"))  # the vigtavl.game_agents entry point
 
 
 def test_the_benchmark_command_plays_and_refuses_bad_input(capsys):
