@@ -32,6 +32,7 @@ DEFAULT_SEED = 500_000
 PAIRING_STRIDE = 100_000  # the seeds of one pairing's games, apart from the next one's
 AGENT_SEED_STRIDE = 16
 MAX_GAMES = 10_000
+MAX_WORKERS = 64
 
 
 class Timed:
@@ -140,8 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if not 1 <= args.games <= MAX_GAMES:
             raise ValueError(f"--games must be 1-{MAX_GAMES}, got {args.games}")
-        if not 1 <= args.workers <= 64:
-            raise ValueError(f"--workers must be 1-64, got {args.workers}")
+        if not 1 <= args.workers <= MAX_WORKERS:
+            raise ValueError(f"--workers must be 1-{MAX_WORKERS}, got {args.workers}")
         pairings = [parse_pairing(p) for p in (args.pairing or DEFAULT_PAIRINGS)]
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)

@@ -40,6 +40,7 @@ GUARD_BONUS = 5.0
 FRONT_BONUS = 3.0
 BACK_BONUS = 2.0  # the Dragon and the Catapult, kept back a row
 CENTRE_PULL = 0.1  # per column off the centre: keep the army together
+MIRROR_ODDS = 0.5  # a fair coin for the mirrored layout
 
 
 class Layout:
@@ -95,7 +96,7 @@ class Layout:
 
 def mirror_coin(rng: random.Random) -> bool:
     """Whether a game's layout is mirrored: drawn once per player, from its own seed."""
-    return rng.random() < 0.5
+    return rng.random() < MIRROR_ODDS
 
 
 def setup_choice(view: ThronesState, legal: list[int], mirror: bool) -> int:
