@@ -22,7 +22,7 @@ FAST_SEARCH = "2"  # search:2, enough lines to exercise the search in a test's t
 
 def make(spec: str, seed: int):
     kind, _, arg = spec.partition(":")
-    return KINDS[kind][1](arg, seed)
+    return KINDS[kind].factory(arg, seed)
 
 
 def random_setup(st, seat: int, rng: random.Random) -> None:
@@ -109,14 +109,15 @@ def test_greedy_beats_random_in_a_small_seeded_match():
 def test_bad_specs_answer_in_one_line(spec):
     kind, _, arg = spec.partition(":")
     with pytest.raises(ValueError) as err:
-        KINDS[kind][1](arg, 0)
+        KINDS[kind].factory(arg, 0)
     assert "\n" not in str(err.value) and kind in str(err.value)
 
 
-def test_kinds_have_the_generic_shape_and_the_arena_finds_them():
-    for name, (line, factory) in KINDS.items():
-        assert "\n" not in line and callable(factory)
-        assert callable(factory("", 0))
+def test_kinds_are_table_rows_and_the_arena_finds_them():
+    for name, kind in KINDS.items():
+        assert kind.name == name and kind.game == "thrones" and "\n" not in kind.description
+        assert callable(kind.factory("", 0))
+    assert KINDS["search"].argument and KINDS["search"].budget and not KINDS["greedy"].argument
     assert {"greedy", "search"} <= set(kinds_for("thrones"))  # the vigtavl.game_agents entry point
 
 
