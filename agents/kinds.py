@@ -91,11 +91,9 @@ def _generic() -> dict[str, AgentKind]:
 
 
 def _as_kind(name: str, entry: Any, game: str) -> AgentKind:
-    """A game's table entry: an AgentKind, or the short form ``(description, factory)``."""
-    if isinstance(entry, AgentKind):
-        return entry
-    description, factory = entry
-    return AgentKind(name, description, factory, argument="budget", game=game)
+    if not isinstance(entry, AgentKind):
+        raise ValueError(f"the agents of {game}: {name!r} is not an agents.kinds.AgentKind")
+    return entry
 
 
 @cache
