@@ -67,7 +67,8 @@ from training.files import TMP_MARK, replacing, temporary_for, write_text
 from training.logs import RunLogger, announce_run, metric_name, say
 from training.runs import BEST_FILE, Run, checkpoint_path, checkpoints, open_run, plan_run
 from training.schedule import Clock
-from training.stopping import StopSignal, TrainingStopped
+from training.lifecycle import RunLifecycle
+from training.stopping import StopSignal
 from vigtavl_env.engine import GameState, apply_action, new_game, returns
 from vigtavl_env.env import SEED_BITS, raw_env
 
@@ -395,22 +396,18 @@ def train_az(cfg: AZConfig, resume: str | Path | None = None, progress: bool = T
     folder. Raises :class:`~training.stopping.TrainingStopped` after a checkpoint on Ctrl-C or SIGTERM."""
     plan = plan_run(cfg, resume, config_name, backend="az")
     device = resolve_device(cfg.device)
-    stop = StopSignal()
-    stop.install()
-    run: Run | None = None
-    logger: RunLogger | None = None
-    state: tuple[AZNet, th.optim.Optimizer, ReplayBuffer, Progress] | None = None
     selfplay: SelfPlay | None = None
-    try:
-        with stop.at_once():  # the set-up: dropped where it is on a signal
+    with RunLifecycle(COMMAND) as life:  # Ctrl-C, SIGTERM: a checkpoint, then TrainingStopped
+        stop = life.stop
+        with life.setting_up():  # the set-up: dropped where it is on a signal
             net, optimizer, buffer, prog = learning_state(cfg, plan.checkpoint, device)
-            run = open_run(plan, cfg)
+            run = life.run = open_run(plan, cfg)
             if progress:
                 announce_run(run.dir)
             if plan.checkpoint is None:
                 save_generation(run.dir, net, 0)
-            logger = RunLogger(run.dir, prog.positions)
-        state = (net, optimizer, buffer, prog)
+            logger = life.own(RunLogger(run.dir, prog.positions))
+        life.on_stop(lambda: _save_on_stop(run, (net, optimizer, buffer, prog), selfplay))
         stop.guard(optimizer)
         evaluator = NetEvaluator(net, device)
         np_rng = np.random.default_rng(cfg.seed + prog.updates)
@@ -484,28 +481,16 @@ def train_az(cfg: AZConfig, resume: str | Path | None = None, progress: bool = T
                 prog.games_in_generation = prog.updates_in_generation = 0
                 save_checkpoint(run.dir, net, optimizer, buffer, prog)
                 clock.restart()
-    except KeyboardInterrupt:
-        if not stop.requested:
-            raise
-        raise _stopped(stop, run, state, selfplay) from None
-    finally:
-        stop.uninstall()
-        if logger is not None:
-            logger.close()
-        if run is not None:
-            run.close()
     return run.dir
 
 
-def _stopped(stop: StopSignal, run: Run | None, state: tuple | None, selfplay: SelfPlay | None) -> TrainingStopped:
+def _save_on_stop(run: Run, state: tuple, selfplay: SelfPlay | None) -> str:
     """Save where a stopped run was (the games it finished are in the buffer) and say so, and say
     how many games under way were dropped."""
-    if run is None or state is None:
-        return stop.stopped("during set-up, before saving anything new", run.dir if run else None, COMMAND)
     net, optimizer, buffer, prog = state
     path = save_checkpoint(run.dir, net, optimizer, buffer, prog)
     games = selfplay.under_way if selfplay is not None else []
     dropped = (f"; {len(games)} games under way dropped ({sum(len(g.positions) for g in games):,} positions: "
                "a game unfinished has no result to learn from)" if games else "")
-    return stop.stopped(f"in generation {prog.generation + 1} ({prog.stage}), {prog.positions:,} positions "
-                        f"of finished games{dropped}; checkpoint {path}", run.dir, COMMAND)
+    return (f"in generation {prog.generation + 1} ({prog.stage}), {prog.positions:,} positions "
+            f"of finished games{dropped}; checkpoint {path}")

@@ -49,10 +49,10 @@ from training.config import TrainConfig, learner_device
 from training.evaluate import EVAL_SEED_OFFSET
 from training.files import copy_file, save_model, write_text
 from training.logs import announce_run, make_logger, metric_name
-from training.runs import BEST_FILE, FINAL_MODEL, Run, open_run, plan_run
+from training.runs import BEST_FILE, FINAL_MODEL, open_run, plan_run
+from training.lifecycle import RunLifecycle
 from training.stopping import StopSignal
-from training.train import (CheckpointCallback, ProgressBarCallback, StopOnSignal, close_run, load_checkpoint,
-                            stopped)
+from training.train import CheckpointCallback, ProgressBarCallback, StopOnSignal, load_checkpoint, save_on_stop
 from training.vec import GameVecEnv, player_factory
 
 GAME_STATS_WINDOW = 100
@@ -105,24 +105,22 @@ def train_game(cfg: TrainConfig, resume: str | Path | None = None, progress: boo
         make(spec, 0)  # a bad spec: one line, before any folder
     plan = plan_run(cfg, resume, config_name)
     device = learner_device(cfg.device)
-    stop = StopSignal()
-    stop.install()
-    run: Run | None = None
-    model: MaskablePPO | None = None
-    logger = None
     bar = ProgressBarCallback(cfg.total_timesteps) if progress else None
-    try:
-        with stop.at_once():
+    with RunLifecycle() as life:  # Ctrl-C, SIGTERM: a checkpoint, then TrainingStopped
+        stop = life.stop
+        life.own(bar)
+        with life.setting_up():
             set_random_seed(cfg.seed)
             if cfg.torch_threads:
                 th.set_num_threads(cfg.torch_threads)
-            venv = VecMonitor(GameVecEnv(cfg.game, cfg.n_envs, opponents=[o.name for o in cfg.opponents],
-                                         weights=[o.weight for o in cfg.opponents], num_players=cfg.num_players,
-                                         seed=cfg.seed, make_player=make))
+            venv = life.own(VecMonitor(GameVecEnv(cfg.game, cfg.n_envs, opponents=[o.name for o in cfg.opponents],
+                                                  weights=[o.weight for o in cfg.opponents],
+                                                  num_players=cfg.num_players, seed=cfg.seed, make_player=make)))
+            model: MaskablePPO | None = None
             if plan.checkpoint is not None:
                 model = load_checkpoint(plan.checkpoint, venv, device)
                 venv.seed(cfg.seed + model.num_timesteps)  # a resumed run does not replay the same games
-            run = open_run(plan, cfg)
+            run = life.run = open_run(plan, cfg)
             if progress:
                 announce_run(run.dir)
             if model is None:
@@ -133,8 +131,8 @@ def train_game(cfg: TrainConfig, resume: str | Path | None = None, progress: boo
                                     gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
                                     vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm,
                                     policy_kwargs=policy_kwargs, seed=cfg.seed, device=device, verbose=0)
-            logger = make_logger(run.dir, model.num_timesteps)
-            model.set_logger(logger)
+            model.set_logger(life.own(make_logger(run.dir, model.num_timesteps)))
+        life.on_stop(lambda: save_on_stop(model, run))
         stop.guard(model.policy.optimizer)
         callbacks: list[BaseCallback] = [StopOnSignal(stop), GameStats(), CheckpointCallback(cfg, run.dir)]
         if cfg.eval_every:
@@ -146,12 +144,6 @@ def train_game(cfg: TrainConfig, resume: str | Path | None = None, progress: boo
             model.learn(remaining, callback=CallbackList(callbacks), reset_num_timesteps=plan.checkpoint is None)
         stop.check()
         save_model(model, run.dir / FINAL_MODEL)
-    except KeyboardInterrupt:
-        if not stop.requested:
-            raise
-        raise stopped(stop, run, model if logger is not None else None) from None
-    finally:
-        close_run(stop, bar, logger, run)
     return run.dir
 
 

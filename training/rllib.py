@@ -49,8 +49,9 @@ from training.evaluate import best_so_far, interrupted_evaluation, record_evalua
 from training.files import replacing, save_model, write_text
 from training.logs import RunLogger, announce_run
 from training.raylocal import RaySession, start_ray
-from training.runs import CHECKPOINT_PATTERNS, FINAL_MODEL, Run, checkpoint_path, open_run, plan_run
+from training.runs import CHECKPOINT_PATTERNS, FINAL_MODEL, checkpoint_path, open_run, plan_run
 from training.schedule import CheckpointSchedule, Every
+from training.lifecycle import RunLifecycle
 from training.stopping import StopSignal
 from vigtavl_env.env import raw_env
 from vigtavl_env.seats import AECTable, aec_player, play_other_seats, seat_reward
@@ -308,25 +309,21 @@ def train_rllib(cfg: TrainConfig, resume: str | Path | None = None, progress: bo
     plan = plan_run(cfg, resume, config_name, backend=RLLIB)  # a damaged newest checkpoint is passed over
     gpu = learner_gpu(cfg.device)
 
-    stop = StopSignal()  # Ctrl-C, SIGTERM: a checkpoint, then TrainingStopped (training/stopping.py)
-    stop.install()
-    run: Run | None = None
-    session: RaySession | None = None
-    algo: Any = None
-    logger: RunLogger | None = None
     steps, n_snap = 0, 0
-    try:
-        with stop.at_once():  # the set-up: a signal ends it where it is (nothing new to save)
+    with RunLifecycle() as life:  # Ctrl-C, SIGTERM: a checkpoint, then TrainingStopped
+        stop = life.stop
+        with life.setting_up():  # the set-up: a signal ends it where it is (nothing new to save)
             # --- Ray (a private local instance unless --ray-address), the algorithm, then the run
             # folder: a checkpoint that fails to load leaves the folder as it was (its config too)
-            session = start_ray(ray_address, num_cpus=max(2, cfg.env_runners + 1))
+            session = life.own(start_ray(ray_address, num_cpus=max(2, cfg.env_runners + 1)))
             stop.install()  # ray.init put a SIGTERM handler of its own in place
             if plan.checkpoint is None:
                 algo = algorithm_config(cfg, gpu).build_algo()
             else:
                 algo = load_algorithm(plan.checkpoint)
                 steps, n_snap = saved_progress(plan.checkpoint)
-            run = open_run(plan, cfg)
+            life.at_end(lambda: stop_algorithm(algo, stop, session))
+            run = life.run = open_run(plan, cfg)
             if progress:
                 announce_run(run.dir)
             if algo.learner_group.is_local:  # the learner in this process: its steps stay whole
@@ -348,7 +345,8 @@ def train_rllib(cfg: TrainConfig, resume: str | Path | None = None, progress: bo
         evaluations = Every(cfg.eval_every, steps)
         checkpoints = CheckpointSchedule(cfg.checkpoint_every, cfg.checkpoint_minutes, steps)
         league = Every(cfg.selfplay.snapshot_every if snapshots else 0, steps)
-        logger = RunLogger(run.dir, steps)
+        logger = life.own(RunLogger(run.dir, steps))
+        life.on_stop(lambda: f"at {steps:,} steps; checkpoint {save_checkpoint(algo, run.dir, steps, n_snap)}")
         best = best_so_far(run.dir)
 
         def main_state() -> dict[str, Any]:  # the learner's weights (the env runners' may lag an update)
@@ -384,24 +382,14 @@ def train_rllib(cfg: TrainConfig, resume: str | Path | None = None, progress: bo
         bar.close()
         save_checkpoint(algo, run.dir, steps, n_snap)
         exporter.save(main_state(), run.dir / FINAL_MODEL, steps)
-    except KeyboardInterrupt:
-        if not stop.requested:
-            raise
-        if algo is None or run is None:
-            raise stop.stopped("during set-up, before saving anything new", run.dir if run else None) from None
-        path = save_checkpoint(algo, run.dir, steps, n_snap)
-        raise stop.stopped(f"at {steps:,} steps; checkpoint {path}", run.dir) from None
-    finally:
-        stop.uninstall()
-        if logger is not None:
-            logger.close()
-        if algo is not None and not (stop.requested and session is not None and session.initialized_here):
-            algo.stop()  # waits for the env runners' current sampling: a stop leaves them to ray.shutdown
-        if session is not None:
-            session.close()
-        if run is not None:
-            run.close()
     return run.dir
+
+
+def stop_algorithm(algo: Any, stop: StopSignal, session: RaySession) -> None:
+    """The algorithm's end: it waits for the env runners' current sampling, so a stopped run of a
+    Ray started here leaves them to ray.shutdown instead."""
+    if not (stop.requested and session.initialized_here):
+        algo.stop()
 
 
 def iteration_row(result: dict[str, Any], steps: int, seconds: float, elapsed: float) -> tuple[dict[str, Any], int]:

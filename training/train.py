@@ -65,7 +65,8 @@ from training.league import LeagueEnv, LeagueVectorEnv, OpponentPool
 from training.logs import announce_run, make_logger, metric_name
 from training.runs import FINAL_MODEL, LEAGUE_FILE, Run, checkpoint_path, open_run, plan_run
 from training.schedule import CheckpointSchedule, Every
-from training.stopping import StopSignal, TrainingStopped
+from training.lifecycle import RunLifecycle
+from training.stopping import StopSignal
 
 GAME_STATS_WINDOW = 100  # finished training games averaged in game/*
 
@@ -88,16 +89,11 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
         check_spaces(*saved_spaces(plan.checkpoint), name=f"model {plan.checkpoint}")
     device = learner_device(cfg.device)
 
-    stop = StopSignal()  # Ctrl-C, SIGTERM: a checkpoint, then TrainingStopped (training/stopping.py)
-    stop.install()
-    run: Run | None = None
-    vec_env: VecEnv | None = None
-    model: MaskablePPO | None = None
-    logger: Logger | None = None
-    set_up = False  # from then on a stop saves the model
     bar = ProgressBarCallback(cfg.total_timesteps) if progress else None
-    try:
-        with stop.at_once():  # the set-up: a signal ends it where it is (nothing new to save)
+    with RunLifecycle() as life:  # Ctrl-C, SIGTERM: a checkpoint, then TrainingStopped
+        stop = life.stop
+        life.own(bar)
+        with life.setting_up():  # the set-up: a signal ends it where it is (nothing new to save)
             # --- seeding: Python, NumPy, torch; the environments get seed + i below
             set_random_seed(cfg.seed)
             if cfg.torch_threads:
@@ -109,13 +105,14 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
             pool = OpponentPool.from_config(cfg)
             if plan.checkpoint is not None:
                 pool.snapshots = OpponentPool.saved_snapshots(plan.run_dir / LEAGUE_FILE)[-pool.max_snapshots:]
-            vec_env = make_vec_env(cfg, pool)
+            vec_env = life.own(make_vec_env(cfg, pool))
+            model: MaskablePPO | None = None
             if plan.checkpoint is not None:  # loaded before the folder is touched: a refusal changes nothing
                 model = load_checkpoint(plan.checkpoint, vec_env, device)
                 vec_env.seed(cfg.seed + model.num_timesteps)  # a resumed run does not replay the same games
 
             # --- the run folder (held by this process) and its resolved config
-            run = open_run(plan, cfg)
+            run = life.run = open_run(plan, cfg)
             if progress:
                 announce_run(run.dir)
 
@@ -133,7 +130,7 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
                     how = load_weights_from(model.policy, resolve_model_path(cfg.init_from))
                     if progress:
                         print(f"starting from {cfg.init_from} ({how})", file=sys.stderr)
-            logger = make_logger(run.dir, model.num_timesteps)
+            logger = life.own(make_logger(run.dir, model.num_timesteps))
             model.set_logger(logger)
 
             # --- behaviour cloning of a bot first (a new run with pretrain.teacher set)
@@ -142,7 +139,7 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
                 pretrain(model, cfg, progress)
                 save_model(model, run.dir / "pretrained_model.zip")
                 save_model(model, checkpoint_path(run.dir, 0))  # a run stopped from here on resumes after cloning
-        set_up = True
+        life.on_stop(lambda: save_on_stop(model, run))  # from now on a stop saves the model
         stop.guard(model.policy.optimizer)  # an update stops between minibatches
 
         # --- callbacks: stop on a signal, training-game stats, checkpoints, league snapshots,
@@ -163,30 +160,13 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
             model.learn(max(remaining, 0), callback=CallbackList(callbacks), reset_num_timesteps=plan.checkpoint is None)
         stop.check()  # a signal during the last update
         save_model(model, run.dir / FINAL_MODEL)
-    except KeyboardInterrupt:
-        if not stop.requested:
-            raise
-        raise stopped(stop, run, model if set_up else None) from None
-    finally:
-        close_run(stop, bar, logger, vec_env, run)
     return run.dir
 
 
-def close_run(stop: StopSignal, *parts: Any) -> None:
-    """What a trainer lets go of at its end, whatever happened: the signals, then each part
-    (the progress bar, the logger, the environments, the run folder) that was made."""
-    stop.uninstall()
-    for part in parts:
-        if part is not None:
-            part.close()
-
-
-def stopped(stop: StopSignal, run: Run | None, model: MaskablePPO | None) -> TrainingStopped:
-    """Save where a stopped run was (nothing when it stopped during its set-up) and say so."""
-    if model is None or run is None:
-        return stop.stopped("during set-up, before saving anything new", run.dir if run else None)
+def save_on_stop(model: MaskablePPO, run: Run) -> str:
+    """A stopped run's checkpoint, and the words that say where it is."""
     path = save_model(model, checkpoint_path(run.dir, model.num_timesteps))
-    return stop.stopped(f"at {model.num_timesteps:,} steps; checkpoint {path}", run.dir)
+    return f"at {model.num_timesteps:,} steps; checkpoint {path}"
 
 
 def load_checkpoint(path: Path, vec_env: VecEnv, device: str) -> MaskablePPO:
