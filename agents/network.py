@@ -42,6 +42,10 @@ from torch.nn import functional as F
 
 from vigtavl_env.engine.actions import N_GLOBAL_VERBS, N_HEX_VERBS
 
+# The logit a masked action gets (log 0, as sb3-contrib's masking fills it): one constant for every
+# learner, so a masked action has probability exactly 0 in float32 wherever it is masked.
+MASKED_LOGIT = -1e8
+
 BOARD_CHANNEL = 0
 
 

@@ -59,6 +59,7 @@ from tqdm import tqdm
 
 from agents.az import AZNet, NetEvaluator, from_ppo, load_az_net, model_payload, net_from_payload
 from agents.gumbel import BatchedSearch, from_seats
+from agents.network import MASKED_LOGIT
 from agents.match import run_match
 from training.az_config import AZConfig
 from training.damage import loading
@@ -221,7 +222,7 @@ def update(net: AZNet, optimizer: th.optim.Optimizer, batch: tuple[np.ndarray, .
     obs, legal, policy, value = (th.as_tensor(x, device=device) for x in batch)
     logits, values = net(obs.float())
     pad = legal < 0
-    legal_logits = logits.gather(1, legal.clamp(min=0).long()).masked_fill(pad, -1e9)
+    legal_logits = logits.gather(1, legal.clamp(min=0).long()).masked_fill(pad, MASKED_LOGIT)
     logp = F.log_softmax(legal_logits, dim=1)  # normalised over the legal actions only
     policy_loss = -(policy * logp.masked_fill(pad, 0.0)).sum(1).mean()
     value_loss = F.mse_loss(values, value)
@@ -316,8 +317,7 @@ def learning_state(cfg: AZConfig, checkpoint: Path | None, device: th.device,
 
 
 def resolve_device(device: str) -> th.device:
-    if device == "auto":
-        return th.device("cuda" if th.cuda.is_available() else "cpu")
+    """The config's device as torch's (resolved by :func:`training.config.learner_device`)."""
     from training.config import learner_device
     return th.device(learner_device(device))
 

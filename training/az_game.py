@@ -39,11 +39,10 @@ from gymnasium import spaces
 from torch import nn
 from torch.nn import functional as F
 
-from agents.network import GridConvExtractor
+from agents.network import MASKED_LOGIT, GridConvExtractor
 from games.interface import GameState
 from games.registry import load_game
 
-MASKED = -1e8  # the masked-logit fill SB3's maskable distributions use
 
 
 @dataclass
@@ -228,7 +227,7 @@ def train_on(net: PolicyValueNet, data: Positions, cfg: AZGameConfig, seed: int)
         losses = []
         for idx in th.randperm(len(obs)).split(cfg.batch_size):
             logits, v = net(obs[idx])
-            logp = F.log_softmax(logits.masked_fill(~masks[idx], MASKED), dim=1)
+            logp = F.log_softmax(logits.masked_fill(~masks[idx], MASKED_LOGIT), dim=1)
             policy_loss = -(policies[idx] * logp).sum(1).mean()
             value_loss = F.mse_loss(v, values[idx])
             opt.zero_grad()

@@ -449,10 +449,12 @@ def save_config(cfg: Any, path: str | Path) -> None:
 
 
 def learner_device(device: str) -> str:
-    """The torch device the learner gets for ``device``: 'cuda' without a GPU warns in one line
-    and gives 'cpu' (SB3 would fall back to the CPU without a word; RLlib would ask Ray for a
-    GPU that is not there)."""
+    """The one resolver of a config's ``device`` for every trainer: 'auto' is 'cuda' when torch
+    finds a GPU, else 'cpu'; 'cuda' without a GPU warns in one line and gives 'cpu' (SB3 would
+    fall back to the CPU without a word; RLlib would ask Ray for a GPU that is not there)."""
     import torch as th
+    if device == "auto":
+        return "cuda" if th.cuda.is_available() else "cpu"
     if device == "cuda" and not th.cuda.is_available():
         warn("device cuda was asked for, but torch finds no GPU here (torch.cuda.is_available() "
              "is False): training on the CPU")

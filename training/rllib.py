@@ -42,7 +42,7 @@ import torch as th
 from gymnasium import spaces
 from tqdm import tqdm
 
-from agents.network import HexActionHead, HexConvExtractor, HexValueHead, policy_spec
+from agents.network import MASKED_LOGIT, HexActionHead, HexConvExtractor, HexValueHead, policy_spec
 from training.config import TrainConfig, learner_device
 from training.damage import loading
 from training.evaluate import best_so_far, interrupted_evaluation, record_evaluation
@@ -72,7 +72,6 @@ except ImportError as e:  # the extra is not installed: say how to get it, in on
 
 LEARNER = "learner"  # the learner's agent id (a random seat each game) and the module it trains
 SELF = "self"  # an opponent seat exposed to RLlib (a snapshot of the learner plays it)
-LOG_MASK_MIN = -1e8  # log(0) for masked actions, as sb3-contrib's masking
 RLLIB = "rllib"  # the checkpoint kind (training/runs.py)
 PROGRESS_FILE = "vigtavl_state.json"  # in each checkpoint: its timesteps and snapshots taken
 
@@ -183,7 +182,7 @@ class VigtavlRLModule(TorchRLModule, ValueFunctionAPI):
     def _logits(self, batch: dict[str, Any]) -> tuple[th.Tensor, th.Tensor]:
         obs = batch[Columns.OBS]
         features = self.features_extractor(obs["observations"])
-        mask = th.clamp(th.log(obs["action_mask"]), min=LOG_MASK_MIN)
+        mask = th.clamp(th.log(obs["action_mask"]), min=MASKED_LOGIT)
         return features, self.action_net(features) + mask
 
     def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
@@ -290,10 +289,8 @@ def algorithm_config(cfg: TrainConfig, gpu: bool | None = None) -> Any:
 
 
 def learner_gpu(device: str) -> bool:
-    """Whether the learner takes a GPU: ``cuda`` (a warning and the CPU when torch finds none)
-    or ``auto`` with one present."""
-    resolved = learner_device(device)
-    return resolved == "cuda" or (resolved == "auto" and th.cuda.is_available())
+    """Whether the learner takes a GPU (:func:`training.config.learner_device` says which)."""
+    return learner_device(device) == "cuda"
 
 
 # ------------------------------------------------------------------ training
