@@ -283,6 +283,7 @@ def test_bad_num_cpus_is_refused_by_the_parser(capsys):
 
 
 def test_sigterm_stops_a_ray_run_with_a_checkpoint_of_the_games_under_way(tmp_path):
+    pytest.importorskip("ray")
     tiny = tiny_net(tmp_path)
     sets = [f"start_from={tiny}", "search.simulations=2", "search.considered=2", "parallel_games=4", "batch_size=16",
             "max_steps=80", f"run_dir={tmp_path}", "run_name=r", "torch_threads=1", "device=cpu",
