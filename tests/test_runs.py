@@ -151,9 +151,11 @@ def test_cuda_without_a_gpu_says_so_in_one_line(monkeypatch: pytest.MonkeyPatch,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     import torch
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
-    assert learner_device("cuda") == "cpu" and learner_device("auto") == "auto"
+    assert learner_device("cuda") == "cpu" and learner_device("auto") == "cpu"
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "no GPU" in err[0] and "training on the CPU" in err[0]
+    assert len(err) == 1 and "no GPU" in err[0] and "training on the CPU" in err[0]  # auto says nothing
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    assert learner_device("auto") == learner_device("cuda") == "cuda" and learner_device("cpu") == "cpu"
 
 
 # ------------------------------------------------------------------ the Ray watchdog
