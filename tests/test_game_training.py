@@ -153,3 +153,9 @@ def test_sigterm_saves_a_checkpoint_and_says_how_to_resume(tmp_path, during: str
     assert proc.returncode == 143, err
     last = err.strip().splitlines()[-1]
     assert "stopped by SIGTERM" in last and f"--resume {run}" in last and "Traceback" not in err
+
+
+def test_an_evaluation_game_past_its_decision_cap_is_cut(pig_run) -> None:
+    capped = evaluate_game_model("pig", pig_run / "final_model.zip", "random", games=2, seed=0, max_decisions=3)
+    assert capped.truncated == 2 and capped.wins == 0
+    assert evaluate_game_model("pig", pig_run / "final_model.zip", "random", games=2, seed=0).truncated == 0

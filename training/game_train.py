@@ -42,7 +42,7 @@ from stable_baselines3.common.vec_env import VecMonitor
 from agents.game_ppo import PPOPlayer
 from agents.network import policy_spec
 from agents.stats import wilson_interval
-from arena.play import play_game
+from arena.play import GameStopped, play_game
 from games.batch import PlayerFactory
 from games.registry import load_game
 from training.config import TrainConfig, learner_device
@@ -56,6 +56,7 @@ from training.train import CheckpointCallback, ProgressBarCallback, StopOnSignal
 from training.vec import GameVecEnv, player_factory
 
 GAME_STATS_WINDOW = 100
+MAX_EVAL_DECISIONS = 2000
 AGENT_SEED_STRIDE = 16
 
 
@@ -79,9 +80,11 @@ class EvalResult:
 
 def evaluate_game_model(game: str, model: str | Path, opponent: str, games: int, seed: int,
                         num_players: int = 2, make: PlayerFactory | None = None,
-                        sample: bool = False) -> EvalResult:
+                        sample: bool = False, max_decisions: int = MAX_EVAL_DECISIONS) -> EvalResult:
     """``ppo:model`` against ``opponent`` in every other seat, its own seat rotated by game;
-    game ``g`` has seed ``seed + g``; ``sample``: the model draws its actions (seeded)."""
+    game ``g`` has seed ``seed + g``; ``sample``: the model draws its actions (seeded). A game
+    past ``max_decisions`` is cut: a deterministic policy can repeat a free move forever where a
+    game's move limit does not count it (Thrones' switches)."""
     make = make or player_factory(game)
     wins, cut = 0.0, 0
     for g in range(games):
@@ -89,11 +92,28 @@ def evaluate_game_model(game: str, model: str | Path, opponent: str, games: int,
         specs = [f"ppo:{model}" if k == seat else opponent for k in range(num_players)]
         players = [PPOPlayer(str(model), (seed + g) * AGENT_SEED_STRIDE + k, sample) if k == seat
                    else make(s, (seed + g) * AGENT_SEED_STRIDE + k) for k, s in enumerate(specs)]
-        rec = play_game(game, players, seed + g, g, specs)
+        try:
+            rec = play_game(game, _capped(players, max_decisions), seed + g, g, specs)
+        except GameStopped as stop:  # past the cap: cut, no win
+            rec = stop.record
         w = rec.winners
         wins += 1.0 / len(w) if seat in w and len(w) < num_players else 0.0
         cut += rec.truncated
     return EvalResult(opponent, games, wins, cut)
+
+
+def _capped(players: list[Any], cap: int) -> list[Any]:
+    """The players of one game, stopping it (GameStopped) past ``cap`` decisions in all."""
+    count = [0]
+
+    def wrap(player: Any) -> Any:
+        def play(view: Any, legal: list[int]) -> int:
+            count[0] += 1
+            if count[0] > cap:
+                raise GameStopped(f"past {cap} decisions")
+            return player(view, legal)
+        return play
+    return [wrap(p) for p in players]
 
 
 def train_game(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = True,
