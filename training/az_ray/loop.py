@@ -196,24 +196,24 @@ def _loop(cfg: AZConfig, run_dir: Path, stop: StopSignal, logger: RunLogger, lea
     while True:
         stop.check()
         prog.seconds = start_seconds + time.monotonic() - start
-        if rc.max_minutes and prog.seconds >= rc.max_minutes * 60:
-            break
-        if rc.max_positions and prog.positions >= rc.max_positions:
-            break
-        for k in pool.idle():
-            pool.submit(k, take_seeds())
-        results, lost = pool.finished(timeout=0.0 if learner.due() else 0.2)
-        queue.extendleft(reversed(lost))  # played again from their seeds
-        for res in results:
-            for packed in res["records"]:
-                record = GameRecord.unpack(packed)
-                learner.receive(record)
-                window.append(record)
-                positions += record.positions
-        learner.train(UPDATES_PER_TURN)
-        _evaluate(cfg, run_dir, prog, learner, evals, panel, logger, weights_cache, progress)
-        if time.monotonic() - log_clock >= rc.log_seconds:
-            wall = time.monotonic() - log_clock
+        # the end: a last log row for what came in since the one before, then out
+        ending = bool(rc.max_minutes and prog.seconds >= rc.max_minutes * 60) or \
+            bool(rc.max_positions and prog.positions >= rc.max_positions)
+        if not ending:
+            for k in pool.idle():
+                pool.submit(k, take_seeds())
+            results, lost = pool.finished(timeout=0.0 if learner.due() else 0.2)
+            queue.extendleft(reversed(lost))  # played again from their seeds
+            for res in results:
+                for packed in res["records"]:
+                    record = GameRecord.unpack(packed)
+                    learner.receive(record)
+                    window.append(record)
+                    positions += record.positions
+            learner.train(UPDATES_PER_TURN)
+            _evaluate(cfg, run_dir, prog, learner, evals, panel, logger, weights_cache, progress)
+        if ending or time.monotonic() - log_clock >= rc.log_seconds:
+            wall = max(time.monotonic() - log_clock, 1e-9)  # the last row may come right after one
             searched = call(pool.store, "searched_total")  # as the actors last said: games under way too
             row = {"time/total_timesteps": prog.positions, "selfplay/games": prog.games,
                    "selfplay/positions_per_s": positions / wall,
@@ -230,6 +230,8 @@ def _loop(cfg: AZConfig, run_dir: Path, stop: StopSignal, logger: RunLogger, lea
                     f"lag {row.get('lag/mean_versions', 0.0):.2f}, best {prog.generation}")
             positions, searched_then = 0, searched
             window, learner.busy, log_clock = [], 0.0, time.monotonic()
+        if ending:
+            break
         if clock.due():
             save_checkpoint(run_dir, learner.net, learner.optimizer, learner.buffer, _with_pending(prog, pool, queue))
             clock.restart()
