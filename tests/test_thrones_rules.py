@@ -297,6 +297,21 @@ def test_no_draw_rule_the_move_limit_truncates():
     assert st.is_truncated() and not st.is_terminal() and st.returns() == [0.0, 0.0]
 
 
+def test_endless_switches_are_cut_by_the_decision_limit():
+    """A Warhorse switches with "any number of" pieces: with the same one back and forth the turn
+    never ends, so the decision limit cuts the game (G12), as the move limit does (G11)."""
+    st = play(pos({"d3": ".W", "d4": ".s"}, max_decisions=9), "select d3")
+    where = "d3"
+    for _ in range(50):  # bounded: without the limit this turn would never end
+        if st.is_over():
+            break
+        where = "d4" if where == "d3" else "d3"
+        play(st, f"switch {where}")
+        assert st.turn == 0 or st.is_over()  # still the first player's one turn
+    assert st.is_truncated() and not st.is_terminal() and st.returns() == [0.0, 0.0]
+    assert len(st.history) == 9 and st.legal_actions() == []
+
+
 def test_dragon_passes_every_survival_check():
     st = play(pos({"c2": "~D"}), "select c2", "move c3")
     assert checks(st) == [] and at(st, "c3") == "0:dragon"

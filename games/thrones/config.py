@@ -82,6 +82,9 @@ class ThronesConfig:
     favor_kind: str = "choose"  #: the favor's kind named when used; "tile": the acting
     #: piece's tile decides (the source)
     max_moves: int = 300  #: turns after the reveal before the game is cut (truncation)
+    #: decisions in all (setup included) before the game is cut: a Warhorse may switch "with any
+    #: number of" pieces, so one turn can go on without end (two pieces switched back and forth)
+    max_decisions: int = 20_000
 
     @property
     def width(self) -> int:
@@ -131,6 +134,7 @@ def make_config(**options: Any) -> ThronesConfig:
     _int("favor_max", vals["favor_max"], 0, 255)
     _int("dragon_dist", vals["dragon_dist"], 1, 255)
     _int("max_moves", vals["max_moves"], 1, 1_000_000)
+    _int("max_decisions", vals["max_decisions"], 1, 100_000_000)
     tiles = vals["tile_amounts"] = _amounts("tile_amounts", vals["tile_amounts"], 5)
     mids = vals["middle_amounts"] = _amounts("middle_amounts", vals["middle_amounts"], 4)
     pieces = vals["piece_amounts"] = _amounts("piece_amounts", vals["piece_amounts"], 10)

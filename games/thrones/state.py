@@ -213,6 +213,10 @@ class ThronesState(GameState):
             raise IllegalAction(f"action {str(action)[:20]} is not legal now")
         self.history.append(action)
         self.apply_code(action)
+        if len(self.history) >= self.cfg.max_decisions and not self.is_over():
+            self.truncated = True  # the decision limit: a turn of endless switches ends here
+            self._legal = None
+            self.log_event({"kind": "truncated", "decisions": len(self.history)})
 
     def apply_code(self, action: int) -> None:
         """Carry out a code known to be legal (also the resumption of an asked check)."""
