@@ -7,7 +7,7 @@ from typing import Any
 
 from .config import make_config
 
-VERSION = "thrones-1"
+VERSION = "thrones-2"  # 2: the decision limit (max_decisions, rules row G12)
 PHASES = ("setup", "play", "over")
 
 
