@@ -104,3 +104,65 @@ def test_no_import_circles() -> None:
         if m not in state:
             visit(m)
     assert not circles, "import circles: " + "; ".join(" -> ".join(c) for c in circles)
+
+
+# --- above the games, only the interface (issue 56) ---------------------------------------------
+# A game's own modules: its engine and its adapters. The layers above reach a game only through
+# games.interface and games.registry (load_game), never by importing these.
+GAME_PACKAGES = ("vigtavl_env", "games.thrones", "games.pig")
+# A game's own bots and kinds table live in agents/ beside the generic agents and may read it.
+GAME_OWN_AGENTS = ("agents.heuristic", "agents.tactics", "agents.thrones", "agents.registry")
+GUARDED = ("arena", "webapp", "training", "agents")
+# Vigtavl's modules above its engine that still read it directly, each with why. The list may only
+# shrink: a module taken off the engine must leave it (the test below fails while it is named
+# here and reads no game), and no new module may join it.
+STILL_ON_VIGTAVL = {
+    "agents.az": "Vigtavl's AlphaZero agent: the hex network over its engine state",
+    "agents.gumbel": "the Gumbel search of Vigtavl's engine states",
+    "agents.human": "Vigtavl's terminal player (arena.terminal plays any game)",
+    "agents.match": "Vigtavl's match runner, kept for its maps, variants and results files",
+    "agents.network": "the hex network's verb counts",
+    "agents.ppo": "Vigtavl's PPO agent (agents.game_ppo plays any game's)",
+    "agents.records": "Vigtavl's results files",
+    "agents.replay": "Vigtavl's replay of its results files",
+    "agents.search": "Vigtavl's search bot base",
+    "training.az": "Vigtavl's AlphaZero loop (training.az_game runs any game's)",
+    "training.az_bench": "Vigtavl's AlphaZero benchmark",
+    "training.az_ray.actors": "the Ray actors play Vigtavl's engine",
+    "training.az_ray.value_check": "Vigtavl's value-head check by phase",
+    "training.config": "Vigtavl's default move limit",
+    "training.league": "Vigtavl's league env",
+    "training.rllib": "Vigtavl's RLlib env (training.rllib_game runs any game's)",
+    "training.transfer": "Vigtavl's network transfer between channel layouts",
+    "webapp.guards": "Vigtavl's maps in the web app's guard",
+    "webapp.moves": "Vigtavl's moves as the web page draws them",
+    "webapp.replays": "Vigtavl's replays in the web app",
+    "webapp.sessions": "Vigtavl's live games in the web app",
+    "webapp.view": "Vigtavl's board as the web page draws it",
+}
+
+
+def reads_a_game(module: str) -> list[str]:
+    return sorted(m for m in GRAPH[module] if m.startswith(GAME_PACKAGES) and
+                  any(m == p or m.startswith(p + ".") for p in GAME_PACKAGES))
+
+
+def guarded(module: str) -> bool:
+    return module.startswith(GUARDED) and not any(
+        module == p or module.startswith(p + ".") for p in GAME_OWN_AGENTS)
+
+
+def test_the_layers_above_the_games_import_no_games_module():
+    offenders = {m: reads_a_game(m) for m in GRAPH if guarded(m) and reads_a_game(m)}
+    new = {m: v for m, v in offenders.items() if m not in STILL_ON_VIGTAVL}
+    assert not new, f"these modules read a game's own modules, not games.interface: {new}"
+
+
+def test_the_list_of_modules_still_on_vigtavl_only_shrinks():
+    freed = sorted(m for m in STILL_ON_VIGTAVL if m not in GRAPH or not reads_a_game(m))
+    assert not freed, f"no longer read Vigtavl's modules: take them off STILL_ON_VIGTAVL: {freed}"
+
+
+def test_the_guard_sees_an_import_of_a_game():
+    assert reads_a_game("webapp.view") and not reads_a_game("arena.match")
+    assert not guarded("agents.thrones.search") and guarded("agents.generic") and guarded("training.train")
