@@ -48,7 +48,8 @@ def test_finished_games_hand_back_their_last_view_and_the_next_game_starts_at_on
             for i in np.flatnonzero(done):
                 assert infos["final_obs"][i].shape == obs[i].shape
                 assert not np.array_equal(infos["final_obs"][i], obs[i])  # a new game's first view
-                assert "game" in infos["final_info"][i]
+                assert infos["final_info"]["_game"][i] and infos["final_info"]["game"]["tokens"][i] is not None
+            assert (infos["final_info"]["_game"] == done).all()  # batched, gymnasium's way
             ended += int(done.sum())
         else:
             assert "final_obs" not in infos

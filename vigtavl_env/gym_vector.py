@@ -10,9 +10,10 @@
 A ``gymnasium.vector.VectorEnv`` over :class:`~vigtavl_env.vector.VigtavlVectorEnv` (the SB3
 ``VecEnv`` that steps N games in one call): the same games, the same speed. Its autoreset mode
 is ``SAME_STEP`` (``metadata["autoreset_mode"]``): the step that ends a game returns the next
-game's first observation and mask, and the finished game's last observation and info in
-``infos["final_obs"]`` and ``infos["final_info"]`` (masked by ``infos["_final_obs"]``), as
-gymnasium's own vector envs write them in that mode. A game cut off at ``max_steps`` is
+game's first observation and mask, and the finished game's last observation in
+``infos["final_obs"]`` (masked by ``infos["_final_obs"]``) and its info batched in
+``infos["final_info"]`` (``["game"]["tokens"][i]``, masked by ``["_game"]``), as gymnasium's own
+vector envs write them in that mode, and as :class:`games.vector.GameVectorEnv` does. A game cut off at ``max_steps`` is
 truncated, not terminated. ``infos["action_mask"]`` (int8) and ``action_masks()`` (bool) give
 the legal actions of every row; ``infos["game"]`` the finished games' summaries.
 """
@@ -60,12 +61,12 @@ class VigtavlGymVectorEnv(VectorEnv):
         infos: dict[str, Any] = {"action_mask": self.venv.action_masks().astype(np.int8)}
         if dones.any():
             final_obs = np.empty(self.num_envs, dtype=object)
-            final_info = np.empty(self.num_envs, dtype=object)
+            final_info: dict[str, Any] = {}
             games = np.empty(self.num_envs, dtype=object)
-            for i in np.flatnonzero(dones):
+            for i in np.flatnonzero(dones):  # final_info batched as gymnasium's own envs batch it
                 info = dict(step_infos[i])
                 final_obs[i] = info.pop("terminal_observation", None)
-                final_info[i] = info
+                final_info = self._add_info(final_info, info, i)
                 games[i] = info.get("game")
             infos.update(final_obs=final_obs, _final_obs=dones.copy(), final_info=final_info,
                          _final_info=dones.copy(), game=games, _game=dones.copy())
