@@ -9,6 +9,7 @@
     vigtavl play --watch --agents greedy,random
     vigtavl serve --results runs/   # play, watch and replay in a web browser
     vigtavl train --config configs/ppo_quick.yaml --set seed=1
+    vigtavl exploit --game thrones --target greedy --steps 1000000   # how exploitable an agent is
     vigtavl az train --config az          # self-play with search and learning (vigtavl az bench: throughput)
     vigtavl evaluate --model runs/<run>/best_model.zip --opponents random,greedy --games 200
     vigtavl plot runs/<run>
@@ -409,6 +410,47 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------------------------ exploit
+def add_exploit(sub: Any) -> None:
+    from training.exploit import DEFAULT_GAMES, DEFAULT_STEPS
+    p = sub.add_parser("exploit", help="how exploitable an agent is: a fresh PPO learner trained against it alone",
+                       description="Train a fresh PPO learner for --steps against the target agent alone "
+                                   "(training/game_train.py), then play --games games against the target on "
+                                   "new seeds; prints the win rate reached with its 95%% interval and writes "
+                                   "exploit.json, exploit_curve.txt and exploit_curve.png in the run folder.")
+    p.add_argument("--game", dest="game_name", required=True, metavar="NAME",
+                   help="the game (thrones, pig: any registered game but vigtavl, trained through the game interface)")
+    p.add_argument("--target", required=True, help="the frozen agent to exploit (a spec of the game: greedy, "
+                                                   "ppo:PATH, ...)")
+    p.add_argument("--steps", type=positive_int, default=DEFAULT_STEPS,
+                   help=f"the learner's training budget in steps (default {DEFAULT_STEPS:,})")
+    p.add_argument("--games", type=positive_int, default=DEFAULT_GAMES,
+                   help=f"final games against the target (default {DEFAULT_GAMES})")
+    p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="the run folder, new or empty (default runs/exploit-GAME-TARGET-<time>)")
+    p.add_argument("--config", default=None,
+                   help="the learner's config (default: configs/ppo_GAME.yaml where shipped)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a learner setting (not its opponents, budget or evaluation); repeatable")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    p.set_defaults(func=cmd_exploit)
+
+
+def cmd_exploit(args: argparse.Namespace) -> int:
+    from training.exploit import RESULT_FILE, exploit
+    from training.stopping import TrainingStopped
+    try:
+        result = exploit(args.game_name, args.target, args.steps, args.seed, args.out, args.games,
+                         args.config, args.set, progress=not args.no_progress)
+    except TrainingStopped as e:
+        print(f"vigtavl exploit: {e}", file=sys.stderr)
+        return e.status
+    print(result.summary())
+    print(f"results in {result.run_dir}/{RESULT_FILE} (curve: exploit_curve.txt, exploit_curve.png)")
+    return 0
+
+
 # ------------------------------------------------------------------ az
 def add_az(sub: Any) -> None:
     p = sub.add_parser("az", help="self-play with search and learning in one loop (Gumbel AlphaZero)",
@@ -625,7 +667,7 @@ def port_number(text: str) -> int:
 
 # ------------------------------------------------------------------ the parser
 SUBCOMMANDS: tuple[Callable[[Any], None], ...] = (add_match, add_tournament, add_replay, add_play, add_serve,
-                                                  add_train, add_az, add_evaluate, add_plot, add_compile)
+                                                  add_train, add_exploit, add_az, add_evaluate, add_plot, add_compile)
 
 
 class VersionAction(argparse.Action):
