@@ -5,6 +5,11 @@ plays its most likely legal action for the seat it is asked for, from that seat'
 of the view it is handed (so it sees what its seat may see, nothing more); with ``sample``
 (training's evaluation when ``eval_sample`` is set) it draws its action from the policy, seeded. A model of another
 board shape or number of actions is refused at its first decision, in one line.
+
+``ppo:pretrained`` is the game's shipped model, ``agents/pretrained/<game>/<game>_ppo.zip``
+(:func:`pretrained_path`; Thrones': ``agents/pretrained/thrones/thrones_ppo.zip``): the same spec
+that names Vigtavl's shipped network (:mod:`agents.ppo`) names each game's own. A game that ships
+none yet is refused in one line.
 """
 
 from __future__ import annotations
@@ -20,12 +25,26 @@ import torch as th
 from games.interface import GameState
 
 MODEL_CACHE_SIZE = 8
+PRETRAINED = "pretrained"
+PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
 
 
-def model_path(arg: str) -> Path:
-    """The model file ``ppo:PATH`` names (ValueError, one line, if there is none)."""
+def pretrained_path(game: str) -> Path:
+    """Where ``game``'s shipped model is (read when called, so a test may point it elsewhere)."""
+    return PRETRAINED_DIR / game / f"{game}_ppo.zip"
+
+
+def model_path(arg: str, game: str | None = None) -> Path:
+    """The model file ``ppo:PATH`` names, or ``ppo:pretrained`` for ``game`` (ValueError, one
+    line, if there is none)."""
     if not arg:
         raise ValueError("ppo takes the path of a model: ppo:runs/<run>/best_model.zip")
+    if arg == PRETRAINED and game is not None:
+        path = pretrained_path(game)
+        if not path.is_file():
+            raise ValueError(f"no pretrained model of {game} is shipped yet (agents/pretrained/{game}/{path.name}"
+                             f" is missing); train one with vigtavl train --game {game} and play it as ppo:PATH")
+        return path.resolve()
     path = Path(arg).expanduser()
     if not path.is_file():
         raise ValueError(f"model {arg[:80]!r} does not exist (train one with vigtavl train --game NAME)")
@@ -48,9 +67,9 @@ def _load(path: str, mtime_ns: int, size: int) -> Any:
     return model
 
 
-def load_game_model(arg: str) -> Any:
-    """The MaskablePPO saved at ``arg``, cached until the file changes."""
-    path = model_path(arg)
+def load_game_model(arg: str, game: str | None = None) -> Any:
+    """The MaskablePPO saved at ``arg`` (``pretrained``: ``game``'s), cached until the file changes."""
+    path = model_path(arg, game)
     st = path.stat()
     return _load(str(path), st.st_mtime_ns, st.st_size)
 
@@ -58,8 +77,8 @@ def load_game_model(arg: str) -> Any:
 class PPOPlayer:
     """A trained model's most likely legal action (module docstring)."""
 
-    def __init__(self, arg: str, seed: int | None = None, sample: bool = False) -> None:
-        self.model = load_game_model(arg)
+    def __init__(self, arg: str, seed: int | None = None, sample: bool = False, game: str | None = None) -> None:
+        self.model = load_game_model(arg, game)
         self.name, self.sample = arg, sample
         self.rng = np.random.default_rng(seed)
 

@@ -7,7 +7,8 @@ other seats' secrets replaced, the dice reseeded) and the legal actions, and ret
 - ``rollout`` / ``rollout:N``: flat Monte Carlo: each legal action is tried in N random
   playouts (default 8) of the view and the one with the best mean return for its seat is
   played. It plays on the view, so it never sees what its seat may not.
-- ``ppo:PATH``: a MaskablePPO model trained on the game (:mod:`agents.game_ppo`).
+- ``ppo:PATH``: a MaskablePPO model trained on the game (:mod:`agents.game_ppo`); ``ppo:pretrained``
+  the game's shipped one, where the table of that game's kinds binds the game (:func:`ppo_kind`).
 """
 
 from __future__ import annotations
@@ -73,14 +74,19 @@ GENERIC_KINDS: dict[str, tuple[str, Callable[[str, int | None], Player]]] = {
     "random": ("uniform over the legal actions", lambda arg, seed: RandomPlayer(seed)),
     "rollout": ("flat Monte Carlo, N random playouts per action (rollout:N, default 8)",
                 lambda arg, seed: RolloutPlayer(_rollouts(arg), seed)),
-    "ppo": ("a MaskablePPO model trained on this game, its most likely action (ppo:PATH)",
-            lambda arg, seed: _ppo_player(arg)),
+    "ppo": ("a MaskablePPO model trained on this game, its most likely action (ppo:PATH, or ppo:pretrained "
+            "for the game's shipped one)", lambda arg, seed: _ppo_player(arg)),
 }
 
 
-def _ppo_player(arg: str) -> Player:
+def _ppo_player(arg: str, game: str | None = None) -> Player:
     from agents.game_ppo import PPOPlayer  # torch and SB3 only when a model plays
-    return PPOPlayer(arg)
+    return PPOPlayer(arg, game=game)
+
+
+def ppo_kind(game: str) -> Callable[[str, int | None], Player]:
+    """The ``ppo`` factory of ``game``'s table: ``ppo:pretrained`` is that game's shipped model."""
+    return lambda arg, seed: _ppo_player(arg, game)
 
 
 def make_generic(spec: str, seed: int | None = None) -> Player:

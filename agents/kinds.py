@@ -23,7 +23,7 @@ from typing import Any
 
 from games import load_game
 
-from .generic import GENERIC_KINDS, Player
+from .generic import GENERIC_KINDS, Player, ppo_kind
 
 GROUP = "vigtavl.game_agents"
 MAX_SPEC_CHARS = 300
@@ -82,11 +82,12 @@ class AgentSpec:
 GENERIC_ARGUMENTS = {"rollout": "N", "ppo": "PATH"}  # what follows the ':' of a generic kind
 
 
-def _generic() -> dict[str, AgentKind]:
+def _generic(game: str) -> dict[str, AgentKind]:
+    """The generic kinds as ``game``'s rows (its ``ppo`` knows the game, for ``ppo:pretrained``)."""
     out = {}
     for name, (description, factory) in GENERIC_KINDS.items():
-        out[name] = AgentKind(name, description, factory, argument=GENERIC_ARGUMENTS.get(name, ""),
-                              model=name == "ppo")
+        out[name] = AgentKind(name, description, ppo_kind(game) if name == "ppo" else factory,
+                              argument=GENERIC_ARGUMENTS.get(name, ""), model=name == "ppo")
     return out
 
 
@@ -101,7 +102,7 @@ def kinds_for(game: str) -> dict[str, AgentKind]:
     """Every kind that plays ``game``: the generic ones, then the game's own (which win a
     clash of names). ValueError (one line) for an unknown game."""
     load_game(game)
-    table = _generic()
+    table = _generic(game)
     for ep in entry_points(group=GROUP):
         if ep.name == game:
             try:

@@ -1,0 +1,62 @@
+"""``ppo:pretrained`` per game (issue 58 item 3): the spec names each game's shipped model,
+``agents/pretrained/<game>/<game>_ppo.zip`` (Thrones': ``thrones/thrones_ppo.zip``), as it names
+Vigtavl's without ``--game``; a game that ships none is refused in one line. The shipped folder is
+pointed at a temporary one holding a tiny pig model trained here."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+import agents.game_ppo as game_ppo
+from agents.kinds import kinds_for, make_player
+from arena.match import run_match
+from games import load_game
+from vigtavl.cli import main
+
+
+@pytest.fixture(scope="module")
+def tiny_pig_model(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("pig")
+    sets = ["total_timesteps=64", "eval_every=0", "n_envs=2", "n_steps=32", "batch_size=32", "n_epochs=1",
+            "net.channels=4", "net.blocks=1", "net.hidden=[8]", f"run_dir={tmp}", "run_name=r", "checkpoint_minutes=0"]
+    assert main(["train", "--game", "pig", "--no-progress", *[a for s in sets for a in ("--set", s)]]) == 0
+    return tmp / "r" / "final_model.zip"
+
+
+@pytest.fixture
+def shipped(tmp_path, monkeypatch, tiny_pig_model):
+    """A shipped folder with pig's model only."""
+    monkeypatch.setattr(game_ppo, "PRETRAINED_DIR", tmp_path)
+    (tmp_path / "pig").mkdir()
+    shutil.copy(tiny_pig_model, tmp_path / "pig" / "pig_ppo.zip")
+    return tmp_path
+
+
+def test_ppo_pretrained_plays_the_games_own_shipped_model(shipped) -> None:
+    player = make_player("pig", "ppo:pretrained", 0)
+    assert player.model is game_ppo.load_game_model(str(shipped / "pig" / "pig_ppo.zip"))
+    state = load_game("pig").new_state(2, 5)
+    assert player(state.view_for(state.current_player()), state.legal_actions()) in state.legal_actions()
+    records = run_match("pig", ["ppo:pretrained", "random"], games=2)
+    assert len(records) == 2 and all(r.returns for r in records)
+
+
+def test_a_game_that_ships_no_model_is_refused_in_one_line(shipped, capsys) -> None:
+    with pytest.raises(ValueError, match=r"no pretrained model of thrones .*thrones/thrones_ppo\.zip") as e:
+        make_player("thrones", "ppo:pretrained", 0)  # pig's model is not taken for thrones
+    assert "\n" not in str(e.value)
+    assert main(["match", "--game", "thrones", "--agents", "ppo:pretrained,greedy", "--games", "2",
+                 "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no pretrained model of thrones" in err[0] and "Traceback" not in err[0]
+    assert main(["match", "--game", "pig", "--agents", "ppo:pretrained,random", "--games", "2", "--no-progress"]) == 0
+
+
+def test_vigtavls_pretrained_stays_its_own_and_a_path_stays_a_path(shipped, tiny_pig_model) -> None:
+    from agents.registry import KINDS
+    assert kinds_for("vigtavl")["ppo"] is KINDS["ppo"]  # Vigtavl's table: agents.ppo's shipped networks
+    assert make_player("pig", f"ppo:{tiny_pig_model}", 0).model is game_ppo.load_game_model(str(tiny_pig_model))
+    with pytest.raises(ValueError, match="does not exist"):
+        game_ppo.PPOPlayer("pretrained")  # no game: a file named 'pretrained', which there is not
