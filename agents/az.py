@@ -36,7 +36,7 @@ import torch as th
 from torch import nn
 
 from agents.gumbel import BatchedSearch, SearchConfig
-from agents.network import HexActionHead, HexConvExtractor, HexValueHead
+from agents.network import ActionPlanesHead, HexConvExtractor, PooledValueHead
 from vigtavl_env.agent import Agent, AgentUnavailableError
 from vigtavl_env.codec import ActionCodec
 from vigtavl_env.engine import GameState, legal_actions
@@ -44,6 +44,7 @@ from vigtavl_env.engine.actions import N_GLOBAL_VERBS, N_HEX_VERBS
 from vigtavl_env.engine.state import PHASE_NAMES, PLACEMENT
 from vigtavl_env.engine.version import ENV_NAME
 from vigtavl_env.observation import ObservationEncoder
+from vigtavl_env.search_steps import ENGINE_STEPS
 
 FORMAT = "vigtavl-az/1"
 # az-search's defaults (docs/changelog.md, "`ppo:pretrained-4p` shipped, `az-search` batched"): a Sequential Halving pass goes to
@@ -80,9 +81,9 @@ class AZNet(nn.Module):
         self.sizes = {"channels": int(channels), "blocks": int(blocks), "hidden": [int(x) for x in hidden]}
         space = gymnasium.spaces.Box(-np.inf, np.inf, (c, h, w), dtype=np.float32)
         self.trunk = HexConvExtractor(space, channels=channels, blocks=blocks)
-        self.policy = HexActionHead(channels, h, w)
-        self.value = HexValueHead(channels, h, w, list(hidden), outputs=n_players)
         self.n_actions = N_HEX_VERBS * h * w + N_GLOBAL_VERBS
+        self.policy = ActionPlanesHead(channels, h, w, self.n_actions)
+        self.value = PooledValueHead(channels, h, w, list(hidden), outputs=n_players)
 
     def forward(self, obs: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
         latent = self.trunk(obs)
@@ -96,7 +97,7 @@ def from_ppo(model: Any) -> AZNet:
     others (exact for 2 players, whose results sum to zero)."""
     policy = model.policy
     fe = policy.features_extractor
-    if not isinstance(fe, HexConvExtractor) or not isinstance(policy.action_net, HexActionHead):
+    if not isinstance(fe, HexConvExtractor) or not isinstance(policy.action_net, ActionPlanesHead):
         raise ValueError("only a `policy: cnn` PPO model (agents.network.HexCnnPolicy) converts to an az network")
     from agents.ppo import model_players
     n = model_players(model)
@@ -273,7 +274,7 @@ class AZSearchAgent(Agent):
         self.cfg = SearchConfig(simulations=simulations, considered=considered, c_scale=c_scale, gumbel_scale=0.0,
                                 leaves_per_round=considered)
         self.evaluator = NetEvaluator(net)
-        self.search = BatchedSearch(self.evaluator, net.n_players, self.cfg, seed=seed)
+        self.search = BatchedSearch(self.evaluator, net.n_players, self.cfg, seed=seed, steps=ENGINE_STEPS)
         self.seat = 0
 
     def reset(self, seat: int, seed: int | None = None) -> None:

@@ -16,11 +16,13 @@ six neighbours.
   of that game).
 - ``policy: mlp`` -- sb3-contrib's ``MaskableActorCriticPolicy`` with that extractor: trunk,
   flatten, MLP, one logit per action.
-- ``policy: cnn`` -- :class:`HexCnnPolicy`, fully convolutional: a 1x1 convolution turns the trunk
-  into 55 planes, one per hex verb (``N_HEX_VERBS``), flattened plane by plane, which is exactly
-  the env's layout ``index = verb * HW + tensor_cell`` (``codec.py``); the six logits of the
-  global verbs (end activation, end turn, no defence, the three setup loads: ``N_GLOBAL_VERBS``)
-  and the value come from the trunk pooled over the hexagon (mean and max).
+- ``policy: cnn`` -- :class:`HexCnnPolicy`, fully convolutional, for any game whose action codec
+  is laid out ``code = verb * HW + cell`` then the global verbs (Vigtavl's ``codec.py``, Thrones'
+  ``codec.py``): a 1x1 convolution turns the trunk into one plane per cell verb, flattened plane
+  by plane, which is exactly that layout; the global verbs' logits and the value come from the
+  trunk pooled over the board (mean and max). The counts come from the board's shape and the
+  game's number of actions (:func:`verb_counts`): 55 cell verbs and 6 global ones for Vigtavl,
+  24 and 4 for Thrones; the trunk is the hex one on a hex board, the plain one on a grid.
 
 Training builds these (``training.train``, ``training.rllib``); :mod:`agents.ppo` loads trained
 models as agents.
@@ -40,7 +42,6 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 from torch.nn import functional as F
 
-from vigtavl_env.engine.actions import N_GLOBAL_VERBS, N_HEX_VERBS
 
 # The logit a masked action gets (log 0, as sb3-contrib's masking fills it): one constant for every
 # learner, so a masked action has probability exactly 0 in float32 wherever it is masked.
@@ -127,29 +128,54 @@ def hex_pool(x: th.Tensor) -> th.Tensor:
     return th.cat([flat.sum(-1) / n_cells, flat.amax(-1)], dim=1)
 
 
-# ------------------------------------------------------------------ the fully convolutional head
-class HexActionHead(nn.Module):
-    """Trunk -> logits in the env's action order: 55 verb planes (verb * HW + cell), then globals."""
+def grid_pool(x: th.Tensor) -> th.Tensor:
+    """``(B, C, H, W)`` trunk features -> ``(B, 2C)``: mean over every cell of a grid and max."""
+    flat = x.flatten(2)
+    return th.cat([flat.mean(-1), flat.amax(-1)], dim=1)
 
-    def __init__(self, channels: int, height: int, width: int) -> None:
+
+def board_pool(extractor: nn.Module) -> Callable[[th.Tensor], th.Tensor]:
+    """The pooling over the board that ``extractor``'s trunk lies on: the hexagon's or the grid's."""
+    return hex_pool if isinstance(extractor, HexConvExtractor) else grid_pool
+
+
+def verb_counts(n_actions: int, height: int, width: int) -> tuple[int, int]:
+    """``(cell verbs, global verbs)`` of a codec laid out ``verb * HW + cell``, then the globals
+    (fewer than the board's cells): what the fully convolutional head needs to know of a game."""
+    cell_verbs, global_verbs = divmod(int(n_actions), height * width)
+    if cell_verbs < 1:
+        raise ValueError(f"{n_actions} actions are fewer than one verb on each of a {height}x{width} "
+                         f"board's cells: the convolutional policy needs verb * HW + cell codes")
+    return cell_verbs, global_verbs
+
+
+# ------------------------------------------------------------------ the fully convolutional head
+class ActionPlanesHead(nn.Module):
+    """Trunk -> logits in the codec's order: one plane per cell verb (verb * HW + cell), then the
+    global verbs from the pooled trunk."""
+
+    def __init__(self, channels: int, height: int, width: int, n_actions: int,
+                 pool: Callable[[th.Tensor], th.Tensor] = hex_pool) -> None:
         super().__init__()
-        self.channels, self.height, self.width = channels, height, width
-        self.verbs = nn.Conv2d(channels, N_HEX_VERBS, kernel_size=1)
-        self.globals = nn.Linear(2 * channels, N_GLOBAL_VERBS)
+        self.channels, self.height, self.width, self.pool = channels, height, width, pool
+        cell_verbs, global_verbs = verb_counts(n_actions, height, width)
+        self.verbs = nn.Conv2d(channels, cell_verbs, kernel_size=1)
+        self.globals = nn.Linear(2 * channels, global_verbs)
 
     def forward(self, latent: th.Tensor) -> th.Tensor:
         x = latent.view(-1, self.channels, self.height, self.width)
-        hex_logits = self.verbs(x).flatten(1)  # (B, 55 * H * W): plane v, row, col -> v * HW + row * W + col
-        return th.cat([hex_logits, self.globals(hex_pool(x))], dim=1)
+        cell_logits = self.verbs(x).flatten(1)  # (B, V * H * W): plane v, row, col -> v * HW + row * W + col
+        return th.cat([cell_logits, self.globals(self.pool(x))], dim=1)
 
 
-class HexValueHead(nn.Module):
-    """Trunk -> pooled over the hexagon -> MLP -> value (``outputs`` values: 1 for PPO's critic,
+class PooledValueHead(nn.Module):
+    """Trunk -> pooled over the board -> MLP -> value (``outputs`` values: 1 for PPO's critic,
     one per player for :mod:`agents.az`'s value vector)."""
 
-    def __init__(self, channels: int, height: int, width: int, hidden: list[int], outputs: int = 1) -> None:
+    def __init__(self, channels: int, height: int, width: int, hidden: list[int], outputs: int = 1,
+                 pool: Callable[[th.Tensor], th.Tensor] = hex_pool) -> None:
         super().__init__()
-        self.channels, self.height, self.width = channels, height, width
+        self.channels, self.height, self.width, self.pool = channels, height, width, pool
         layers: list[nn.Module] = []
         size = 2 * channels
         for h in hidden:
@@ -159,7 +185,7 @@ class HexValueHead(nn.Module):
         self.mlp = nn.Sequential(*layers)
 
     def forward(self, latent: th.Tensor) -> th.Tensor:
-        return self.mlp(hex_pool(latent.view(-1, self.channels, self.height, self.width)))
+        return self.mlp(self.pool(latent.view(-1, self.channels, self.height, self.width)))
 
 
 class _SharedLatent(nn.Module):
@@ -180,9 +206,11 @@ class _SharedLatent(nn.Module):
 
 
 class HexCnnPolicy(MaskableActorCriticPolicy):
-    """Maskable actor-critic with the fully convolutional action head (see the module docstring).
+    """Maskable actor-critic with the fully convolutional action head (see the module docstring),
+    on a hex board or a grid. (Its name is older than the grid: saved models name this class.)
 
-    Needs ``features_extractor_class=HexConvExtractor``; ``value_hidden`` sizes the value MLP.
+    Needs ``features_extractor_class`` :class:`HexConvExtractor` or :class:`GridConvExtractor`;
+    ``value_hidden`` sizes the value MLP.
     """
 
     def __init__(self, *args: Any, value_hidden: list[int] | tuple[int, ...] = (256,), **kwargs: Any) -> None:
@@ -199,15 +227,12 @@ class HexCnnPolicy(MaskableActorCriticPolicy):
 
     def _build(self, lr_schedule: Any) -> None:
         fe = self.features_extractor
-        if not isinstance(fe, HexConvExtractor):
-            raise ValueError("HexCnnPolicy needs features_extractor_class=HexConvExtractor")
-        expected = N_HEX_VERBS * fe.height * fe.width + N_GLOBAL_VERBS
-        if self.action_space.n != expected:
-            raise ValueError(f"HexCnnPolicy: action space has {self.action_space.n} actions, the hex "
-                             f"layout of a {fe.height}x{fe.width} tensor has {expected}")
+        if not isinstance(fe, (HexConvExtractor, GridConvExtractor)):
+            raise ValueError("HexCnnPolicy needs features_extractor_class HexConvExtractor or GridConvExtractor")
+        pool = board_pool(fe)
         self._build_mlp_extractor()
-        self.action_net = HexActionHead(fe.channels, fe.height, fe.width)
-        self.value_net = HexValueHead(fe.channels, fe.height, fe.width, self.value_hidden)
+        self.action_net = ActionPlanesHead(fe.channels, fe.height, fe.width, int(self.action_space.n), pool)
+        self.value_net = PooledValueHead(fe.channels, fe.height, fe.width, self.value_hidden, pool=pool)
         if self.ortho_init:  # SB3's gains: trunk sqrt(2), policy output 0.01, value 1
             for module, gain in ((fe, np.sqrt(2)), (self.action_net, 0.01), (self.value_net, 1.0)):
                 module.apply(functools.partial(self.init_weights, gain=gain))
@@ -220,14 +245,12 @@ class HexCnnPolicy(MaskableActorCriticPolicy):
 def policy_spec(policy: str, channels: int, blocks: int, hidden: list[int],
                 board: str = "hex") -> tuple[type, dict[str, Any]]:
     """The SB3 policy class and ``policy_kwargs`` for ``policy`` ("cnn" or "mlp") on a ``board``:
-    "hex" (Vigtavl's tensor) or "grid" (any other game's; "mlp" only, the head sized by the
-    game's number of actions)."""
+    "hex" (Vigtavl's tensor) or "grid" (any other game's). Both heads are sized by the game's
+    number of actions; "cnn" needs a ``verb * HW + cell`` codec (:func:`verb_counts`)."""
     if board not in ("hex", "grid"):
         raise ValueError(f"board must be 'hex' or 'grid', got {board!r}")
     extractor = dict(features_extractor_class=HexConvExtractor if board == "hex" else GridConvExtractor,
                      features_extractor_kwargs=dict(channels=channels, blocks=blocks))
-    if policy == "cnn" and board == "grid":
-        raise ValueError("policy 'cnn' (per-hex logits) is Vigtavl's; another game trains with policy 'mlp'")
     if policy == "cnn":
         return HexCnnPolicy, dict(extractor, value_hidden=list(hidden))
     if policy == "mlp":

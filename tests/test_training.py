@@ -25,7 +25,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from training.config import ConfigError, load_config, save_config
 from training.evaluate import evaluate_model
 from training.league import SNAPSHOT, LeagueEnv, OpponentPool
-from agents.network import HexActionHead, HexCnnPolicy, HexConv2d, HexConvExtractor, policy_spec
+from agents.network import ActionPlanesHead, HexCnnPolicy, HexConv2d, HexConvExtractor, policy_spec
 from agents.ppo import PPOAgent, load_model, load_ppo_agent
 from vigtavl_env import raw_env
 from vigtavl.cli import main as cli_main
@@ -295,7 +295,7 @@ def test_convolutional_head_lands_on_the_env_action_index(players: int) -> None:
     space = SingleSeatEnv(num_players=players).observation_space
     c, h, w = space.shape
     channels = 3
-    head = HexActionHead(channels, h, w)
+    head = ActionPlanesHead(channels, h, w, N_HEX_VERBS * h * w + N_GLOBAL_VERBS)
     radius = (w - 1) // 2
     with th.no_grad():
         for p in head.parameters():
@@ -882,3 +882,49 @@ def test_a_three_player_network_widens_to_four_players() -> None:
     for stem in stems:
         assert th.equal(wide[stem][:, kept], old[stem]) and th.count_nonzero(wide[stem][:, added]) == 0
     assert len(stems) >= 1 and all(th.equal(wide[k], old[k]) for k in wide if k not in stems)
+
+
+def test_the_convolutional_head_serves_thrones_grid_by_its_codec() -> None:
+    """One network module for both games: on Thrones' 9x9 grid the head has 24 cell-verb planes
+    and 4 globals (from the board's shape and the number of actions), in the codec's order."""
+    from games.thrones.codec import N_CELL_VERBS, N_GLOBAL, cell_code, global_code, num_actions
+    from agents.network import GridConvExtractor, grid_pool, verb_counts
+
+    h = w = 9
+    n = num_actions(h * w)
+    assert verb_counts(n, h, w) == (N_CELL_VERBS, N_GLOBAL)
+    head = ActionPlanesHead(3, h, w, n, grid_pool)
+    with th.no_grad():
+        for p in head.parameters():
+            p.zero_()
+        for verb, (row, col) in [(0, (0, 0)), (16, (2, 8)), (N_CELL_VERBS - 1, (8, 8))]:
+            head.verbs.weight[:] = 0
+            head.verbs.weight[verb, 1] = 1.0
+            latent = th.zeros(1, 3, h, w)
+            latent[0, 1, row, col] = 5.0
+            assert int(head(latent.flatten(1)).argmax()) == cell_code(verb, row * w + col, h * w)
+        head.verbs.weight[:] = 0
+        for g in range(N_GLOBAL):
+            head.globals.bias[:] = 0.0
+            head.globals.bias[g] = 9.0
+            assert int(head(th.zeros(1, 3 * h * w)).argmax()) == global_code(g, h * w)
+    with pytest.raises(ValueError, match="fewer than one verb"):
+        verb_counts(40, h, w)
+    cls, kwargs = policy_spec("cnn", channels=4, blocks=1, hidden=[16], board="grid")
+    assert cls is HexCnnPolicy and kwargs["features_extractor_class"] is GridConvExtractor
+
+
+def test_a_grid_cnn_policy_plays_legal_thrones_moves() -> None:
+    from games.single_seat import GameSingleSeatEnv
+
+    env = GameSingleSeatEnv("thrones", opponent="random", seed=0)
+    cls, kwargs = policy_spec("cnn", channels=4, blocks=1, hidden=[16], board="grid")
+    model = MaskablePPO(cls, env, policy_kwargs=kwargs, n_steps=16, batch_size=16, seed=0, device="cpu")
+    obs, _ = env.reset(seed=3)
+    for _ in range(20):
+        mask = env.action_masks()
+        action, _ = model.predict(obs, action_masks=mask, deterministic=True)
+        assert mask[int(action)]
+        obs, _, done, cut, _ = env.step(int(action))
+        if done or cut:
+            obs, _ = env.reset()

@@ -15,7 +15,7 @@ on a running Ray cluster; with ``device: cuda`` the learner takes a GPU.
   Observations follow RLlib's masking convention: ``{"observations": (C, H, W),
   "action_mask": float32}``.
 - :class:`VigtavlRLModule`: the network of ``agents/network.py`` (``HexConvExtractor``,
-  ``HexActionHead``, ``HexValueHead``: the same classes, not copies) as a torch RLModule with the
+  ``ActionPlanesHead``, ``PooledValueHead``: the same classes, not copies) as a torch RLModule with the
   mask added to the logits (log 0 = -inf, clamped). Its weights load into the SB3 policy
   one-to-one (:func:`export_sb3`), so ``vigtavl evaluate``, ``plot``, ``match`` and ``ppo:`` specs
   work on an RLlib run: the run folder holds the same ``progress.csv``, ``tb/``, ``config.yaml``,
@@ -42,7 +42,7 @@ import torch as th
 from gymnasium import spaces
 from tqdm import tqdm
 
-from agents.network import MASKED_LOGIT, HexActionHead, HexConvExtractor, HexValueHead, policy_spec
+from agents.network import MASKED_LOGIT, ActionPlanesHead, HexConvExtractor, PooledValueHead, policy_spec
 from training.config import TrainConfig, learner_device
 from training.damage import loading
 from training.evaluate import best_so_far, interrupted_evaluation, record_evaluation
@@ -176,8 +176,8 @@ class VigtavlRLModule(TorchRLModule, ValueFunctionAPI):
         channels, blocks, hidden = int(mc.get("channels", 32)), int(mc.get("blocks", 3)), list(mc.get("hidden", [128]))
         _, h, w = box.shape
         self.features_extractor = HexConvExtractor(box, channels=channels, blocks=blocks)
-        self.action_net = HexActionHead(channels, h, w)
-        self.value_net = HexValueHead(channels, h, w, hidden)
+        self.action_net = ActionPlanesHead(channels, h, w, int(self.action_space.n))
+        self.value_net = PooledValueHead(channels, h, w, hidden)
 
     def _logits(self, batch: dict[str, Any]) -> tuple[th.Tensor, th.Tensor]:
         obs = batch[Columns.OBS]
