@@ -206,7 +206,7 @@ def test_the_picture_key_names_the_pictograms_the_web_app_draws() -> None:
 
 
 def test_every_question_and_score_sheet_row_is_explained_in_the_apps_words() -> None:
-    from webapp.view import CHOICE_WORDS, INTERRUPT_WORDS
+    from vigtavl_env.web_view import CHOICE_WORDS, INTERRUPT_WORDS
     from vigtavl_env.engine.tokens import TOKEN_SOURCES
     page = PAGE.read_text()
     for words in [w for w, _ in CHOICE_WORDS.values()] + list(INTERRUPT_WORDS.values()):
@@ -217,7 +217,7 @@ def test_every_question_and_score_sheet_row_is_explained_in_the_apps_words() -> 
 
 
 def test_the_turn_count_is_the_status_lines(example) -> None:
-    from webapp.view import turn_words
+    from vigtavl_env.web_view import turn_words
     from vigtavl_env.engine import load_map, new_game
     state = new_game(load_map(example.MAP), seed=example.SEED)
     example.apply_decisions(state, example.PRELUDE)

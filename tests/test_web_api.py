@@ -346,7 +346,7 @@ def assert_extra_dice_said_apart(b, e):
 
 
 def test_flanking_and_attrition_dice_are_told_apart_as_the_engine_counted_them():
-    from webapp.moves import battle_view
+    from vigtavl_env.web_moves import battle_view
     from vigtavl_env.engine.stats import UNIT_COST
     seen = set()
     for seed in (1, 4):  # seed 4: a third attack from one side, attrition's dice
@@ -496,7 +496,7 @@ def replay_record(record):
 
 
 def test_the_score_sheet_is_the_engines_and_sums_to_each_players_tokens(fought):
-    from webapp import view
+    from vigtavl_env import web_view as view
     if view.token_sheet is None:
         pytest.skip("this engine has no token_sheet yet (vigtavl_env.engine.tokens)")
     v = fought.view()

@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 from conftest import make_map
 
-from webapp.moves import event_words, outcomes
 from webapp.sessions import LiveGame
-from webapp.view import game_turn, state_view
 from vigtavl_env.engine import load_map, new_game
 from vigtavl_env.engine.scenario import Scenario, act
 from vigtavl_env.engine.state import BUILD, CHOOSE_PRISON, CHOOSE_VARIANT, PLACEMENT
+from vigtavl_env.web_moves import event_words, outcomes
+from vigtavl_env.web_view import game_turn, state_view
 
 ROOT = Path(__file__).resolve().parent.parent
 TURN = re.compile(r"turn (\d+)/(\d+)")

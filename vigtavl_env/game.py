@@ -11,6 +11,7 @@ generator's state (tomorrow's dice) is left out of every seat's view.
 from __future__ import annotations
 
 import random
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -155,6 +156,13 @@ class VigtavlGame(Game):
 
     def option_names(self) -> list[str]:
         return list(OPTIONS)
+
+    @property
+    def web(self) -> ModuleType:
+        """Vigtavl's own tools for the web app (:mod:`vigtavl_env.web`: its env, maps, board and
+        move views), imported on first use: the web app's one way to Vigtavl's modules."""
+        from . import web
+        return web
 
     def new_state(self, num_players: int | None = None, seed: int = 0, **options: Any) -> VigtavlState:
         unknown = sorted(set(options) - set(OPTIONS))

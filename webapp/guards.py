@@ -38,7 +38,7 @@ from starlette.exceptions import HTTPException
 
 from agents.registry import KINDS, MS, spec_model
 from webapp.files import MAX_LISTED, folders, read_served, served_file, served_files
-from vigtavl_env.agent import agent_names
+from webapp.vigtavl_web import vigtavl_web
 
 HUMAN = "human"
 MAX_SEED = 2 ** 63  # a game's seed from a request
@@ -287,7 +287,7 @@ def bounded_spec(spec: str, think_ms: int) -> str:
     if kind in FAST_AGENTS:
         return spec
     if kind not in SEARCH_AGENTS:
-        if kind in agent_names():
+        if kind in vigtavl_web().agent_names():
             raise WebError(f"agent {spec!r}: this server runs only its own agents ("
                            f"{', '.join(FAST_AGENTS + SEARCH_AGENTS)}), whose thinking time it bounds")
         return spec  # an unknown agent: check_agents names the known ones
@@ -344,9 +344,9 @@ class MapGuard:
     folders named with ``--maps``, named relative to the folder."""
 
     def __init__(self, maps: Iterable[str | Path] = ()) -> None:
-        from vigtavl_env.engine.maps import list_presets, load_map
+        web = vigtavl_web()
         self.folders = folders(maps, "maps")
-        self.presets = {name: load_map(name).num_players for name in list_presets()}
+        self.presets = {name: web.load_map(name).num_players for name in web.list_presets()}
 
     def listing(self) -> list[dict[str, Any]]:
         """Every map a game may name, with its player count (a folder's unreadable files left out)."""
@@ -377,7 +377,7 @@ class MapGuard:
     def _load(root: Path, name: str) -> Any:
         """A folder's map file (a regular file inside it: :func:`webapp.files.served_file`),
         checked; errors name the line, never quote it."""
-        from vigtavl_env.engine.maps import load_map, parse_map
+        web = vigtavl_web()
         path = served_file(root, name)[0]
         try:
             if path is None:
@@ -385,7 +385,7 @@ class MapGuard:
             text = read_served(path, MAX_MAP_BYTES + 1)
             if len(text) > MAX_MAP_BYTES:
                 raise ValueError(f"larger than {_size(MAX_MAP_BYTES)}")
-            return load_map(parse_map(text.decode("utf-8")))
+            return web.load_map(web.parse_map(text.decode("utf-8")))
         except (OSError, UnicodeDecodeError) as e:
             raise WebError(f"map {name!r} cannot be read ({type(e).__name__})") from None
         except ValueError as e:

@@ -32,10 +32,8 @@ from agents.records import RESULTS_SCHEMA, GameRecord, check_results_version
 from agents.replay import ReplayError, check_engine, initial_state, replay_steps, verify
 from webapp.guards import WebError
 from webapp.hints import hint, hint_agent_spec, load_hinter
-from webapp.moves import last_decisions, move_entry
 from webapp.store import RECORD_BYTES_PER_JSON_BYTE
-from webapp.view import board_view, decision_cells, decision_list, state_view
-from vigtavl_env.engine import apply_action
+from webapp.vigtavl_web import vigtavl_web
 
 SNAPSHOT_EVERY = 32
 MAX_REPLAY_DECISIONS = DEFAULT_MAX_STEPS  # a longer record would take seconds of a worker to rebuild
@@ -113,8 +111,7 @@ def check_record(r: GameRecord, name: str) -> None:
     ``GameRecord.from_dict``): a preset map or the map's own text (a map name is never read as a
     file), 2 to 4 players and one seat, seed and score for each (winners among them), and no
     more decisions than a game may have."""
-    from vigtavl_env.engine.maps import list_presets
-    if r.map_text is None and r.map not in list_presets():
+    if r.map_text is None and r.map not in vigtavl_web().list_presets():
         raise WebError(f"{name}: game {r.game} names map {r.map[:40]!r}, which is not a preset, and has no map text")
     n = r.num_players
     if not 2 <= n <= 4:
@@ -153,6 +150,7 @@ class ReplayGame:
     """One recorded game, rebuilt and checked, for stepping through in both directions."""
 
     def __init__(self, record: GameRecord) -> None:
+        self.web = vigtavl_web()  # Vigtavl's env, views and words (vigtavl_env/web.py)
         self.hinter: Any = None  # the analysing agent, loaded by the first analysis (webapp.hints)
         self.hinter_lock = threading.Lock()
         self.analyses: dict[int, dict[str, Any]] = {}  # frame -> its analysis, the last ANALYSES_KEPT
@@ -171,16 +169,16 @@ class ReplayGame:
         if state.n_players != record.num_players:
             raise WebError(f"game {record.game} is a {record.num_players}-player game on a "
                            f"{state.n_players}-player map")
-        self.record = record
-        self.board = board_view(state.gmap.board, state.gmap.terrain)
+        self.record, web = record, self.web
+        self.board = web.board_view(state.gmap.board, state.gmap.terrain)
         self.snapshots = [state.clone(keep_events=False)]
-        # the setup, then per decision: its words, hexes, events, battles, outcomes (webapp.moves)
-        self.moves = [move_entry(0, -1, "the setup", [], -1, state.events, state)]
+        # the setup, then per decision: its words, hexes, events, battles, outcomes (vigtavl_env.web_moves)
+        self.moves = [web.move_entry(0, -1, "the setup", [], -1, state.events, state)]
         self.turns = [{"turn": 0, "frame": 0, "label": "placement"}]
         before, seat = len(state.events), state.current_player
         for i, text, state in replay_steps(record, state):
             code = record.decisions[i - 1]
-            move = move_entry(i, seat, text, decision_cells(state, code), code, state.events[before:], state)
+            move = web.move_entry(i, seat, text, web.decision_cells(state, code), code, state.events[before:], state)
             for e in move["events"]:
                 if e["event"] == "turn":
                     self.turns.append({"turn": len(self.turns), "frame": i, "label": e["text"]})
@@ -199,7 +197,7 @@ class ReplayGame:
     def state_at(self, frame: int) -> Any:
         state = self.snapshots[frame // SNAPSHOT_EVERY].clone(keep_events=False)
         for code in self.record.decisions[frame - frame % SNAPSHOT_EVERY:frame]:
-            apply_action(state, code)
+            self.web.apply_action(state, code)
         return state
 
     def summary(self) -> dict[str, Any]:
@@ -213,11 +211,11 @@ class ReplayGame:
             raise WebError(f"game {self.record.game} has frames 0 to {self.frames}, not {frame}", 404)
         state = self.state_at(frame)
         truncated = frame == self.frames and self.record.truncated
-        out = state_view(state, self.record.seats, truncated=truncated)
+        out = self.web.state_view(state, self.record.seats, truncated=truncated)
         turn = max((t for t in self.turns if t["frame"] <= frame), key=lambda t: t["frame"])
         out.update(kind="replay", frame=frame, frames=self.frames, turn=turn["turn"],
                    last=self.moves[frame] if frame else None, decisions=[],
-                   last_decisions=last_decisions(self.moves[:frame + 1], len(self.record.seats)))
+                   last_decisions=self.web.last_decisions(self.moves[:frame + 1], len(self.record.seats)))
         return out
 
     # ---------------------------------------------------------------- analysis
@@ -237,13 +235,12 @@ class ReplayGame:
         network's estimate of the game for him, as a live game's hint: the frame rebuilt (at most
         :data:`SNAPSHOT_EVERY` engine steps) and one network pass. The slow part: call it on the
         think pool, after :meth:`analysis_question`."""
-        from vigtavl_env import raw_env
         state = self.state_at(frame)
-        env = raw_env.from_state(state)
+        env = self.web.raw_env.from_state(state)
         name = env.agent_selection
         obs = env.observe(name)
         interrupt = env.infos.get(name, {}).get("interrupt", "")
-        decisions = decision_list(env.game_state, env.codec, obs["action_mask"], interrupt)
+        decisions = self.web.decision_list(env.game_state, env.codec, obs["action_mask"], interrupt)
         with self.hinter_lock:  # two analyses at once load it once
             if self.hinter is None:
                 self.hinter = load_hinter(len(self.record.seats))

@@ -26,14 +26,11 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
-from vigtavl_env.agent import agent_info
 from agents.match import DEFAULT_MAX_STEPS, GameJob, agent_seed, check_agents, make_agent, record_game
 from agents.records import GameRecord, results_file
 from webapp.guards import HUMAN, WebError
 from webapp.hints import hint, hint_agent_spec, load_hinter
-from webapp.moves import last_decisions, move_entry
-from webapp.view import board_view, decision_cells, decision_list, state_view
-from vigtavl_env.engine import IllegalActionError, describe
+from webapp.vigtavl_web import vigtavl_web
 
 SEED_RANGE = 2 ** 31
 LOCK_WAIT_S = 5.0  # the game's lock is held for one step or one view: milliseconds
@@ -84,7 +81,7 @@ class LiveGame(GameLock):
 
     def __init__(self, seats: list[str], seed: int | None = None, map: Any = None,
                  max_steps: int = DEFAULT_MAX_STEPS, hints: bool = False, undo: bool = False) -> None:
-        from vigtavl_env import raw_env
+        self.web = web = vigtavl_web()  # Vigtavl's env, views and words (vigtavl_env/web.py)
         n = len(seats)
         if not 2 <= n <= 4:
             raise WebError(f"a game has 2 to 4 players, got {n} seats")
@@ -98,13 +95,13 @@ class LiveGame(GameLock):
             hint_agent_spec(n)
         try:
             check_agents(agents)
-            env = raw_env(num_players=n, map=map or None, max_steps=max_steps)
+            env = web.raw_env(num_players=n, map=map or None, max_steps=max_steps)
             self.seed = random.randrange(SEED_RANGE) if seed is None else int(seed)
             env.reset(seed=self.seed)
         except (ValueError, FileNotFoundError) as e:
             raise WebError(str(e)) from None
         self.env, self.seats, self.max_steps = env, seats, max_steps
-        self.new_env = lambda: raw_env(num_players=n, map=map or None, max_steps=max_steps)  # for an undo
+        self.new_env = lambda: web.raw_env(num_players=n, map=map or None, max_steps=max_steps)  # for an undo
         self.hints, self.undo_allowed = bool(hints), bool(undo)
         self.undone = 0  # undos so far: the page reloads the move list when it changes
         self.hinter: Any = None  # the hint agent, loaded by the first hint (webapp.hints)
@@ -117,10 +114,10 @@ class LiveGame(GameLock):
             if a is not None:
                 a.reset(i, self.agent_seeds[i])
         state = env.game_state
-        self.board = board_view(state.gmap.board, state.gmap.terrain)
+        self.board = web.board_view(state.gmap.board, state.gmap.terrain)
         self.decisions: list[int] = []
         self.seat_decisions, self.seat_cpu = [0] * n, [0.0] * n
-        self.moves = [move_entry(0, -1, "the setup", [], -1, state.events, state)]  # then one per decision
+        self.moves = [web.move_entry(0, -1, "the setup", [], -1, state.events, state)]  # then one per decision
         self.init_lock()
         self.thinking: Future | None = None  # the agent's think in progress
         self.shown: tuple[tuple[int, int], dict[str, Any]] | None = None  # the last view, for repeated polls
@@ -168,7 +165,7 @@ class LiveGame(GameLock):
             return None
         env, name = self.env, self.env.agent_selection
         obs = env.observe(name)
-        info = agent_info(env, name)
+        info = self.web.agent_info(env, name)
         info["state"] = info["state"].clone()  # the agent's own copy: the game is shown meanwhile
         return Think(seat, len(self.decisions), obs["observation"].copy(), obs["action_mask"].copy(), info)
 
@@ -208,18 +205,18 @@ class LiveGame(GameLock):
         return self.thinking
 
     def _step(self, seat: int, action: int) -> None:
-        env = self.env
+        env, web = self.env, self.web
         state = env.game_state
         code = env.codec.to_engine(action)
-        text, cells, before = describe(state, code), decision_cells(state, code), len(state.events)
+        text, cells, before = web.describe(state, code), web.decision_cells(state, code), len(state.events)
         try:
             env.step(action)
-        except IllegalActionError as e:  # the mask said legal: a bug, but the game is unchanged
+        except web.IllegalActionError as e:  # the mask said legal: a bug, but the game is unchanged
             raise WebError(f"decision refused by the rules: {e}", 409) from None
         self.decisions.append(code)
         self.seat_decisions[seat] += 1
         self.hint_shown = None
-        self.moves.append(move_entry(len(self.decisions), seat, text, cells, code, state.events[before:], state))
+        self.moves.append(web.move_entry(len(self.decisions), seat, text, cells, code, state.events[before:], state))
 
     # ---------------------------------------------------------------- views
     def view(self, since: int = 0) -> dict[str, Any]:
@@ -233,17 +230,17 @@ class LiveGame(GameLock):
         return {**self.shown[1], "thinking": self.thinking is not None}
 
     def _view(self, since: int) -> dict[str, Any]:
-        env, state = self.env, self.env.game_state
+        env, state, web = self.env, self.env.game_state, self.web
         seat = self.to_act()
-        out = state_view(state, self.seats, self.interrupt, truncated=self.over and not state.is_over)
+        out = web.state_view(state, self.seats, self.interrupt, truncated=self.over and not state.is_over)
         out.update(kind="live", seats=self.seats, seed=self.seed, to_act=seat, hints=self.hints,
                    undo=self.undo_allowed, undone=self.undone,
                    human=seat >= 0 and self.players[seat] is None, decisions_made=len(self.decisions),
                    last=self.moves[-1] if self.decisions else None, moves=self.moves[since:], decisions=[],
-                   last_decisions=last_decisions(self.moves, len(self.seats)))
+                   last_decisions=web.last_decisions(self.moves, len(self.seats)))
         if out["human"]:
             mask = env.observe(env.agent_selection)["action_mask"]
-            out["decisions"] = decision_list(state, env.codec, mask, self.interrupt)
+            out["decisions"] = web.decision_list(state, env.codec, mask, self.interrupt)
         return out
 
     # ---------------------------------------------------------------- a person's tools
@@ -259,7 +256,7 @@ class LiveGame(GameLock):
             return self.hint_shown[1]
         env = self.env
         obs = env.observe(env.agent_selection)
-        decisions = decision_list(env.game_state, env.codec, obs["action_mask"], self.interrupt)
+        decisions = self.web.decision_list(env.game_state, env.codec, obs["action_mask"], self.interrupt)
         return (len(self.decisions), obs["observation"].copy(), obs["action_mask"].copy(), decisions,
                 env.game_state.clone(keep_events=False))
 

@@ -50,8 +50,8 @@ function drawSheet(view, name) {
   byId("sheet").replaceChildren(head, ...rows, total);
 }
 
-// The banner: the game's end, or the question asked now, in the server's words for it (view.py's
-// banner: a choice asked inside a retaliation is named as that choice).
+// The banner: the game's end, or the question asked now, in the server's words for it
+// (vigtavl_env/web_view.py's banner: a choice asked inside a retaliation is named as that choice).
 function drawBanner(status) {
   const banner = byId("banner");
   banner.className = status.banner.kind;

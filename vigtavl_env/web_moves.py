@@ -1,4 +1,5 @@
-"""What each decision did, as the page shows it: the move list's entries, each battle's dice with a
+"""What each Vigtavl decision did, as the web page shows it (reached through the game's
+:mod:`vigtavl_env.web`): the move list's entries, each battle's dice with a
 one-line why, and the outcomes the board marks.
 
 Everything here is read from the engine's own event list (``state.events``, the entries that
@@ -8,7 +9,7 @@ an event kind this module does not know is still narrated, only not drawn.
 - :func:`move_entry`: one decision (number ``n``, counted from 1; 0 is the game's setup): who
   made it, its words, its hexes, its events narrated, its battles and its outcomes. Decisions
   are the move list's one numbering; events are lines under their decision. A new turn is said
-  with the game's one count of turns (:func:`webapp.view.game_turn`): "turn 5/8: P0, battle
+  with the game's one count of turns (:func:`vigtavl_env.web_view.game_turn`): "turn 5/8: P0, battle
   phase, round 1/2", the words of the status line and of the replay's menu of turns.
 - :func:`battle_view`: a ``battle`` event as dice: the attacker's (those that flanking and those
   that attrition added marked apart, from the event's ``flank`` and ``attrition``) and the
@@ -27,13 +28,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from vigtavl_env.engine import actions as A
-from vigtavl_env.engine.narrate import dice_bonus, n_dice, narrate
-from vigtavl_env.engine.stats import ARTILLERY_COST, RANGED_HIT_MAX, UNIT_COST, UNIT_NAMES
-from vigtavl_env.engine.state import PHASE_NAMES
-from vigtavl_env.render import _Canvas
-
-from webapp.view import game_turn
+from .engine import actions as A
+from .engine.narrate import dice_bonus, n_dice, narrate
+from .engine.stats import ARTILLERY_COST, RANGED_HIT_MAX, UNIT_COST, UNIT_NAMES
+from .engine.state import PHASE_NAMES
+from .render import _Canvas
+from .web_view import game_turn
 
 # decisions that only close something: "Last:" skips them for the decision before
 PLAIN_VERBS = (A.END_ACTIVATION, A.END_TURN)

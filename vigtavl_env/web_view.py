@@ -1,4 +1,5 @@
-"""What the browser draws: an engine state as a JSON-ready view.
+"""What the browser draws of Vigtavl: an engine state as a JSON-ready view (the web app reaches
+it through the game's :mod:`vigtavl_env.web`, never by importing it).
 
 The page is a plain drawer: the hex geometry (``hexgrid.pixel`` through the renderer's canvas),
 the places of the pieces in a hex and the colours all come from here and from
@@ -20,9 +21,10 @@ the places of the pieces in a hex and the colours all come from here and from
   with an engine that has none).
 
 The legal decisions (:func:`decision_list`) are the terminal's :class:`agents.human.Menu`
-choices: the same words, the same hexes; a rules-v2 "choose variant k" is said as the unit it
-picks ("the soldier spent"), and its banner word, like the prison's and the rescued unit's, is
-``status["choice_words"]`` with how to answer (``asked_how``).
+choices (:func:`vigtavl_env.choices.legal_choices`): the same words, the same hexes; a rules-v2
+"choose variant k" is said as the unit it picks ("the soldier spent"), and its banner word, like
+the prison's and the rescued unit's, is ``status["choice_words"]`` with how to answer
+(``asked_how``).
 """
 
 from __future__ import annotations
@@ -30,16 +32,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agents.human import Menu
-from vigtavl_env.engine import actions as A
-from vigtavl_env.engine.building import unit_capacity
-from vigtavl_env.engine.legal import variant_options
-from vigtavl_env.engine.state import (
+from .choices import legal_choices
+from .engine import actions as A
+from .engine.building import unit_capacity
+from .engine.legal import variant_options
+from .engine.state import (
     BATTLE, BUILD, CHOOSE_PRISON, CHOOSE_RESCUE_SPOT, CHOOSE_VARIANT, LOADED, ON_BOARD, PHASE_NAMES, PRISONER,
     SPENT,
 )
-from vigtavl_env.engine.stats import DEV_NAMES, FREIGHTER, UNIT_NAMES
-from vigtavl_env.render import (
+from .engine.stats import DEV_NAMES, FREIGHTER, UNIT_NAMES
+from .render import (
     DEV_LETTERS, HEX_SIZE, PENDING_WORDS, PLAYER_COLOURS, TERRAIN_COLOURS, UNIT_LETTERS, UNIT_SLOTS,
     _Canvas, _units_by_cell, pending_text,
 )
@@ -47,7 +49,7 @@ from vigtavl_env.render import (
 TERRAIN_NAMES = ("sea", "land", "mountain")
 PLAYER_WORD = re.compile(r"\bplayer_(\d+)")
 try:  # the engine's own score sheet (tokens by source), where this engine has one
-    from vigtavl_env.engine.tokens import token_sheet
+    from .engine.tokens import token_sheet
 except ImportError:
     token_sheet = None
 INTERRUPT_WORDS = {"retaliation": "RETALIATION", "defend": "DEFEND (out of turn)", "prison": "PRISON (out of turn)"}
@@ -283,7 +285,7 @@ def decision_list(state: Any, codec: Any, mask: Any, interrupt: str = "") -> lis
     side); during a retaliation "end turn" is said as what it does."""
     index = state.gmap.board.index
     out = []
-    for c in Menu(state, codec, mask).choices:
+    for c in legal_choices(state, codec, mask):
         cell = -1
         if c.hex is not None:
             q, r = map(int, c.hex.split(","))

@@ -1,0 +1,85 @@
+"""A moment's legal decisions as a person reads them: each decision's :class:`Choice` (its
+number, kind, command, hex and the engine's words), shared by the terminal's menu
+(:class:`agents.human.Menu`) and the web page's decision list (:mod:`vigtavl_env.web_view`).
+
+:func:`legal_choices` lists them in the engine's order of the decisions, numbered from 1;
+:func:`normalize` reads a typed command as the commands are written (``(3, -1)`` as ``3,-1``,
+``wall 2`` as ``wall nw``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .codec import mask_indices
+from .engine import actions as A
+from .engine import describe
+from .engine.hexgrid import DIRECTION_NAMES
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal decision as the person sees it."""
+
+    number: int  # 1-based, in the engine's order of the decisions
+    action: int  # env action index
+    kind: str  # "move", "build wall", "end turn"
+    command: str  # "move 3,-1", "build wall ne 0,2", "end turn"
+    hex: str | None  # "3,-1"
+    text: str  # the engine's description
+
+    @property
+    def stem(self) -> str:
+        """The command without its hex (``build wall ne``)."""
+        return self.command[:-len(self.hex)].rstrip() if self.hex else self.command
+
+    @property
+    def plain(self) -> bool:
+        """The description says no more than the command."""
+        return normalize(self.text.replace(" at ", " ")) == self.command
+
+    def line(self) -> str:
+        extra = "" if self.plain else f"   ({self.text})"
+        return f"{self.number:>5}. {self.command}{extra}"
+
+
+def normalize(text: str) -> str:
+    """Lower case, hexes as ``q,r`` (``(3, -1)``, ``3 -1`` and ``3,-1`` all read ``3,-1``), wall
+    edges by name (``wall 2`` reads ``wall nw``)."""
+    t = re.sub(r"[()]", " ", text.lower().strip())
+    t = re.sub(r"\bwall\s+([0-5])\b", lambda m: f"wall {DIRECTION_NAMES[int(m.group(1))].lower()}", t)
+    t = re.sub(r"\s*,\s*", ",", t)
+    t = re.sub(r"(-?\d+)\s+(-?\d+)$", r"\1,\2", " ".join(t.split()))
+    return t
+
+
+def describe_choice(state: Any, code: int, action: int, number: int) -> Choice:
+    """The :class:`Choice` of engine ``code`` (env ``action``) in ``state``."""
+    board = state.gmap.board
+    verb, cell, g = A.decode(code, board.n_cells)
+    text = re.sub(r"^P\d+:\s*", "", describe(state, code))
+    if g >= A.VARIANT:  # "choose 1".."choose 6": which of the unalike units; the description says how it differs
+        return Choice(number, action, "choose", f"choose {g - A.VARIANT + 1}", None, text)
+    if g >= A.LOAD:  # "load 1".."load 3": the split itself is in the description
+        return Choice(number, action, "load", f"load {g - A.LOAD + 1}", None, text)
+    if g >= 0:
+        name = A.GLOBAL_NAMES[g]
+        return Choice(number, action, name, name, None, text)
+    name = A.VERB_NAMES[verb]
+    kind = name
+    if "wall" in name:  # "build wall 3" -> kind "build wall", command "build wall w"
+        kind, d = name.rsplit(" ", 1)
+        name = f"{kind} {DIRECTION_NAMES[int(d)].lower()}"
+    q, r = board.coords[cell]
+    return Choice(number, action, kind, f"{name} {q},{r}", f"{q},{r}", text)
+
+
+def legal_choices(state: Any, codec: Any, mask: np.ndarray) -> list[Choice]:
+    """The legal decisions of ``mask`` (env action indices) as choices, in the engine's order of
+    the decisions, numbered from 1."""
+    actions = sorted(mask_indices(np.asarray(mask)).tolist(), key=codec.to_engine)
+    return [describe_choice(state, codec.to_engine(a), a, i) for i, a in enumerate(actions, 1)]

@@ -1,0 +1,24 @@
+"""What the web app reads of Vigtavl: its one door into the game's own modules.
+
+The web app imports no game's modules (tests/test_imports.py); it reaches Vigtavl through the
+registry, ``games.registry.load_game("vigtavl").web`` (:attr:`vigtavl_env.game.VigtavlGame.web`),
+which is this module. Here are Vigtavl's environment and agent hooks, its engine's decisions
+in words, its maps, and the page's pictures of a position and of each decision
+(:mod:`vigtavl_env.web_view`, :mod:`vigtavl_env.web_moves`). Any other game is served through
+the game interface alone (``webapp/any_game.py``).
+"""
+
+from __future__ import annotations
+
+from .agent import agent_info, agent_names
+from .engine import IllegalActionError, apply_action, describe
+from .engine.maps import list_presets, load_map, parse_map
+from .env import raw_env
+from .web_moves import last_decisions, move_entry
+from .web_view import board_view, decision_cells, decision_list, state_view
+
+__all__ = [
+    "IllegalActionError", "agent_info", "agent_names", "apply_action", "board_view", "decision_cells",
+    "decision_list", "describe", "last_decisions", "list_presets", "load_map", "move_entry", "parse_map",
+    "raw_env", "state_view",
+]
