@@ -1,4 +1,4 @@
-"""Gumbel search with a policy-value network, on the engine as simulator (``az-search``, training).
+"""Gumbel search with a policy-value network, on the game itself as simulator (``az-search``, training).
 
 Danihelka et al. 2022, "Policy improvement by planning with Gumbel", as in mctx's
 ``gumbel_muzero_policy`` (read, re-written here for this game; docs/training.md says why):
@@ -15,22 +15,25 @@ Danihelka et al. 2022, "Policy improvement by planning with Gumbel", as in mctx'
   [0, 1] at the node.
 - **Below the root** the action is ``argmax(improved policy - visits / (1 + total visits))``.
 
-The tree is over exact engine states: a node holds a ``GameState`` clone, a child comes from
-``clone`` then ``apply_action``. Nothing here assumes turns alternate:
+The game is reached only through its step functions (:class:`agents.game_steps.SearchSteps`):
+any game through the game interface (:data:`agents.game_steps.INTERFACE_STEPS`, the default), or
+a game's own faster ones (Vigtavl's engine: ``vigtavl_env.search_steps.ENGINE_STEPS``). The tree
+is over exact states of the game: a node holds a copy, a child comes from the steps' ``copy``
+then ``apply``. Nothing here assumes turns alternate:
 
-- **Chance (dice).** Every simulation draws its own dice: the clone's dice stream
-  (``state.rng``) is reseeded from the search's generator before each action it applies, so the
-  search never reads the real game's future dice. An action whose application rolled dice (the
-  stream moved) is a chance edge: each pass samples an outcome again and the child is the
-  outcome's node (keyed by the resulting position, ``score_key``), made on first sight. A
-  deterministic edge is applied once; later passes walk to its child without the engine.
-- **Out-of-turn decisions** (retaliation, defence) are nodes of the player the engine asks
-  (``current_player``), chosen by that player's values like any other node.
+- **Chance (dice).** Every simulation draws its own dice: the copy's chance to come is drawn
+  from the search's generator before each action it applies (the root is a copy too, what its
+  player may see), so the search never reads the real game's future dice. An action whose
+  application drew chance (the steps' ``apply`` returns the outcome's key) is a chance edge:
+  each pass samples an outcome again and the child is the outcome's node, made on first sight.
+  A deterministic edge is applied once; later passes walk to its child without the game.
+- **Out-of-turn decisions** (retaliation, defence, a veto) are nodes of the player the game
+  asks (the steps' ``player``), chosen by that player's values like any other node.
 - **Values are vectors**, one entry per player, in seat order: a leaf's network value is seen
   from the player to move (entry k: the player k seats after) and turned to seat order
-  (:func:`to_seats`); a finished game's is :func:`vigtavl_env.engine.returns`. Each node selects
-  by its own player's entry, so 2, 3 and 4 players, and a player moving twice in a row, need
-  nothing special.
+  (:func:`to_seats`); a finished game's is the steps' ``returns``. Each node selects by its own
+  player's entry, so 2, 3 and 4 players, and a player moving twice in a row, need nothing
+  special.
 - **Batching.** :class:`BatchedSearch` runs many games' searches in lockstep: each round every
   tree descends to new leaves, and all the leaves are evaluated in one network call (the
   network is ~90% of the cost: 0.24 ms a position in a batch of 32 against 1.5 ms alone, on one
@@ -50,14 +53,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
-from vigtavl_env.engine import apply_action, legal_actions, returns
-from vigtavl_env.engine.state import GameState
+from agents.game_steps import INTERFACE_STEPS, SearchSteps
 
 MASK64 = (1 << 64) - 1
 EPSILON = 1e-8
@@ -100,8 +102,8 @@ class SearchConfig:
 class Evaluator(Protocol):
     """The network as the search sees it: for each position, its player's view."""
 
-    def __call__(self, states: Sequence[GameState], legal: Sequence[list[int]]) -> tuple[list[np.ndarray], np.ndarray]:
-        """Logits over each position's legal engine codes (in their order), and values
+    def __call__(self, states: Sequence[Any], legal: Sequence[list[int]]) -> tuple[list[np.ndarray], np.ndarray]:
+        """Logits over each position's legal action codes (in their order), and values
         ``(B, n_players)`` seen from each position's player to move (entry k: k seats after)."""
         ...
 
@@ -142,10 +144,10 @@ class Node:
     __slots__ = ("state", "player", "legal", "logits", "value", "visits", "totals", "children", "chance",
                  "terminal")
 
-    def __init__(self, state: GameState, legal: list[int], logits: np.ndarray, value: np.ndarray,
-                 n_players: int) -> None:
+    def __init__(self, state: Any, player: int, legal: list[int], logits: np.ndarray, value: np.ndarray,
+                 n_players: int, terminal: bool = False) -> None:
         self.state = state
-        self.player = state.current_player
+        self.player = player
         self.legal = legal
         self.logits = np.asarray(logits, dtype=np.float64) - float(np.max(logits)) if len(legal) else np.zeros(0)
         self.value = value  # seat order
@@ -153,7 +155,7 @@ class Node:
         self.totals = np.zeros((len(legal), n_players), dtype=np.float64)
         self.children: list[Node | dict[int, Node] | None] = [None] * len(legal)
         self.chance: list[bool | None] = [None] * len(legal)  # None: never applied
-        self.terminal = state.is_over
+        self.terminal = terminal
 
     def q(self) -> np.ndarray:
         """Each visited action's mean value for this node's player (0 where unvisited)."""
@@ -212,9 +214,9 @@ class _Leaf:
 
     tree: "_Tree"
     path: list[tuple[Node, int]]
-    state: GameState
+    state: Any
     legal: list[int]
-    key: int | None  # the chance outcome's key; None: a deterministic edge
+    key: Hashable | None  # the chance outcome's key; None: a deterministic edge
 
 
 class _Tree:
@@ -269,22 +271,24 @@ class BatchedSearch:
     """Searches many games at once, one network call per round of simulations.
 
     ``evaluator``: see :class:`Evaluator`; ``stop``: called between rounds (a training run's
-    stop check: it raises to end the search at once).
+    stop check: it raises to end the search at once); ``steps``: the game's step functions
+    (module docstring; the states searched and the evaluator's are of their kind).
     """
 
     def __init__(self, evaluator: Evaluator, n_players: int, cfg: SearchConfig = SearchConfig(),
-                 seed: int | None = None, stop: Callable[[], None] | None = None) -> None:
-        self.evaluator, self.n_players, self.cfg = evaluator, n_players, cfg
+                 seed: int | None = None, stop: Callable[[], None] | None = None,
+                 steps: SearchSteps = INTERFACE_STEPS) -> None:
+        self.evaluator, self.n_players, self.cfg, self.steps = evaluator, n_players, cfg, steps
         self.rng = random.Random(seed)
         self.stop = stop
         self.evaluations = 0  # network positions evaluated (for throughput figures)
         self.last_roots: list[Node] = []  # the last run's searched roots (for inspection and tests)
 
-    def run(self, states: Sequence[GameState], deadline: float | None = None) -> list[SearchResult]:
+    def run(self, states: Sequence[Any], deadline: float | None = None) -> list[SearchResult]:
         """The search's decision for each position (none of them finished). ``deadline``
         (``time.perf_counter()``'s clock): no round starts after it, and each game plays its best
         action of the simulations done by then (the prior's own choice if none)."""
-        legal = [legal_actions(s) for s in states]
+        legal = [self.steps.legal(s) for s in states]
         results: list[SearchResult | None] = [None] * len(states)
         todo = []
         for i, (s, codes) in enumerate(zip(states, legal)):
@@ -293,7 +297,7 @@ class BatchedSearch:
             else:
                 todo.append(i)
         if todo:
-            roots = self._expand([self._clone(states[i]) for i in todo], [legal[i] for i in todo])
+            roots = self._expand([self.steps.root(states[i], self._seed()) for i in todo], [legal[i] for i in todo])
             trees = [_Tree(r, self.cfg, self.rng) for r in roots]
             self.last_roots = roots
             while not all(t.finished for t in trees):
@@ -323,7 +327,7 @@ class BatchedSearch:
         """Walk from the root to a new position (returned for the network; the path's visits
         are counted now, its value when the network answers) or to the game's end (backed up
         here, None returned)."""
-        node, path = tree.root, []
+        node, path, steps = tree.root, [], self.steps
         dice_pass = -1  # the root action's visits before this simulation: its Sequential Halving pass
         while True:
             if node is tree.root:
@@ -342,45 +346,43 @@ class BatchedSearch:
                 assert isinstance(child, Node)
                 node = child
             else:
-                state = self._clone(node.state)
+                state = steps.copy(node.state, self._seed())
                 if self.cfg.common_dice:
-                    state.rng = _dice_stream(tree.dice_base, dice_pass, len(path))
-                before = state.rng
-                apply_action(state, node.legal[a], node.legal)
-                rolled = state.rng != before
+                    steps.reseed(state, _dice_stream(tree.dice_base, dice_pass, len(path)))
+                key = steps.apply(state, node.legal[a], node.legal)
+                rolled = key is not None
                 node.chance[a] = rolled
-                key = hash(state.score_key()) if rolled else None
                 if rolled:
                     outcomes = child if isinstance(child, dict) else {}
                     node.children[a] = outcomes
                     child = outcomes.get(key)  # type: ignore[arg-type]
                 if child is None:
-                    if state.is_over:
-                        node_ = Node(state, [], np.zeros(0), np.asarray(returns(state), dtype=np.float64),
-                                     self.n_players)
+                    if steps.is_over(state):
+                        node_ = Node(state, steps.player(state), [], np.zeros(0),
+                                     np.asarray(steps.returns(state), dtype=np.float64), self.n_players, True)
                         self._attach(_Leaf(tree, path, state, [], key), node_)
                         _add_value(path, node_.value)
                         return None
-                    return _Leaf(tree, path, state, legal_actions(state), key)
+                    return _Leaf(tree, path, state, steps.legal(state), key)
                 assert isinstance(child, Node)
                 node = child
             if node.terminal:
                 _add_value(path, node.value)
                 return None
 
-    def _clone(self, state: GameState) -> GameState:
-        """A copy for the search: no event log, its own dice (never the real game's future)."""
-        s = state.clone(keep_events=False)
-        s.record_events = False
-        s.forced_dice = []
-        s.rng = self.rng.getrandbits(64) & MASK64
-        return s
+    def _seed(self) -> int:
+        """A copy's chance to come: the next draw of the search's generator."""
+        return self.rng.getrandbits(64) & MASK64
 
-    def _expand(self, states: list[GameState], legal: list[list[int]]) -> list[Node]:
+    def _expand(self, states: list[Any], legal: list[list[int]]) -> list[Node]:
         logits, values = self.evaluator(states, legal)
         self.evaluations += len(states)
-        return [Node(s, codes, lg, to_seats(v, s.current_player), self.n_players)
-                for s, codes, lg, v in zip(states, legal, logits, values)]
+        steps, n = self.steps, self.n_players
+        nodes = []
+        for s, codes, lg, v in zip(states, legal, logits, values):
+            player = steps.player(s)
+            nodes.append(Node(s, player, codes, lg, to_seats(v, player), n, steps.is_over(s)))
+        return nodes
 
     @staticmethod
     def _attach(leaf: _Leaf, node: Node) -> Node:

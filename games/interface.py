@@ -76,6 +76,17 @@ class GameState(ABC):
         NotImplementedError (a search then keeps the copy's dice, the view's, never the game's)."""
         raise NotImplementedError(f"{type(self).__name__} does not reseed its chance")
 
+    def search_copy(self, seed: int) -> "GameState":
+        """The copy a search simulates on: :meth:`clone` with its chance to come drawn from
+        ``seed`` (:meth:`reseed`; a game without it keeps this state's dice: a search hands
+        in a view, never the true state)."""
+        copy = self.clone()
+        try:
+            copy.reseed(seed)
+        except NotImplementedError:
+            pass
+        return copy
+
     @abstractmethod
     def is_terminal(self) -> bool:
         """The game ended by its rules."""

@@ -95,3 +95,13 @@ def defend_scenario() -> Scenario:
     sc.unit(1, "archer", (1, 0))
     sc.unit(1, "soldier", (1, -1))
     return sc
+
+
+@pytest.fixture
+def one_torch_thread():
+    """One torch thread for the test (small networks: more threads only wait on a loaded machine)."""
+    import torch as th
+    before = th.get_num_threads()
+    th.set_num_threads(1)
+    yield
+    th.set_num_threads(before)

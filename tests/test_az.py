@@ -3,13 +3,13 @@ policy, chance and out-of-turn nodes, value vectors, checkpoints, SIGTERM, agent
 
 from __future__ import annotations
 
+import hashlib
 import os
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -21,6 +21,7 @@ from agents.heuristic import GREEDY, HeuristicAgent
 from vigtavl_env.observation import ChannelLayout
 from agents.registry import make_agent
 from vigtavl_env.engine import apply_action, legal_actions, load_map, new_game
+from vigtavl_env.search_steps import ENGINE_STEPS, EngineSteps
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,8 +29,7 @@ CHANNELS_2P = ChannelLayout(2).n_channels  # this environment's, 2 players
 
 
 def toy_node(logits, visits, q0, value=0.0, player=0, n=2) -> Node:
-    state = SimpleNamespace(current_player=player, is_over=False)
-    node = Node(state, list(range(len(logits))), np.array(logits, float), np.full(n, value), n)
+    node = Node(None, player, list(range(len(logits))), np.array(logits, float), np.full(n, value), n)
     node.visits[:] = visits
     node.totals[:, player] = np.array(q0, float) * np.array(visits, float)
     return node
@@ -91,6 +91,11 @@ class MarkedEvaluator:
         return logits, values
 
 
+def engine_search(evaluator, n: int, cfg: SearchConfig, seed: int, steps=ENGINE_STEPS) -> BatchedSearch:
+    """The search over Vigtavl's engine states, as the az agents and trainers run it."""
+    return BatchedSearch(evaluator, n, cfg, seed=seed, steps=steps)
+
+
 def _play_until(pred, players=2, seed=0, limit=3000):
     gm = load_map({2: "duel", 3: "triad", 4: "quad"}[players])
     s = new_game(gm, seed=seed)
@@ -116,7 +121,7 @@ def _rolls(s, code, legal):
 def test_a_dice_action_becomes_a_chance_node_with_sampled_outcomes():
     s, legal, code = _play_until(lambda s, legal: next((c for c in legal if _rolls(s, c, legal)), None)
                                  if len(legal) > 1 else None)
-    search = BatchedSearch(MarkedEvaluator(2, favourite=code), 2, SearchConfig(simulations=12, considered=1,
+    search = engine_search(MarkedEvaluator(2, favourite=code), 2, SearchConfig(simulations=12, considered=1,
                                                                                gumbel_scale=0.0), seed=1)
     result = search.run([s])[0]
     root = search.last_roots[0]
@@ -133,7 +138,7 @@ def test_a_dice_action_becomes_a_chance_node_with_sampled_outcomes():
 def test_out_of_turn_decisions_are_nodes_of_the_player_asked(players):
     s, legal, _ = _play_until(lambda s, legal: 1 if s.current_player != s.turn_player and len(legal) > 1 else None,
                               players=players)
-    search = BatchedSearch(MarkedEvaluator(players), players, SearchConfig(simulations=8), seed=2)
+    search = engine_search(MarkedEvaluator(players), players, SearchConfig(simulations=8), seed=2)
     result = search.run([s])[0]
     root = search.last_roots[0]
     assert root.player == s.current_player != s.turn_player
@@ -146,7 +151,7 @@ def test_batched_search_evaluates_many_games_per_call():
     gm = load_map("duel")
     states = [new_game(gm, seed=i) for i in range(4)]
     ev = MarkedEvaluator(2)
-    results = BatchedSearch(ev, 2, SearchConfig(simulations=4), seed=0).run(states)
+    results = engine_search(ev, 2, SearchConfig(simulations=4), seed=0).run(states)
     assert len(results) == 4 and all(r.action in legal_actions(s) for s, r in zip(states, results))
     assert ev.calls <= 1 + 4  # the roots, then one call per round for all the games
 
@@ -176,7 +181,7 @@ def test_a_pass_of_sequential_halving_is_evaluated_in_one_call(sims, considered)
     s, legal, _ = _play_until(lambda s, legal: 1 if len(legal) >= 16 else None)
     ev = SizedEvaluator(2)
     cfg = SearchConfig(simulations=sims, considered=considered, gumbel_scale=0.0, leaves_per_round=16)
-    search = BatchedSearch(ev, 2, cfg, seed=3)
+    search = engine_search(ev, 2, cfg, seed=3)
     result = search.run([s])[0]
     root = search.last_roots[0]
     assert result.action in legal and root.visits.sum() == sims
@@ -201,7 +206,7 @@ def test_a_pass_of_sequential_halving_is_evaluated_in_one_call(sims, considered)
 def test_one_leaf_a_round_is_one_call_per_simulation():
     s, legal, _ = _play_until(lambda s, legal: 1 if len(legal) >= 16 else None)
     ev = SizedEvaluator(2)
-    BatchedSearch(ev, 2, SearchConfig(simulations=12, gumbel_scale=0.0), seed=3).run([s])
+    engine_search(ev, 2, SearchConfig(simulations=12, gumbel_scale=0.0), seed=3).run([s])
     assert ev.sizes[0] == 1 and set(ev.sizes[1:]) <= {1} and len(ev.sizes) <= 13
     with pytest.raises(ValueError, match="leaves_per_round"):
         SearchConfig(leaves_per_round=0)
@@ -209,22 +214,20 @@ def test_one_leaf_a_round_is_one_call_per_simulation():
 
 
 @pytest.mark.parametrize("common", [True, False])
-def test_common_dice_give_the_root_actions_of_a_pass_the_same_dice(monkeypatch, common):
+def test_common_dice_give_the_root_actions_of_a_pass_the_same_dice(common):
     """``common_dice``: every root action of a Sequential Halving pass is applied on the same
     dice stream, and each pass on its own; without it every simulation draws its own."""
-    import agents.gumbel as gumbel
-
     s, legal, _ = _play_until(lambda s, legal: 1 if len(legal) >= 8 else None)
-    seen: list[int] = []  # the dice stream of each application to a clone of the root
+    seen: list[int] = []  # the dice stream of each application to a copy of the root
 
-    def recording(state, code, legal_=None):
-        if state is not s and state.decisions == s.decisions:
-            seen.append(state.rng)
-        return apply_action(state, code, legal_)
+    class Recording(EngineSteps):
+        def apply(self, state, action, legal_):
+            if state is not s and state.decisions == s.decisions:
+                seen.append(state.rng)
+            return EngineSteps.apply(state, action, legal_)
 
-    monkeypatch.setattr(gumbel, "apply_action", recording)
     cfg = SearchConfig(simulations=8, considered=4, gumbel_scale=0.0, leaves_per_round=4, common_dice=common)
-    result = BatchedSearch(MarkedEvaluator(2), 2, cfg, seed=5).run([s])[0]
+    result = engine_search(MarkedEvaluator(2), 2, cfg, seed=5, steps=Recording()).run([s])[0]
     assert result.action in legal
     first_pass = seen[:4]  # schedule [0, 0, 0, 0, 1, 1, 2, 2]: four root actions once each
     assert len(first_pass) == 4
@@ -233,6 +236,67 @@ def test_common_dice_give_the_root_actions_of_a_pass_the_same_dice(monkeypatch, 
         assert set(seen[4:]).isdisjoint(first_pass)  # later passes draw other dice
     else:
         assert len(set(first_pass)) == 4
+
+class TokenEvaluator:
+    """Deterministic and different in every position: logits from the codes, values from the
+    tokens and gold seen from the player to move."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __call__(self, states, legal):
+        logits = [np.array([(c * 2654435761 % 97) / 24.0 for c in codes]) for codes in legal]
+        values = np.empty((len(states), self.n))
+        for i, s in enumerate(states):
+            seats = [(s.current_player + k) % self.n for k in range(self.n)]
+            t = np.array([s.tokens[q] * 0.3 + s.gold[q] * 0.01 for q in seats])
+            values[i] = np.tanh(t - t.mean())
+        return logits, values
+
+
+# Vigtavl's searches as recorded before the search took a game's step functions (agents/gumbel.py
+# at a2bfc41, the engine's functions called directly); a change of the search's results must
+# record it again, knowingly: print(searches_fingerprint(engine_search)).
+RECORDED_SEARCHES = "9c21520a9ad4ca48bcf39e6ce1a7efa23537e459ad260ba6463432ecf4356815"
+
+
+def searches_fingerprint(make_search) -> str:
+    """SHA-256 over a fixed set of searches (2 and 3 players, chance, common dice, one game and
+    several at once): every decision, visit count and tree size, and the evaluations made."""
+    cfgs = [SearchConfig(), SearchConfig(simulations=24, considered=8, c_scale=0.03, gumbel_scale=0.0,
+                                         leaves_per_round=8), SearchConfig(simulations=16, considered=4,
+                                                                           leaves_per_round=4, common_dice=True)]
+    h = hashlib.sha256()
+    for players in (2, 3):
+        states = [_play_until(lambda s, legal: 1 if len(legal) > 1 and s.decisions >= d else None, players, seed=d)[0]
+                  for d in (5, 40, 120)]
+        for k, cfg in enumerate(cfgs):
+            search = make_search(TokenEvaluator(players), players, cfg, seed=10 + k)
+            for batch in (states[:1], states):
+                for r in search.run(batch):
+                    h.update(repr((r.action, r.legal, r.simulations, r.visits.astype(int).tolist())).encode())
+                h.update(repr([_tree_size(root) for root in search.last_roots] + [search.evaluations]).encode())
+    return h.hexdigest()
+
+
+def _tree_size(root: Node) -> tuple[int, int]:
+    """Nodes, and chance outcomes among them, in a searched tree."""
+    nodes, outcomes, stack = 0, 0, [root]
+    while stack:
+        node = stack.pop()
+        nodes += 1
+        for child in node.children:
+            if isinstance(child, dict):
+                outcomes += len(child)
+                stack.extend(child.values())
+            elif child is not None:
+                stack.append(child)
+    return nodes, outcomes
+
+
+def test_vigtavls_searches_give_their_recorded_results():
+    assert searches_fingerprint(engine_search) == RECORDED_SEARCHES
+
 
 # ------------------------------------------------------------------ model files and specs
 @pytest.fixture(scope="module")

@@ -15,12 +15,7 @@ from training.az_game import AZGameConfig, AZPlayer, PolicyValueNet, Search, gen
 SMALL = AZGameConfig(games=2, simulations=8, epochs=2, batch_size=32)
 
 
-@pytest.fixture(autouse=True)
-def _one_thread():
-    before = th.get_num_threads()
-    th.set_num_threads(1)
-    yield
-    th.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def _net(seed: int = 0, players: int = 2) -> PolicyValueNet:

@@ -118,7 +118,6 @@ GUARDED = ("arena", "webapp", "training", "agents")
 # here and reads no game), and no new module may join it.
 STILL_ON_VIGTAVL = {
     "agents.az": "Vigtavl's AlphaZero agent: the hex network over its engine state",
-    "agents.gumbel": "the Gumbel search of Vigtavl's engine states",
     "agents.human": "Vigtavl's terminal player (arena.terminal plays any game)",
     "agents.match": "Vigtavl's match runner, kept for its maps, variants and results files",
     "agents.ppo": "Vigtavl's PPO agent (agents.game_ppo plays any game's)",

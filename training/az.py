@@ -72,6 +72,7 @@ from training.lifecycle import RunLifecycle
 from training.stopping import StopSignal
 from vigtavl_env.engine import GameState, apply_action, new_game, returns
 from vigtavl_env.env import SEED_BITS, raw_env
+from vigtavl_env.search_steps import ENGINE_STEPS
 
 COMMAND = "vigtavl az train"
 GENERATIONS = "generations"
@@ -170,7 +171,7 @@ class SelfPlay:
         self.gmap, self.rules = probe.gmap, probe.config
         self.cfg, self.evaluator, self.buffer = cfg, evaluator, buffer
         self.search = BatchedSearch(evaluator, cfg.num_players, cfg.search,
-                                    seed=seed, stop=None if stop is None else stop.check)
+                                    seed=seed, stop=None if stop is None else stop.check, steps=ENGINE_STEPS)
         self.under_way: list[_Game] = []
 
     def play(self, games: int, first_game: int, on_game: Any = None) -> SelfPlayStats:

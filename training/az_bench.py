@@ -24,6 +24,7 @@ from agents.az import NetEvaluator, from_ppo, load_az_net
 from agents.gumbel import BatchedSearch, SearchConfig
 from agents.search import DEFAULT_ITERATIONS, SearchAgent
 from vigtavl_env.engine import apply_action, legal_actions, load_map, new_game
+from vigtavl_env.search_steps import ENGINE_STEPS
 
 
 @dataclass
@@ -51,7 +52,7 @@ def bench(model: str, simulations: int, games: int, seconds: float, threads: int
     th.set_num_threads(threads)
     net = _net(model)
     gmap = load_map("duel")
-    search = BatchedSearch(NetEvaluator(net), 2, SearchConfig(simulations=simulations), seed=seed)
+    search = BatchedSearch(NetEvaluator(net), 2, SearchConfig(simulations=simulations), seed=seed, steps=ENGINE_STEPS)
     states = [new_game(gmap, seed=seed + g) for g in range(games)]
     started = games
     decisions = searched = 0

@@ -6,18 +6,18 @@
     net = PolicyValueNet.for_game("pig", num_players=2)
     stats = generation("pig", net, AZGameConfig(games=8, simulations=16), seed=0)
 
-Why a module of its own: :mod:`training.az` and :mod:`agents.gumbel` search Vigtavl's engine
-states (its dice stream ``state.rng``, ``score_key``, ``clone(keep_events=False)``, the codec's
-engine codes); putting them on the interface is the Ray loop's rewrite (``training/az_ray/``),
-not a small hook. This is the least that proves the interface carries AlphaZero:
+Why a module of its own: :mod:`training.az` runs Vigtavl's engine states through its hex
+network and codec (:mod:`agents.gumbel`'s search itself takes any game's step functions,
+:mod:`agents.game_steps`). This is the least that proves the interface carries AlphaZero:
 
 - **Search** (:class:`Search`): PUCT over the interface's ``clone``, ``apply_action`` and
   ``chance_events``. It starts from ``view_for(seat)``, never the true state (the other seats'
-  secrets are the view's placeholders). Each simulation copies that view and :meth:`reseed`\\ s
-  its dice from the search's own generator, so no simulation reads the real game's future
-  dice; an action that logged chance events is a chance edge whose child is keyed by those
-  outcomes. Values are vectors in seat order; each node picks by its own player's entry, so
-  out-of-turn decisions (pig's veto) and 2-4 players need nothing special.
+  secrets are the view's placeholders). Each simulation's copy of that view
+  (:meth:`~games.interface.GameState.search_copy`) draws its dice from the search's own
+  generator, so no simulation reads the real game's future dice; an action that logged chance
+  events is a chance edge whose child is keyed by those outcomes. Values are vectors in seat
+  order; each node picks by its own player's entry, so out-of-turn decisions (pig's veto) and
+  2-4 players need nothing special.
 - **Self-play** (:func:`self_play`): every decision with a choice is searched, the move drawn
   from the visit counts (root Dirichlet noise); each position keeps its observation, the legal
   mask, the visit distribution and, when its game ends, the returns seen from its player.
@@ -139,11 +139,7 @@ class Search:
         return root.legal, root.visits / root.visits.sum()
 
     def _simulate(self, root: Node, view: GameState) -> None:
-        s = view.clone()
-        try:
-            s.reseed(self.rng.getrandbits(64))  # this simulation's own dice
-        except NotImplementedError:
-            pass  # a game without the hook: the view's dice, never the true state's
+        s = view.search_copy(self.rng.getrandbits(64))  # this simulation's own dice
         node, path = root, []
         while True:
             i = node.select(self.cfg.c_puct)

@@ -259,6 +259,10 @@ class ThronesState(GameState):
         cell = self.board.rel(seat, a.cell) if a.cell >= 0 else -1
         return codec.describe(a, self.board.name(cell) if cell >= 0 else "")
 
+    def reseed(self, seed: int) -> None:
+        self.rng = (int(seed) & MASK64) or 1  # xorshift's state is never 0
+        self.forced = []
+
     def chance_events(self, since: int = 0) -> list[dict[str, Any]]:
         return [e for e in self.events[since:] if e.get("chance")]
 

@@ -35,6 +35,7 @@ from training.az_config import AZConfig
 from training.az_ray.records import GameRecord, pad_rows
 from vigtavl_env.engine import apply_action, new_game, returns
 from vigtavl_env.env import SEED_BITS, raw_env
+from vigtavl_env.search_steps import ENGINE_STEPS
 
 Weights = tuple[int, dict[str, Any]]  # (version, agents.az.model_payload)
 Crash = tuple[int, str]  # tests: (moves, a file that marks the crash done)
@@ -105,8 +106,8 @@ class SelfPlayWorker:
         fast_cfg = dataclasses.replace(cfg.search, simulations=rc.fast_simulations,
                                        considered=min(cfg.search.considered, rc.fast_simulations))
         base = int(seeds[0]) if len(seeds) else 0
-        searches = {True: BatchedSearch(self.evaluator, cfg.num_players, cfg.search, seed=base),
-                    False: BatchedSearch(self.evaluator, cfg.num_players, fast_cfg, seed=base + 1)}
+        searches = {True: BatchedSearch(self.evaluator, cfg.num_players, cfg.search, seed=base, steps=ENGINE_STEPS),
+                    False: BatchedSearch(self.evaluator, cfg.num_players, fast_cfg, seed=base + 1, steps=ENGINE_STEPS)}
         queue, slots, records = list(seeds), [], []
         searched, self.searched_before = 0, self.searched
         t0 = time.perf_counter()
