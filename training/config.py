@@ -107,7 +107,7 @@ class TrainConfig:
     game: str = "vigtavl"
     """The game (``vigtavl.games``): vigtavl, or another registered game (pig, thrones) trained
     through the game interface by training/game_train.py (policy mlp; opponents and
-    eval_opponents are that game's agents; map, reward, max_steps, selfplay and pretrain unused)."""
+    eval_opponents and pretrain.teacher are that game's agents; map, reward, max_steps unused)."""
     num_players: int = 2
     """Players per game: 2, 3 or 4 (a model plays only the player count it was trained for)."""
     map: str | None = None

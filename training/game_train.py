@@ -17,8 +17,15 @@ Ctrl-C or SIGTERM saves a checkpoint and ``--resume`` continues one. What differ
   over the game's ``(C, H, W)`` board, an MLP head with one logit per action of the game;
 - evaluation plays ``ppo:eval_model.zip`` against each eval opponent in the other seats, the
   learner's seat rotated, on seeds far from the training games' (:func:`evaluate_game_model`);
-- ``map``, ``reward``, ``max_steps``, self-play snapshots and pretraining are Vigtavl's and
-  unused here (the game's own move limit truncates).
+- the league: with ``selfplay.snapshot_every``, a snapshot of the learner is saved to
+  ``snapshots/`` that often and joins the opponents (``selfplay.weight`` shared by the last
+  ``max_snapshots``; each plays by sampling its policy, seeded), as in Vigtavl's league
+  (:class:`~training.league.OpponentPool`, ``league.json`` for ``--resume``);
+- pretraining (``pretrain.teacher``: an agent spec of the game) records the teacher through the
+  batch core (:mod:`training.game_imitation`) and clones it with :mod:`training.cloning`, the
+  same cloning and DAgger rounds as Vigtavl's; the clone is saved as ``pretrained_model.zip``;
+- ``map``, ``reward`` and ``max_steps`` are Vigtavl's and unused here (the game's own move
+  limit truncates).
 
 The saved model plays as the agent spec ``ppo:PATH`` of that game (:mod:`agents.game_ppo`).
 """
@@ -47,12 +54,16 @@ from games.batch import PlayerFactory
 from games.registry import load_game
 from training.config import TrainConfig, learner_device
 from training.evaluate import EVAL_SEED_OFFSET
+from training.cloning import pretrain
 from training.files import copy_file, save_model, write_text
+from training.game_imitation import record_chunk
 from training.logs import announce_run, make_logger, metric_name
-from training.runs import BEST_FILE, FINAL_MODEL, open_run, plan_run
+from training.league import SNAPSHOT, OpponentPool
+from training.runs import BEST_FILE, FINAL_MODEL, LEAGUE_FILE, checkpoint_path, open_run, plan_run
 from training.lifecycle import RunLifecycle
 from training.stopping import StopSignal
-from training.train import CheckpointCallback, ProgressBarCallback, StopOnSignal, load_checkpoint, save_on_stop
+from training.train import (CheckpointCallback, LeagueCallback, ProgressBarCallback, StopOnSignal, load_checkpoint,
+                            save_on_stop)
 from training.vec import GameVecEnv, player_factory
 
 GAME_STATS_WINDOW = 100
@@ -121,7 +132,7 @@ def train_game(cfg: TrainConfig, resume: str | Path | None = None, progress: boo
     """Train on ``cfg.game`` as the module docstring says; returns the run folder."""
     load_game(cfg.game)
     make = player_factory(cfg.game)
-    for spec in [o.name for o in cfg.opponents] + list(cfg.eval_opponents):
+    for spec in [o.name for o in cfg.opponents] + list(cfg.eval_opponents) + [cfg.pretrain.teacher or "random"]:
         make(spec, 0)  # a bad spec: one line, before any folder
     plan = plan_run(cfg, resume, config_name)
     device = learner_device(cfg.device)
@@ -133,9 +144,11 @@ def train_game(cfg: TrainConfig, resume: str | Path | None = None, progress: boo
             set_random_seed(cfg.seed)
             if cfg.torch_threads:
                 th.set_num_threads(cfg.torch_threads)
-            venv = life.own(VecMonitor(GameVecEnv(cfg.game, cfg.n_envs, opponents=[o.name for o in cfg.opponents],
-                                                  weights=[o.weight for o in cfg.opponents],
-                                                  num_players=cfg.num_players, seed=cfg.seed, make_player=make)))
+            pool = OpponentPool.from_config(cfg)
+            if plan.checkpoint is not None:
+                pool.snapshots = OpponentPool.saved_snapshots(plan.run_dir / LEAGUE_FILE)[-pool.max_snapshots:]
+            venv = life.own(VecMonitor(LeagueGameVecEnv(pool, cfg.game, cfg.n_envs, num_players=cfg.num_players,
+                                                        seed=cfg.seed, make_player=make)))
             model: MaskablePPO | None = None
             if plan.checkpoint is not None:
                 model = load_checkpoint(plan.checkpoint, venv, device)
@@ -152,9 +165,15 @@ def train_game(cfg: TrainConfig, resume: str | Path | None = None, progress: boo
                                     vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm,
                                     policy_kwargs=policy_kwargs, seed=cfg.seed, device=device, verbose=0)
             model.set_logger(life.own(make_logger(run.dir, model.num_timesteps)))
+            if plan.checkpoint is None and cfg.pretrain.teacher:
+                pretrain(model, cfg, record_chunk, progress)
+                save_model(model, run.dir / "pretrained_model.zip")
+                save_model(model, checkpoint_path(run.dir, 0))  # a run stopped from here on resumes after cloning
         life.on_stop(lambda: save_on_stop(model, run))
         stop.guard(model.policy.optimizer)
         callbacks: list[BaseCallback] = [StopOnSignal(stop), GameStats(), CheckpointCallback(cfg, run.dir)]
+        if cfg.selfplay.snapshot_every:
+            callbacks.append(LeagueCallback(pool, cfg.selfplay.snapshot_every, run.dir))
         if cfg.eval_every:
             callbacks.append(GameEval(cfg, run.dir, make, stop))
         if bar is not None:
@@ -165,6 +184,36 @@ def train_game(cfg: TrainConfig, resume: str | Path | None = None, progress: boo
         stop.check()
         save_model(model, run.dir / FINAL_MODEL)
     return run.dir
+
+
+class LeagueGameVecEnv(GameVecEnv):
+    """A :class:`GameVecEnv` whose opponents are an :class:`OpponentPool`'s: its bots by spec and
+    its snapshots (model paths) as players sampling their policy; :meth:`set_snapshots` is what
+    :class:`~training.train.LeagueCallback` calls. Games report a snapshot as ``snapshot``."""
+
+    def __init__(self, pool: OpponentPool, game: str, num_envs: int, *, make_player: PlayerFactory,
+                 **kwargs: Any) -> None:
+        self.pool, self.make_bot = pool, make_player
+        self.bots = {name for name, _ in pool.bots}
+        specs, weights = zip(*pool.entries())
+        super().__init__(game, num_envs, opponents=list(specs), weights=list(weights),
+                         make_player=self._make_player, **kwargs)
+
+    def _make_player(self, spec: str, seed: int) -> Any:
+        return PPOPlayer(spec, seed, sample=True) if self.pool.is_snapshot(spec) else self.make_bot(spec, seed)
+
+    def set_snapshots(self, paths: Sequence[str]) -> None:
+        """Replace the pool's snapshots; games that start from now on draw from the new pool."""
+        self.pool.snapshots = list(paths)[-self.pool.max_snapshots:]
+        specs, weights = zip(*self.pool.entries())
+        self.set_opponents(list(specs), list(weights))
+
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        obs, rewards, dones, infos = super().step_wait()
+        for info in infos:
+            if "game" in info and info["game"]["opponent"] not in self.bots:  # a snapshot, maybe dropped since
+                info["game"]["opponent"] = SNAPSHOT
+        return obs, rewards, dones, infos
 
 
 class GameStats(BaseCallback):

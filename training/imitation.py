@@ -20,90 +20,47 @@ policy that plays the bot's game; PPO then improves on it against the league.
 
 Observations are stored as float16 (every plane holds small multiples of 1/3: exact in float16)
 and masks as packed bits, so 100,000 decisions on the duel map take about 2.5 GB.
+
+This module is Vigtavl's recorder (:func:`record_chunk`, its league env); the cloning, the
+recording in worker processes and the DAgger rounds are :mod:`training.cloning`'s, shared with
+every game (:mod:`training.game_imitation` records the others through the game interface).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from multiprocessing import get_context
 from typing import Any
 
-import numpy as np
-import torch as th
-from torch.nn import functional as F
-from tqdm import tqdm
-
+from training import cloning
+from training.cloning import Demonstrations, Recording, clone, discounted_returns, evaluate_clone
 from training.config import TrainConfig
 from training.league import LeagueEnv, OpponentPool
 
-HELD_OUT_EVERY = 10  # game g is held out when g % 10 == 9
-
-
-@dataclass
-class Demonstrations:
-    """The teacher's recorded decisions, one row each."""
-
-    obs: np.ndarray        # (N, C, H, W) float16
-    masks: np.ndarray      # (N, ceil(A / 8)) uint8: the action masks, packed bits
-    actions: np.ndarray    # (N,) int64
-    returns: np.ndarray    # (N,) float32: discounted return from this decision on
-    games: np.ndarray      # (N,) int32: the game each decision comes from
-    n_actions: int
-    wins: list[float]      # per game: the teacher's win share
-
-    def __len__(self) -> int:
-        return len(self.actions)
-
-    def mask_rows(self, idx: np.ndarray) -> np.ndarray:
-        return np.unpackbits(self.masks[idx], axis=1, count=self.n_actions).astype(bool)
-
-    @staticmethod
-    def concat(parts: list["Demonstrations"]) -> "Demonstrations":
-        return Demonstrations(*(np.concatenate([getattr(p, k) for p in parts])
-                                for k in ("obs", "masks", "actions", "returns", "games")),
-                              n_actions=parts[0].n_actions, wins=[w for p in parts for w in p.wins])
-
-
-def discounted_returns(rewards: list[float], gamma: float) -> np.ndarray:
-    """``G_t = r_t + gamma * G_{t+1}``, with 0 after the last decision (PPO's value target)."""
-    out = np.zeros(len(rewards), dtype=np.float32)
-    g = 0.0
-    for t in range(len(rewards) - 1, -1, -1):
-        g = rewards[t] + gamma * g
-        out[t] = g
-    return out
+__all__ = ["Demonstrations", "clone", "discounted_returns", "evaluate_clone", "pretrain", "record_games"]
 
 
 def record_games(cfg: TrainConfig, progress: bool = True, student: Any = None, first_game: int = 0) -> Demonstrations:
     """The teacher (``cfg.pretrain.teacher``) plays ``cfg.pretrain.games`` games in the learner's
     seat, games ``first_game``, ``first_game + 1`` ...; with a ``student`` (a model), the student
     plays them and the teacher only labels each position (DAgger), in this process."""
-    pt = cfg.pretrain
-    games = list(range(first_game, first_game + pt.games))
-    if pt.workers <= 1 or student is not None:
-        return _record_chunk(cfg, games, progress, student)
-    chunks = [games[i::pt.workers * 4] for i in range(pt.workers * 4)]
-    parts = []
-    with get_context("spawn").Pool(pt.workers) as pool:
-        jobs = pool.imap_unordered(_record_star, [(cfg, c) for c in chunks if c])
-        for part in tqdm(jobs, total=len(chunks), desc="record teacher", unit="chunk", disable=not progress):
-            parts.append(part)
-    return Demonstrations.concat(parts)
+    return cloning.record_games(cfg, record_chunk, progress, student, first_game)
 
 
-def _record_star(args: tuple[TrainConfig, list[int]]) -> Demonstrations:
-    th.set_num_threads(1)
-    return _record_chunk(*args, progress=False)
+def pretrain(model: Any, cfg: TrainConfig, progress: bool = True) -> dict[str, float]:
+    """Record the teacher's games and clone them into ``model``; the metrics (also logged)."""
+    return cloning.pretrain(model, cfg, record_chunk, progress)
 
 
-def _record_chunk(cfg: TrainConfig, games: list[int], progress: bool, student: Any = None) -> Demonstrations:
+def record_chunk(cfg: TrainConfig, games: list[int], progress: bool, student: Any = None) -> Demonstrations:
+    """Vigtavl's recorder (:data:`training.cloning.Recorder`): the games on a league env."""
+    from tqdm import tqdm
+
     from agents.match import make_agent
     pt = cfg.pretrain
     assert pt.teacher is not None
     env = LeagueEnv(OpponentPool.from_config(cfg), num_players=cfg.num_players, map=cfg.map,
                     reward=cfg.reward, max_steps=cfg.max_steps)
     teacher = make_agent(pt.teacher, seed=cfg.seed)
-    obs_rows, mask_rows, actions, returns, game_ids, wins = [], [], [], [], [], []
+    rec = Recording(cfg.gamma)
     desc = "record teacher" if student is None else "label the student's games"
     for g in tqdm(games, desc=desc, unit="game", disable=not progress):
         obs, _ = env.reset(seed=cfg.seed + g)
@@ -114,103 +71,11 @@ def _record_chunk(cfg: TrainConfig, games: list[int], progress: bool, student: A
         while not done:
             mask = env.action_masks()
             action = teacher.act(obs, mask, {"state": inner.aec.game_state})
-            obs_rows.append(obs.astype(np.float16))
-            mask_rows.append(np.packbits(mask))
-            actions.append(action)
+            rec.decision(obs, mask, action)
             if student is not None:  # the student's move is played; the teacher's is the label
                 action = int(student.predict(obs, action_masks=mask, deterministic=True)[0])
             obs, reward, terminated, truncated, info = env.step(action)
             rewards.append(reward)
             done = terminated or truncated
-        returns.append(discounted_returns(rewards, cfg.gamma))
-        game_ids += [g] * len(rewards)
-        wins.append(float(info["game"]["win"]))
-    if not actions:
-        raise RuntimeError("the teacher made no decisions (games end before the learner's seat moves?)")
-    return Demonstrations(np.stack(obs_rows), np.stack(mask_rows), np.asarray(actions, dtype=np.int64),
-                          np.concatenate(returns), np.asarray(game_ids, dtype=np.int32),
-                          n_actions=int(env.action_space.n), wins=wins)
-
-
-def clone(model: Any, demos: Demonstrations, cfg: TrainConfig, progress: bool = True) -> dict[str, float]:
-    """Fit ``model.policy`` to the teacher's decisions and returns; logs and returns the metrics."""
-    pt = cfg.pretrain
-    policy = model.policy
-    device = policy.device
-    optimizer = th.optim.Adam(policy.parameters(), lr=pt.learning_rate)
-    held = demos.games % HELD_OUT_EVERY == HELD_OUT_EVERY - 1
-    train_idx, test_idx = np.flatnonzero(~held), np.flatnonzero(held)
-    if len(test_idx) == 0:  # too few games to hold any out: report on the training rows
-        test_idx = train_idx
-    rng = np.random.default_rng(cfg.seed)
-    steps = pt.epochs * -(-len(train_idx) // pt.batch_size)
-    bar = tqdm(total=steps, desc="clone teacher", unit="batch", disable=not progress)
-    metrics: dict[str, float] = {}
-    for epoch in range(pt.epochs):
-        policy.set_training_mode(True)
-        losses = []
-        order = rng.permutation(train_idx)
-        for start in range(0, len(order), pt.batch_size):
-            idx = np.sort(order[start:start + pt.batch_size])  # sorted: faster gathers
-            obs, masks, actions, returns = _batch(demos, idx, device)
-            values, log_prob, _ = policy.evaluate_actions(obs, actions, action_masks=masks)
-            loss = -log_prob.mean() + pt.value_weight * F.mse_loss(values.flatten(), returns)
-            optimizer.zero_grad()
-            loss.backward()
-            th.nn.utils.clip_grad_norm_(policy.parameters(), cfg.max_grad_norm * 10)
-            optimizer.step()
-            losses.append(loss.item())
-            bar.update(1)
-        metrics = {"pretrain/loss": float(np.mean(losses)), **evaluate_clone(policy, demos, test_idx, pt.batch_size)}
-        bar.set_postfix(epoch=epoch + 1, loss=f"{metrics['pretrain/loss']:.3f}",
-                        acc=f"{metrics['pretrain/accuracy']:.3f}")
-    bar.close()
-    policy.set_training_mode(False)
-    metrics["pretrain/decisions"] = float(len(demos))
-    metrics["pretrain/teacher_win_rate"] = float(np.mean(demos.wins))
-    return metrics
-
-
-def _batch(demos: Demonstrations, idx: np.ndarray, device: Any) -> tuple[th.Tensor, np.ndarray, th.Tensor, th.Tensor]:
-    obs = th.as_tensor(demos.obs[idx], device=device).float()
-    actions = th.as_tensor(demos.actions[idx], device=device)
-    returns = th.as_tensor(demos.returns[idx], device=device)
-    return obs, demos.mask_rows(idx), actions, returns
-
-
-def evaluate_clone(policy: Any, demos: Demonstrations, idx: np.ndarray, batch_size: int) -> dict[str, float]:
-    """On rows ``idx``: how often the policy's most likely action is the teacher's; the value error."""
-    policy.set_training_mode(False)
-    hits, sq_err = 0, 0.0
-    with th.no_grad():
-        for start in range(0, len(idx), batch_size):
-            rows = idx[start:start + batch_size]
-            obs, masks, actions, returns = _batch(demos, rows, policy.device)
-            dist = policy.get_distribution(obs, action_masks=masks)
-            hits += int((dist.mode() == actions).sum())
-            values = policy.predict_values(obs).flatten()
-            sq_err += float(((values - returns) ** 2).sum())
-    return {"pretrain/accuracy": hits / len(idx), "pretrain/value_mse": sq_err / len(idx)}
-
-
-def pretrain(model: Any, cfg: TrainConfig, progress: bool = True) -> dict[str, float]:
-    """Record the teacher's games and clone them into ``model``; the metrics (also logged)."""
-    demos = record_games(cfg, progress)
-    teacher_wins = float(np.mean(demos.wins))
-    metrics = clone(model, demos, cfg, progress)
-    for k in range(1, cfg.pretrain.dagger_rounds + 1):
-        labelled = record_games(cfg, progress, student=model, first_game=k * cfg.pretrain.games)
-        student_wins = float(np.mean(labelled.wins))  # the network's own games, before this round's cloning
-        demos = Demonstrations.concat([demos, labelled])
-        metrics = clone(model, demos, cfg, progress)
-        metrics["pretrain/dagger_rounds"] = float(k)
-        metrics["pretrain/student_win_rate"] = student_wins
-        if progress:
-            tqdm.write(f"DAgger round {k}: the network won {student_wins:.3f} of its {len(labelled.wins)} games; "
-                       f"held-out agreement after cloning {metrics['pretrain/accuracy']:.3f}")
-    metrics["pretrain/teacher_win_rate"] = teacher_wins  # the teacher's own games (the rounds' are the network's)
-    for key, value in metrics.items():
-        model.logger.record(key, value)
-    model.logger.record("time/total_timesteps", 0)
-    model.logger.dump(0)
-    return metrics
+        rec.end_game(g, rewards, info["game"]["win"])
+    return rec.demonstrations(int(env.action_space.n))
