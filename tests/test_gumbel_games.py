@@ -160,3 +160,30 @@ def test_thrones_before_the_reveal_the_search_does_not_see_the_opponents_setup()
         trees.append((gumbel.run([s])[0], gumbel.last_roots[0].totals))
     (r0, t0), (r1, t1) = trees
     assert same(r0, r1) and np.array_equal(t0, t1) and r0.action in states[0].legal_actions()
+
+
+def rolls(s: GameState, action: int) -> bool:
+    """Whether ``action`` rolls dice in ``s`` (tried on a copy)."""
+    copy, seen = s.clone(), len(s.chance_events())
+    copy.apply_action(action)
+    return len(copy.chance_events()) > seen
+
+
+def test_vigtavl_through_the_interface_is_blind_to_the_dice_to_come():
+    """Vigtavl's interface states too (its own engine steps are test_az's): two true states that
+    differ only in the dice to come, at a choice of a few actions one of which rolls dice, give
+    the same search and the same values backed up."""
+    rng, s = random.Random(11), load_game("vigtavl").new_state(2, seed=11)
+    while not 2 <= len(s.legal_actions()) <= 4 or not any(rolls(s, a) for a in s.legal_actions()):
+        s.apply_action(rng.choice(s.legal_actions()))
+    twin = s.clone()
+    twin.engine.rng ^= 0xABCDEF
+    cfg = SearchConfig(simulations=8, considered=4)
+    trees = []
+    for x in (s, twin):
+        gumbel = search("vigtavl", cfg, seed=12)
+        trees.append((gumbel.run([x])[0], gumbel.last_roots[0]))
+    (r1, root1), (r2, root2) = trees
+    assert same(r1, r2) and np.array_equal(root1.totals, root2.totals) and r1.action in s.legal_actions()
+    a = root1.chance.index(True)  # the dice were searched: the same rolls drawn in both
+    assert list(root1.children[a]) == list(root2.children[a])

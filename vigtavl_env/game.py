@@ -24,6 +24,7 @@ from .engine.config import RulesConfig
 from .engine.game import apply_action, describe, legal_actions, new_game
 from .engine.maps import DEFAULT_PRESET, GameMap, load_map
 from .engine.serialize import from_dict, to_dict
+from .engine.state import MASK64
 from .engine.state import GameState as EngineState
 from .engine.tokens import TOKEN_SOURCES, token_sheet
 from .engine.version import ENV_NAME
@@ -77,6 +78,10 @@ class VigtavlState(GameState):
 
     def chance_events(self, since: int = 0) -> list[dict[str, Any]]:
         return [e for e in self.engine.events[since:] if e.get("event") in CHANCE_EVENTS]
+
+    def reseed(self, seed: int) -> None:
+        self.engine.rng = int(seed) & MASK64
+        self.engine.forced_dice = []
 
     def is_terminal(self) -> bool:
         return self.engine.is_over
