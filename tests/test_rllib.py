@@ -120,23 +120,18 @@ def test_device_cuda_without_a_gpu_warns_and_asks_ray_for_no_gpu(monkeypatch: py
     assert len(err) == 1 and "no GPU" in err[0] and "training on the CPU" in err[0]
 
 
-def test_sigterm_to_the_group_saves_a_checkpoint_and_leaves_no_ray_behind(tmp_path: Path):
-    """A scheduler's SIGTERM to the run's whole process group: Ray's own processes (a private
-    instance, an env runner actor) must not take it, or Ray would end the driver before it
-    saves. The run saves, exits 143 within 10 s and ends every process it started."""
+def sigterm_after_the_first_checkpoint(argv: list[str], run: Path) -> tuple[int, str, float, list[int]]:
+    """``python -m vigtavl ARGV`` in a session of its own, SIGTERM to its whole group once its
+    first RLlib checkpoint is in ``run``: its status, its stderr, the seconds it took to exit after
+    the signal, and the processes it had started by then."""
     import os
     import signal
     import subprocess
     import sys
     import time
 
-    from training.raylocal import alive, children, descendants
-    run = tmp_path / "r"
-    sets = ["env_runners=1", "n_envs=1", "n_steps=32", "batch_size=32", "n_epochs=1", "total_timesteps=10000000",
-            "eval_every=0", f"run_dir={tmp_path}", "run_name=r", "net.channels=4", "net.blocks=1", "net.hidden=[8]",
-            "opponents=[random]", "pretrain.teacher=null"]
-    cmd = [sys.executable, "-m", "vigtavl", "train", "--config", str(QUICK), "--backend", "rllib", "--no-progress"]
-    proc = subprocess.Popen(cmd + [a for s in sets for a in ("--set", s)], stdout=subprocess.PIPE,
+    from training.raylocal import children, descendants
+    proc = subprocess.Popen([sys.executable, "-m", "vigtavl", *argv], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 180
     while not list(run.glob("checkpoints/rllib_*")):  # the first iteration's checkpoint
@@ -148,7 +143,24 @@ def test_sigterm_to_the_group_saves_a_checkpoint_and_leaves_no_ray_behind(tmp_pa
     sent = time.monotonic()
     os.killpg(proc.pid, signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
-    assert time.monotonic() - sent < 10 and proc.returncode == 143, err[-3000:]
+    return proc.returncode, err, time.monotonic() - sent, started
+
+
+def test_sigterm_to_the_group_saves_a_checkpoint_and_leaves_no_ray_behind(tmp_path: Path):
+    """A scheduler's SIGTERM to the run's whole process group: Ray's own processes (a private
+    instance, an env runner actor) must not take it, or Ray would end the driver before it
+    saves. The run saves, exits 143 within 10 s and ends every process it started."""
+    import time
+
+    from training.raylocal import alive
+    run = tmp_path / "r"
+    sets = ["env_runners=1", "n_envs=1", "n_steps=32", "batch_size=32", "n_epochs=1", "total_timesteps=10000000",
+            "eval_every=0", f"run_dir={tmp_path}", "run_name=r", "net.channels=4", "net.blocks=1", "net.hidden=[8]",
+            "opponents=[random]", "pretrain.teacher=null"]
+    argv = ["train", "--config", str(QUICK), "--backend", "rllib", "--no-progress"]
+    argv += [a for s in sets for a in ("--set", s)]
+    status, err, seconds, started = sigterm_after_the_first_checkpoint(argv, run)
+    assert seconds < 10 and status == 143, err[-3000:]
     assert "stopped by SIGTERM" in err.strip().splitlines()[-1]
     assert newest_rllib_checkpoint(run).name.startswith("rllib_")
     deadline = time.monotonic() + 10  # the watchdog ends what ray.shutdown leaves, if anything

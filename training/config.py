@@ -271,8 +271,6 @@ def _check_game(cfg: TrainConfig) -> None:
         raise ConfigError(f"game: {e}") from None
     if cfg.game != "vigtavl" and cfg.policy != "mlp":
         raise ConfigError(f"policy {cfg.policy!r} (per-hex logits) is Vigtavl's; game {cfg.game} trains with policy mlp")
-    if cfg.game != "vigtavl" and cfg.backend != "sb3":
-        raise ConfigError(f"game {cfg.game} trains with backend sb3 only (training/game_train.py)")
 
 
 # ------------------------------------------------------------------ dict -> dataclass, typed

@@ -22,7 +22,7 @@ killed) before it ends resumes from the checkpoint of those timesteps by playing
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -116,27 +116,35 @@ def best_so_far(run_dir: Path) -> float:
     return json.loads(best.read_text())["mean_win_rate"] if best.is_file() else -1.0
 
 
-def record_evaluation(cfg: TrainConfig, run_dir: Path, path: Path, timesteps: int,
-                      best: float) -> tuple[dict[str, float], float]:
-    """The model at ``path`` against each eval opponent; a new best (mean win rate) is copied to
-    best_model.zip with best.json. Returns the eval/* metrics and the best so far."""
-    under_way = run_dir / EVAL_UNDER_WAY
-    write_text(under_way, json.dumps({"timesteps": timesteps}))
+EvalGames = Callable[[TrainConfig, Path], tuple[dict[str, float], dict[str, float]]]
+
+
+def play_vigtavl_evaluation(cfg: TrainConfig, path: Path) -> tuple[dict[str, float], dict[str, float]]:
+    """Vigtavl's evaluation games of the model at ``path``: its win rate by eval opponent, and the
+    other eval/* metrics (its mean tokens)."""
     results = evaluate_model(path, cfg.eval_opponents, games=cfg.eval_games, players=cfg.num_players,
                              seed=cfg.seed + EVAL_SEED_OFFSET, workers=cfg.eval_workers, map=cfg.map,
                              max_steps=cfg.max_steps, progress=False, shielded=True, sample=cfg.eval_sample)
-    metrics: dict[str, float] = {}
-    for r in results:
-        metrics[f"eval/win_rate_{metric_name(r.opponent)}"] = r.model.win_rate
-        metrics[f"eval/tokens_{metric_name(r.opponent)}"] = r.model.mean_tokens
-    mean = float(np.mean([r.model.win_rate for r in results]))
+    return ({r.opponent: r.model.win_rate for r in results},
+            {f"eval/tokens_{metric_name(r.opponent)}": r.model.mean_tokens for r in results})
+
+
+def record_evaluation(cfg: TrainConfig, run_dir: Path, path: Path, timesteps: int, best: float,
+                      play: EvalGames = play_vigtavl_evaluation) -> tuple[dict[str, float], float]:
+    """The model at ``path`` against each eval opponent (``play``: the games, Vigtavl's by
+    default); a new best (mean win rate) is copied to best_model.zip with best.json. Returns the
+    eval/* metrics and the best so far."""
+    under_way = run_dir / EVAL_UNDER_WAY
+    write_text(under_way, json.dumps({"timesteps": timesteps}))
+    win_rates, extra = play(cfg, path)
+    metrics = {f"eval/win_rate_{metric_name(opp)}": rate for opp, rate in win_rates.items()} | extra
+    mean = float(np.mean(list(win_rates.values())))
     metrics["eval/mean_win_rate"] = mean
     if mean > best:
         best = mean
         copy_file(path, run_dir / "best_model.zip")
         write_text(run_dir / BEST_FILE, json.dumps(
-            {"mean_win_rate": mean, "timesteps": timesteps,
-             "win_rates": {r.opponent: r.model.win_rate for r in results}}, indent=1))
+            {"mean_win_rate": mean, "timesteps": timesteps, "win_rates": win_rates}, indent=1))
     under_way.unlink()
     return metrics, best
 

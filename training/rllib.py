@@ -21,6 +21,9 @@ on a running Ray cluster; with ``device: cuda`` the learner takes a GPU.
   work on an RLlib run: the run folder holds the same ``progress.csv``, ``tb/``, ``config.yaml``,
   ``best_model.zip`` and ``final_model.zip`` as an SB3 run, plus RLlib checkpoints in
   ``checkpoints/rllib_<steps>/`` (``--resume RUN_DIR`` takes the newest).
+- another game than Vigtavl (``game: thrones``, ``configs/rllib_thrones.yaml``) trains the same way
+  on :class:`training.rllib_game.GameMultiAgentEnv` with the game trainer's network
+  (:func:`trainee_for`: the env, the module, the SB3 export and the evaluation games per game).
 - :func:`train_rllib`: the run, read top to bottom as the SB3 trainer's, on the same plumbing:
   where it starts and where its checkpoints are (:mod:`training.runs`), what runs every so often
   (:mod:`training.schedule`), the log (:mod:`training.logs`), stopping on a signal
@@ -34,6 +37,8 @@ import json
 import re
 import time
 import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +50,8 @@ from tqdm import tqdm
 from agents.network import MASKED_LOGIT, ActionPlanesHead, HexConvExtractor, PooledValueHead, policy_spec
 from training.config import TrainConfig, learner_device
 from training.damage import loading
-from training.evaluate import best_so_far, interrupted_evaluation, record_evaluation
+from training.evaluate import (EvalGames, best_so_far, interrupted_evaluation, play_vigtavl_evaluation,
+                               record_evaluation)
 from training.files import replacing, save_model, write_text
 from training.logs import RunLogger, announce_run
 from training.raylocal import RaySession, start_ray
@@ -230,13 +236,41 @@ class SB3Exporter:
                                  learning_rate=cfg.learning_rate, gamma=cfg.gamma, seed=cfg.seed, device="cpu")
         self.keys = list(self.model.policy.state_dict())
 
+    def state_dict(self, module_state: dict[str, Any]) -> dict[str, th.Tensor]:
+        """The RLModule's weights under the SB3 policy's names."""
+        return sb3_state_dict(module_state, self.keys)
+
     def save(self, module_state: dict[str, Any], path: Path, timesteps: int) -> Path:
-        self.model.policy.load_state_dict(sb3_state_dict(module_state, self.keys))
+        self.model.policy.load_state_dict(self.state_dict(module_state))
         self.model.num_timesteps = timesteps
         return save_model(self.model, path)
 
 
 # ------------------------------------------------------------------ the algorithm
+@dataclass(frozen=True)
+class Trainee:
+    """What :func:`train_rllib` trains on: Vigtavl (:data:`VIGTAVL`), or any other game through
+    the game interface (:func:`training.rllib_game.game_trainee`)."""
+
+    check: Callable[[TrainConfig], None]
+    """The checks that need no folder (one line)."""
+    env: type
+    env_config: Callable[[TrainConfig], dict[str, Any]]
+    module: type
+    """The RLModule, built from ``net``'s channels, blocks and hidden."""
+    exporter: Callable[[TrainConfig], Any]
+    """Its ``save(module_state, path, timesteps)`` writes the MaskablePPO .zip ``ppo:PATH`` plays."""
+    play: EvalGames
+    """The evaluation games (:func:`training.evaluate.record_evaluation`)."""
+
+
+def check_vigtavl(cfg: TrainConfig) -> None:
+    """Vigtavl on RLlib: the fully convolutional network on a map that loads."""
+    if cfg.policy != "cnn":
+        raise ValueError("backend rllib trains the fully convolutional network (policy: cnn)")
+    raw_env(num_players=cfg.num_players, map=cfg.map, max_steps=cfg.max_steps)  # a bad map: no folder
+
+
 def env_config(cfg: TrainConfig) -> dict[str, Any]:
     """The env's config from the YAML config: the bots by weight, exposed seats for self-play."""
     weights = {o.name: float(o.weight) for o in cfg.opponents if o.weight > 0}
@@ -261,18 +295,20 @@ def make_mapping_fn(snapshots: list[str]) -> Any:
     return agent_to_module
 
 
-def algorithm_config(cfg: TrainConfig, gpu: bool | None = None) -> Any:
+def algorithm_config(cfg: TrainConfig, gpu: bool | None = None, trainee: Trainee | None = None) -> Any:
     """RLlib's PPOConfig from the YAML config (the fields that apply; docs/integrations.md);
-    ``gpu``: the learner on a GPU (default: as ``device`` says, when torch finds one)."""
+    ``gpu``: the learner on a GPU (default: as ``device`` says, when torch finds one);
+    ``trainee``: the game's env and module (default: the config's game's)."""
+    trainee = trainee or trainee_for(cfg)
     model_config = {"channels": cfg.net.channels, "blocks": cfg.net.blocks, "hidden": list(cfg.net.hidden)}
     snapshots = snapshot_ids(cfg)
-    module = RLModuleSpec(module_class=VigtavlRLModule, model_config=model_config)
+    module = RLModuleSpec(module_class=trainee.module, model_config=model_config)
     runners = cfg.env_runners
     if gpu is None:
         gpu = learner_gpu(cfg.device)
     return (
         PPOConfig()
-        .environment(VigtavlMultiAgentEnv, env_config=env_config(cfg), disable_env_checking=True)
+        .environment(trainee.env, env_config=trainee.env_config(cfg), disable_env_checking=True)
         .framework("torch")
         .env_runners(num_env_runners=runners, num_envs_per_env_runner=max(1, cfg.n_envs // max(1, runners)),
                      rollout_fragment_length="auto", num_cpus_per_env_runner=1)
@@ -288,6 +324,18 @@ def algorithm_config(cfg: TrainConfig, gpu: bool | None = None) -> Any:
     )
 
 
+VIGTAVL = Trainee(check_vigtavl, VigtavlMultiAgentEnv, env_config, VigtavlRLModule, SB3Exporter,
+                  play_vigtavl_evaluation)
+
+
+def trainee_for(cfg: TrainConfig) -> Trainee:
+    """Vigtavl's, or the game interface's for another game."""
+    if cfg.game == "vigtavl":
+        return VIGTAVL
+    from training.rllib_game import game_trainee  # it imports this module
+    return game_trainee()
+
+
 def learner_gpu(device: str) -> bool:
     """Whether the learner takes a GPU (:func:`training.config.learner_device` says which)."""
     return learner_device(device) == "cuda"
@@ -299,10 +347,9 @@ def train_rllib(cfg: TrainConfig, resume: str | Path | None = None, progress: bo
     """Train with RLlib as ``cfg`` says (continuing ``resume``: a run folder's newest checkpoint,
     or an ``rllib_<steps>`` checkpoint); returns the run folder. Stops with a checkpoint on
     SIGINT/SIGTERM (:class:`~training.stopping.TrainingStopped`)."""
-    # --- the checks that need no folder: the network, the map, where the run starts, the device
-    if cfg.policy != "cnn":
-        raise ValueError("backend rllib trains the fully convolutional network (policy: cnn)")
-    raw_env(num_players=cfg.num_players, map=cfg.map, max_steps=cfg.max_steps)  # a bad map: no folder
+    # --- the checks that need no folder: the network, the map or game, where the run starts, the device
+    trainee = trainee_for(cfg)
+    trainee.check(cfg)
     plan = plan_run(cfg, resume, config_name, backend=RLLIB)  # a damaged newest checkpoint is passed over
     gpu = learner_gpu(cfg.device)
 
@@ -315,7 +362,7 @@ def train_rllib(cfg: TrainConfig, resume: str | Path | None = None, progress: bo
             session = life.own(start_ray(ray_address, num_cpus=max(2, cfg.env_runners + 1)))
             stop.install()  # ray.init put a SIGTERM handler of its own in place
             if plan.checkpoint is None:
-                algo = algorithm_config(cfg, gpu).build_algo()
+                algo = algorithm_config(cfg, gpu, trainee).build_algo()
             else:
                 algo = load_algorithm(plan.checkpoint)
                 steps, n_snap = saved_progress(plan.checkpoint)
@@ -326,7 +373,7 @@ def train_rllib(cfg: TrainConfig, resume: str | Path | None = None, progress: bo
             if algo.learner_group.is_local:  # the learner in this process: its steps stay whole
                 algo.learner_group.foreach_learner(
                     lambda learner: [stop.guard(opt) for _, opt in learner.get_optimizers_for_module(LEARNER)])
-            exporter = SB3Exporter(cfg)
+            exporter = trainee.exporter(cfg)
             snapshots = snapshot_ids(cfg)
 
             # --- behaviour cloning, on the SB3 twin of the network (a new run with pretrain.teacher set)
@@ -353,7 +400,7 @@ def train_rllib(cfg: TrainConfig, resume: str | Path | None = None, progress: bo
             nonlocal best
             with stop.at_once():  # thrown away when the run stops: no need to finish it
                 path = exporter.save(main_state(), run.dir / "eval_model.zip", steps)
-                metrics, best = record_evaluation(cfg, run.dir, path, steps, best)
+                metrics, best = record_evaluation(cfg, run.dir, path, steps, best, trainee.play)
             return metrics
 
         # --- train: one RLlib iteration (sample n_steps * n_envs, update) at a time

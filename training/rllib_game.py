@@ -9,18 +9,33 @@ selects that seat's role. Observations are the seat's own ``observation(seat)`` 
 mask; a role's reward is its return, given at the end of the game (zero before).
 
     env = GameMultiAgentEnv({"game": "thrones", "opponents": {"greedy": 1.0}, "seed": 0})
+
+``vigtavl train --config rllib_thrones`` (``backend: rllib`` with another game) trains RLlib's PPO on
+it through :func:`training.rllib.train_rllib`, the same run, resume and SIGTERM as Vigtavl's:
+:func:`game_trainee` gives it the env, :class:`GameRLModule` (the SB3 game trainer's own network,
+so the run's ``best_model.zip`` and ``final_model.zip`` play as ``ppo:PATH``) and the game
+trainer's evaluation games.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+import torch as th
 from gymnasium import spaces
+from ray.rllib.core.columns import Columns
+from ray.rllib.core.rl_module.apis import ValueFunctionAPI
+from ray.rllib.core.rl_module.torch import TorchRLModule
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from agents.kinds import make_player
+from agents.network import MASKED_LOGIT, policy_spec
 from games import IllegalAction, load_game
+from training.config import TrainConfig
+from training.evaluate import EVAL_SEED_OFFSET
+from training.rllib import SB3Exporter, Trainee, _cpu_tensor
 
 LEARNER = "learner"
 SELF = "self"
@@ -126,3 +141,89 @@ class GameMultiAgentEnv(MultiAgentEnv):
         if not self.state.is_over():
             mask[self.state.legal_actions()] = 1.0
         return {"observations": self.state.observation(seat).astype(np.float32, copy=False), "action_mask": mask}
+
+
+# ------------------------------------------------------------------ training (training.rllib.train_rllib)
+POLICY = "policy"  # the SB3 policy's name inside GameRLModule: its weights are policy.<SB3 name>
+
+
+class GameRLModule(TorchRLModule, ValueFunctionAPI):
+    """The game trainer's network (:func:`agents.network.policy_spec`, ``mlp`` on the ``grid``
+    board) as an RLlib RLModule: the SB3 policy itself, held as ``policy``, with the action mask
+    added to its logits, so its weights are the SB3 model's one-to-one (:class:`GameExporter`).
+    ``model_config``: ``channels``, ``blocks``, ``hidden``, as ``net:`` in the YAML config."""
+
+    def setup(self) -> None:
+        mc = dict(self.model_config or {})
+        policy_class, kwargs = policy_spec("mlp", int(mc.get("channels", 32)), int(mc.get("blocks", 2)),
+                                           list(mc.get("hidden", [256])), board="grid")
+        self.policy = policy_class(self.observation_space["observations"], self.action_space, lambda _: 0.0, **kwargs)
+
+    def _heads(self, batch: dict[str, Any]) -> tuple[th.Tensor, th.Tensor]:
+        """The value branch's latent and the masked logits."""
+        obs = batch[Columns.OBS]
+        features = self.policy.extract_features(obs["observations"], self.policy.features_extractor)
+        latent_pi, latent_vf = self.policy.mlp_extractor(features)
+        mask = th.clamp(th.log(obs["action_mask"]), min=MASKED_LOGIT)
+        return latent_vf, self.policy.action_net(latent_pi) + mask
+
+    def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        return {Columns.ACTION_DIST_INPUTS: self._heads(batch)[1]}
+
+    def _forward_train(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        latent_vf, logits = self._heads(batch)
+        return {Columns.ACTION_DIST_INPUTS: logits, Columns.EMBEDDINGS: latent_vf}
+
+    def compute_values(self, batch: dict[str, Any], embeddings: Any = None) -> th.Tensor:
+        if embeddings is None:
+            embeddings = self._heads(batch)[0]
+        return self.policy.value_net(embeddings).squeeze(-1)
+
+
+class GameExporter(SB3Exporter):
+    """Saves a :class:`GameRLModule`'s weights as the MaskablePPO .zip ``ppo:PATH`` of the game plays."""
+
+    def __init__(self, cfg: TrainConfig) -> None:
+        from sb3_contrib import MaskablePPO
+
+        from training.vec import GameVecEnv
+        venv = GameVecEnv(cfg.game, 1, num_players=cfg.num_players, seed=cfg.seed)
+        policy_class, policy_kwargs = policy_spec(cfg.policy, cfg.net.channels, cfg.net.blocks, cfg.net.hidden,
+                                                  board="grid")
+        self.model = MaskablePPO(policy_class, venv, policy_kwargs=policy_kwargs, n_steps=64, batch_size=64,
+                                 learning_rate=cfg.learning_rate, gamma=cfg.gamma, seed=cfg.seed, device="cpu")
+        self.keys = list(self.model.policy.state_dict())
+
+    def state_dict(self, module_state: dict[str, Any]) -> dict[str, th.Tensor]:
+        return {k: _cpu_tensor(module_state[f"{POLICY}.{k}"]) for k in self.keys}
+
+
+def game_env_config(cfg: TrainConfig) -> dict[str, Any]:
+    """The env's config from the YAML config: the game, its agents by weight, self-play roles."""
+    weights = {o.name: float(o.weight) for o in cfg.opponents if o.weight > 0}
+    if cfg.selfplay.weight > 0:
+        weights[SELF] = float(cfg.selfplay.weight)
+    return {"game": cfg.game, "num_players": cfg.num_players, "opponents": weights, "seed": cfg.seed}
+
+
+def check_game(cfg: TrainConfig) -> None:
+    """Another game on RLlib: its agents (training's and evaluation's) in one line, before any
+    folder; pretraining is Vigtavl's there."""
+    if cfg.pretrain.teacher:
+        raise ValueError(f"pretrain.teacher: backend rllib clones a teacher for vigtavl only, not {cfg.game}")
+    GameMultiAgentEnv(game_env_config(cfg))
+    for spec in cfg.eval_opponents:
+        make_player(cfg.game, spec, 0)
+
+
+def play_game_evaluation(cfg: TrainConfig, path: Path) -> tuple[dict[str, float], dict[str, float]]:
+    """The game trainer's evaluation games (:func:`training.game_train.evaluate_game_model`)."""
+    from training.game_train import evaluate_game_model
+    results = [evaluate_game_model(cfg.game, path, opp, cfg.eval_games, cfg.seed + EVAL_SEED_OFFSET,
+                                   cfg.num_players, sample=cfg.eval_sample) for opp in cfg.eval_opponents]
+    return {r.opponent: r.win_rate for r in results}, {}
+
+
+def game_trainee() -> Trainee:
+    """What :func:`training.rllib.train_rllib` trains on for a game other than Vigtavl."""
+    return Trainee(check_game, GameMultiAgentEnv, game_env_config, GameRLModule, GameExporter, play_game_evaluation)

@@ -389,12 +389,14 @@ def cmd_train(args: argparse.Namespace) -> int:
 
     from training.game_train import train_game
     from training.stopping import TrainingStopped
-    from training.train import train
+    from training.train import train, train_on_rllib
     cfg, config = _run_config(args, _game_overrides(args) + args.set
                               + ([f"backend={args.backend}"] if args.backend else []))
     name = Path(config).stem if config else "default"
     try:
-        if cfg.game != "vigtavl":  # another game: through the game interface
+        if cfg.game != "vigtavl" and cfg.backend == "rllib":  # another game on RLlib: its MultiAgentEnv
+            run_dir = train_on_rllib(cfg, args.resume, not args.no_progress, name, args.ray_address)
+        elif cfg.game != "vigtavl":  # another game: through the game interface
             run_dir = train_game(cfg, resume=args.resume, progress=not args.no_progress, config_name=name)
         else:
             run_dir = train(cfg, resume=args.resume, progress=not args.no_progress, ray_address=args.ray_address,
