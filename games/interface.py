@@ -157,6 +157,10 @@ class Game(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     default_players: ClassVar[int] = 2
+    # The action codec is verb planes over the observation's board: ``code = verb * H * W + cell``
+    # for the cell verbs, then the global verbs (fewer than the cells). A fully convolutional
+    # policy head (agents.network, ``policy: cnn``) then lands each logit on its cell.
+    planar_actions: ClassVar[bool] = False
 
     @abstractmethod
     def new_state(self, num_players: int | None = None, seed: int = 0,

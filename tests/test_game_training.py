@@ -81,6 +81,16 @@ def test_a_model_of_another_game_or_no_model_is_one_line(pig_run) -> None:
 
 def test_thrones_trains_through_the_same_trainer(tmp_path) -> None:
     assert _train(tmp_path, "thrones", 128, "eval_every=0") == 0
+
+
+def test_thrones_trains_the_convolutional_policy_too(tmp_path) -> None:
+    """Thrones' actions are verb planes over its board (planar_actions), so policy cnn is taken;
+    pig's are not, and it is refused in one line (test_bad_game_configs_are_one_line)."""
+    assert load_config(None, ["game=thrones", "policy=cnn"]).policy == "cnn"
+    assert _train(tmp_path, "thrones", 64, "eval_every=0", "policy=cnn") == 0
+    state = __import__("games.registry", fromlist=["load_game"]).load_game("thrones").new_state(2, seed=4)
+    model = tmp_path / "thrones" / "final_model.zip"
+    assert PPOPlayer(str(model))(state.view_for(0), state.legal_actions()) in state.legal_actions()
     model = tmp_path / "thrones" / "final_model.zip"
     state = __import__("games.registry", fromlist=["load_game"]).load_game("thrones").new_state(2, seed=2)
     assert PPOPlayer(str(model))(state.view_for(0), state.legal_actions()) in state.legal_actions()
@@ -90,8 +100,8 @@ def test_the_grid_trunk_takes_any_board() -> None:
     for shape in [(6, 1, 4), (43, 9, 9)]:
         fe = GridConvExtractor(spaces.Box(-1, 1, shape, dtype=np.float32), channels=4, blocks=2)
         assert fe(th.zeros(3, *shape)).shape == (3, 4 * shape[1] * shape[2])
-    with pytest.raises(ValueError, match="Vigtavl's"):
-        policy_spec("cnn", 8, 1, [16], board="grid")
+    cls, kwargs = policy_spec("cnn", 8, 1, [16], board="grid")  # Thrones' head (tests/test_training.py)
+    assert kwargs["features_extractor_class"] is GridConvExtractor
     with pytest.raises(ValueError, match="board"):
         policy_spec("mlp", 8, 1, [16], board="square")
 

@@ -261,7 +261,8 @@ def _check_values(cfg: TrainConfig) -> None:
 
 
 def _check_game(cfg: TrainConfig) -> None:
-    """A registered game; another than Vigtavl trains the 'mlp' head with its own player counts."""
+    """A registered game, with its own player counts (but Vigtavl's); the 'cnn' head only for a
+    game whose actions are verb planes over its board (``Game.planar_actions``)."""
     from games.registry import load_game
     try:
         game = load_game(cfg.game)
@@ -269,8 +270,9 @@ def _check_game(cfg: TrainConfig) -> None:
             game.check_players(cfg.num_players)
     except ValueError as e:
         raise ConfigError(f"game: {e}") from None
-    if cfg.game != "vigtavl" and cfg.policy != "mlp":
-        raise ConfigError(f"policy {cfg.policy!r} (per-hex logits) is Vigtavl's; game {cfg.game} trains with policy mlp")
+    if cfg.policy == "cnn" and not game.planar_actions:
+        raise ConfigError(f"policy 'cnn' needs actions laid out as verb planes over the board; "
+                          f"game {cfg.game}'s are not: train it with policy mlp")
 
 
 # ------------------------------------------------------------------ dict -> dataclass, typed

@@ -155,6 +155,7 @@ class VigtavlGame(Game):
     title = "Vigtavl"
     version = ENV_NAME
     min_players, max_players, default_players = min(PLAYER_COUNTS), max(PLAYER_COUNTS), 2
+    planar_actions = True  # verb * HW + cell over the axial tensor (codec.py)
 
     def __init__(self) -> None:
         self._tools: dict[int, _Tools] = {}  # per board size

@@ -27,6 +27,7 @@ class ThronesGame(Game):
     version = VERSION
     min_players = 2
     max_players = 2
+    planar_actions = True  # verb * N + cell in the acting seat's frame (codec.py)
 
     def new_state(self, num_players: int | None = None, seed: int = 0, **options: Any) -> ThronesState:
         self.check_players(num_players)
