@@ -67,8 +67,10 @@ class GameState(ABC):
     # --- chance, end, returns ---------------------------------------------------------------
     @abstractmethod
     def chance_events(self, since: int = 0) -> list[dict[str, Any]]:
-        """The chance outcomes logged since event number ``since`` (each a JSON-able dict with
-        at least ``"kind"``), in order; public outcomes only."""
+        """The chance outcomes logged so far but the first ``since`` of them (each a JSON-able
+        dict with at least ``"kind"``), in order; public outcomes only. ``since`` counts chance
+        outcomes: ``chance_events(k) == chance_events()[k:]``, so a caller that has seen
+        ``len(chance_events())`` of them asks for the new ones with that number."""
 
     def reseed(self, seed: int) -> None:
         """Draw the chance outcomes to come from ``seed``: a search samples them anew in each

@@ -29,7 +29,7 @@ def test_games_are_found_through_the_entry_point_group():
         load_game("chess")
 
 
-@pytest.mark.parametrize("name", ["vigtavl", "pig"])
+@pytest.mark.parametrize("name", ["vigtavl", "pig", "thrones"])
 def test_a_random_game_through_the_interface_alone(name):
     game = load_game(name)
     state = game.new_state(2, seed=3)
@@ -45,6 +45,9 @@ def test_a_random_game_through_the_interface_alone(name):
         if step == 20:
             copy = state.clone()
         state.apply_action(rng.choice(legal))
+    # chance_events(k) counts chance outcomes, as every caller reads it
+    chance = state.chance_events()
+    assert chance and all(state.chance_events(k) == chance[k:] for k in range(len(chance) + 1))
     # clone is independent, and save/load round-trips
     assert copy is not None and copy.to_dict() != state.to_dict()
     again = game.load(json.loads(json.dumps(state.to_dict())))

@@ -77,7 +77,7 @@ class VigtavlState(GameState):
             return str(e)
 
     def chance_events(self, since: int = 0) -> list[dict[str, Any]]:
-        return [e for e in self.engine.events[since:] if e.get("event") in CHANCE_EVENTS]
+        return [e for e in self.engine.events if e.get("event") in CHANCE_EVENTS][since:]
 
     def reseed(self, seed: int) -> None:
         self.engine.rng = int(seed) & MASK64

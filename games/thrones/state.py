@@ -264,7 +264,7 @@ class ThronesState(GameState):
         self.forced = []
 
     def chance_events(self, since: int = 0) -> list[dict[str, Any]]:
-        return [e for e in self.events[since:] if e.get("chance")]
+        return [e for e in self.events if e.get("chance")][since:]
 
     def is_terminal(self) -> bool:
         return self.winner >= 0
