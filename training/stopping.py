@@ -44,11 +44,11 @@ class StopRequested(KeyboardInterrupt):
 
 class TrainingStopped(Exception):
     """A run stopped by Ctrl-C or SIGTERM, after saving what it could (the message says how to go
-    on); ``status``: the exit status for it (130 or 143)."""
+    on); ``status``: the exit status for it (130 or 143); ``run_dir``: its folder, if it had one."""
 
-    def __init__(self, message: str, status: int) -> None:
+    def __init__(self, message: str, status: int, run_dir: Path | None = None) -> None:
         super().__init__(message)
-        self.status = status
+        self.status, self.run_dir = status, run_dir
 
 
 class StopSignal:
@@ -118,7 +118,7 @@ class StopSignal:
         """The exception that ends a stopped run: ``what`` was saved, and how to go on
         (``command``: the trainer's, ``vigtavl az train`` for the az loop)."""
         go_on = f"; continue with: {command} --resume {run_dir}" if run_dir is not None else ""
-        return TrainingStopped(f"stopped by {self.name} {what}{go_on}", SIGNAL_EXIT_BASE + self.signum)
+        return TrainingStopped(f"stopped by {self.name} {what}{go_on}", SIGNAL_EXIT_BASE + self.signum, run_dir)
 
     def _handle(self, signum: int, frame: Any) -> None:
         self.signum = signum

@@ -435,6 +435,9 @@ def add_exploit(sub: Any) -> None:
                    help="the learner's config (default: configs/ppo_GAME.yaml where shipped)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="override a learner setting (not its opponents, budget or evaluation); repeatable")
+    p.add_argument("--resume", default=None, metavar="RUN_DIR",
+                   help="go on with an exploit run stopped by Ctrl-C or SIGTERM (the same --game and --target; "
+                        "--steps may raise its budget)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_exploit)
 
@@ -444,9 +447,11 @@ def cmd_exploit(args: argparse.Namespace) -> int:
     from training.stopping import TrainingStopped
     try:
         result = exploit(args.game_name, args.target, args.steps, args.seed, args.out, args.games,
-                         args.config, args.set, progress=not args.no_progress)
+                         args.config, args.set, progress=not args.no_progress, resume=args.resume)
     except TrainingStopped as e:
-        print(f"vigtavl exploit: {e}", file=sys.stderr)
+        go_on = (f"; go on with: vigtavl exploit --game {args.game_name} --target {args.target} --steps {args.steps} "
+                 f"--resume {e.run_dir}") if e.run_dir is not None else ""
+        print(f"vigtavl exploit: {str(e).partition('; continue with')[0]}{go_on}", file=sys.stderr)
         return e.status
     print(result.summary())
     print(f"results in {result.run_dir}/{RESULT_FILE} (curve: exploit_curve.txt, exploit_curve.png)")
