@@ -418,7 +418,7 @@ def add_exploit(sub: Any) -> None:
     p = sub.add_parser("exploit", help="how exploitable an agent is: a fresh PPO learner trained against it alone",
                        description="Train a fresh PPO learner for --steps against the target agent alone "
                                    "(training/game_train.py), then play --games games against the target on "
-                                   "new seeds; prints the win rate reached with its 95%% interval and writes "
+                                   "new seeds; prints the win rate reached with its 95% interval and writes "
                                    "exploit.json, exploit_curve.txt and exploit_curve.png in the run folder.")
     p.add_argument("--game", dest="game_name", required=True, metavar="NAME",
                    help="the game (thrones, pig: any registered game but vigtavl, trained through the game interface)")
