@@ -2,7 +2,8 @@
 
 - Compiled and plain Python play the same games: seeded random play through the environment
   (2, 3 and 4 players, several games each) reaches the same state, and bot games (heuristic and
-  search) make the same decisions to the same final state, in a subprocess of each kind.
+  search) make the same decisions to the same final state, and the Gumbel search grows the same
+  trees (tests/test_az.py's fingerprint), in a subprocess of each kind.
 - An extension is used only while the source beside it is the one it was built from: a stale
   one falls back to plain Python with a warning; a build that failed is said in one line.
 """
@@ -36,6 +37,8 @@ for n_players, steps in ((2, 800), (3, 500), (4, 500)):  # several random games 
 for agents, games in ((["greedy", "aggressor"], 2), (["builder", "random"], 1), (["search:3", "greedy"], 1)):
     for r in play_jobs(match_jobs(agents, games, seed=11, num_players=2), progress=False):
         print(r.seats, hashlib.sha256(json.dumps(r.decisions).encode()).hexdigest()[:16], r.final_digest)
+from tests.test_az import engine_search, searches_fingerprint  # the Gumbel search's trees
+print("gumbel", searches_fingerprint(engine_search))
 print("compiled modules:", len(compiled.compiled_modules()), file=sys.stderr)
 """
 
@@ -58,7 +61,7 @@ def test_compiled_and_plain_python_play_the_same_games() -> None:
     plain, plain_err = _play(pure=True)
     assert f"compiled modules: {len(compiled.MODULES)}" in fast_err  # every hot module compiled
     assert "compiled modules: 0" in plain_err
-    assert len(fast.splitlines()) == 7
+    assert len(fast.splitlines()) == 8
     assert fast == plain
 
 

@@ -56,6 +56,8 @@ MODULES = (
     "agents.tactics.threats", "agents.tactics.evaluation",
     "agents.heuristic.context", "agents.heuristic.movement", "agents.heuristic.attacks", "agents.heuristic.seizures",
     "agents.heuristic.building", "agents.heuristic.placement", "agents.heuristic.agent", "agents.search",
+    # the Gumbel search's hot loop (descent, backup, chance edges) and Vigtavl's steps for it
+    "agents.gumbel", "vigtavl_env.search_steps",
 )
 # Python's semantics exactly: type hints are documentation, never C types or checks (with
 # annotation typing, Cython would refuse a tuple passed where a hint says list).
