@@ -23,7 +23,7 @@ on a running Ray cluster; with ``device: cuda`` the learner takes a GPU.
   ``checkpoints/rllib_<steps>/`` (``--resume RUN_DIR`` takes the newest).
 - another game than Vigtavl (``game: thrones``, ``configs/rllib_thrones.yaml``) trains the same way
   on :class:`training.rllib_game.GameMultiAgentEnv` with the game trainer's network
-  (:func:`trainee_for`: the env, the module, the SB3 export and the evaluation games per game).
+  (:class:`Trainee`: the env, the module, the SB3 export and the evaluation games of a game).
 - :func:`train_rllib`: the run, read top to bottom as the SB3 trainer's, on the same plumbing:
   where it starts and where its checkpoints are (:mod:`training.runs`), what runs every so often
   (:mod:`training.schedule`), the log (:mod:`training.logs`), stopping on a signal
@@ -250,7 +250,7 @@ class SB3Exporter:
 @dataclass(frozen=True)
 class Trainee:
     """What :func:`train_rllib` trains on: Vigtavl (:data:`VIGTAVL`), or any other game through
-    the game interface (:func:`training.rllib_game.game_trainee`)."""
+    the game interface (:data:`training.rllib_game.GAME_TRAINEE`, which imports this module)."""
 
     check: Callable[[TrainConfig], None]
     """The checks that need no folder (one line)."""
@@ -266,6 +266,8 @@ class Trainee:
 
 def check_vigtavl(cfg: TrainConfig) -> None:
     """Vigtavl on RLlib: the fully convolutional network on a map that loads."""
+    if cfg.game != "vigtavl":
+        raise ValueError(f"game {cfg.game} trains on RLlib through training.rllib_game.train_game_rllib")
     if cfg.policy != "cnn":
         raise ValueError("backend rllib trains the fully convolutional network (policy: cnn)")
     raw_env(num_players=cfg.num_players, map=cfg.map, max_steps=cfg.max_steps)  # a bad map: no folder
@@ -298,8 +300,8 @@ def make_mapping_fn(snapshots: list[str]) -> Any:
 def algorithm_config(cfg: TrainConfig, gpu: bool | None = None, trainee: Trainee | None = None) -> Any:
     """RLlib's PPOConfig from the YAML config (the fields that apply; docs/integrations.md);
     ``gpu``: the learner on a GPU (default: as ``device`` says, when torch finds one);
-    ``trainee``: the game's env and module (default: the config's game's)."""
-    trainee = trainee or trainee_for(cfg)
+    ``trainee``: the game's env and module (default: Vigtavl's)."""
+    trainee = trainee or VIGTAVL
     model_config = {"channels": cfg.net.channels, "blocks": cfg.net.blocks, "hidden": list(cfg.net.hidden)}
     snapshots = snapshot_ids(cfg)
     module = RLModuleSpec(module_class=trainee.module, model_config=model_config)
@@ -328,14 +330,6 @@ VIGTAVL = Trainee(check_vigtavl, VigtavlMultiAgentEnv, env_config, VigtavlRLModu
                   play_vigtavl_evaluation)
 
 
-def trainee_for(cfg: TrainConfig) -> Trainee:
-    """Vigtavl's, or the game interface's for another game."""
-    if cfg.game == "vigtavl":
-        return VIGTAVL
-    from training.rllib_game import game_trainee  # it imports this module
-    return game_trainee()
-
-
 def learner_gpu(device: str) -> bool:
     """Whether the learner takes a GPU (:func:`training.config.learner_device` says which)."""
     return learner_device(device) == "cuda"
@@ -343,12 +337,12 @@ def learner_gpu(device: str) -> bool:
 
 # ------------------------------------------------------------------ training
 def train_rllib(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = True,
-                config_name: str = "run", ray_address: str | None = None) -> Path:
+                config_name: str = "run", ray_address: str | None = None, trainee: Trainee | None = None) -> Path:
     """Train with RLlib as ``cfg`` says (continuing ``resume``: a run folder's newest checkpoint,
-    or an ``rllib_<steps>`` checkpoint); returns the run folder. Stops with a checkpoint on
-    SIGINT/SIGTERM (:class:`~training.stopping.TrainingStopped`)."""
+    or an ``rllib_<steps>`` checkpoint) on ``trainee`` (default Vigtavl); returns the run folder.
+    Stops with a checkpoint on SIGINT/SIGTERM (:class:`~training.stopping.TrainingStopped`)."""
     # --- the checks that need no folder: the network, the map or game, where the run starts, the device
-    trainee = trainee_for(cfg)
+    trainee = trainee or VIGTAVL
     trainee.check(cfg)
     plan = plan_run(cfg, resume, config_name, backend=RLLIB)  # a damaged newest checkpoint is passed over
     gpu = learner_gpu(cfg.device)

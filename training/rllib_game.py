@@ -11,8 +11,8 @@ mask; a role's reward is its return, given at the end of the game (zero before).
     env = GameMultiAgentEnv({"game": "thrones", "opponents": {"greedy": 1.0}, "seed": 0})
 
 ``vigtavl train --config rllib_thrones`` (``backend: rllib`` with another game) trains RLlib's PPO on
-it through :func:`training.rllib.train_rllib`, the same run, resume and SIGTERM as Vigtavl's:
-:func:`game_trainee` gives it the env, :class:`GameRLModule` (the SB3 game trainer's own network,
+it through :func:`train_game_rllib` (:func:`training.rllib.train_rllib`), the same run, resume and
+SIGTERM as Vigtavl's: :data:`GAME_TRAINEE` gives it the env, :class:`GameRLModule` (the SB3 game trainer's own network,
 so the run's ``best_model.zip`` and ``final_model.zip`` play as ``ppo:PATH``) and the game
 trainer's evaluation games.
 """
@@ -35,7 +35,7 @@ from agents.network import MASKED_LOGIT, policy_spec
 from games import IllegalAction, load_game
 from training.config import TrainConfig
 from training.evaluate import EVAL_SEED_OFFSET
-from training.rllib import SB3Exporter, Trainee, _cpu_tensor
+from training.rllib import SB3Exporter, Trainee, _cpu_tensor, train_rllib
 
 LEARNER = "learner"
 SELF = "self"
@@ -224,6 +224,12 @@ def play_game_evaluation(cfg: TrainConfig, path: Path) -> tuple[dict[str, float]
     return {r.opponent: r.win_rate for r in results}, {}
 
 
-def game_trainee() -> Trainee:
-    """What :func:`training.rllib.train_rllib` trains on for a game other than Vigtavl."""
-    return Trainee(check_game, GameMultiAgentEnv, game_env_config, GameRLModule, GameExporter, play_game_evaluation)
+GAME_TRAINEE = Trainee(check_game, GameMultiAgentEnv, game_env_config, GameRLModule, GameExporter,
+                       play_game_evaluation)
+
+
+def train_game_rllib(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = True,
+                     config_name: str = "run", ray_address: str | None = None) -> Path:
+    """RLlib's PPO on ``cfg.game`` (not Vigtavl): :func:`training.rllib.train_rllib` on its
+    MultiAgentEnv; returns the run folder."""
+    return train_rllib(cfg, resume, progress, config_name, ray_address, GAME_TRAINEE)

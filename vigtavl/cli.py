@@ -389,13 +389,13 @@ def cmd_train(args: argparse.Namespace) -> int:
 
     from training.game_train import train_game
     from training.stopping import TrainingStopped
-    from training.train import train, train_on_rllib
+    from training.train import train
     cfg, config = _run_config(args, _game_overrides(args) + args.set
                               + ([f"backend={args.backend}"] if args.backend else []))
     name = Path(config).stem if config else "default"
     try:
         if cfg.game != "vigtavl" and cfg.backend == "rllib":  # another game on RLlib: its MultiAgentEnv
-            run_dir = train_on_rllib(cfg, args.resume, not args.no_progress, name, args.ray_address)
+            run_dir = _train_game_on_rllib(cfg, args, name)
         elif cfg.game != "vigtavl":  # another game: through the game interface
             run_dir = train_game(cfg, resume=args.resume, progress=not args.no_progress, config_name=name)
         else:
@@ -410,6 +410,16 @@ def cmd_train(args: argparse.Namespace) -> int:
     if (run_dir / "tb").is_dir():
         print(f"TensorBoard logs in {run_dir / 'tb'}: tensorboard --logdir {run_dir / 'tb'}")
     return 0
+
+
+def _train_game_on_rllib(cfg: Any, args: argparse.Namespace, name: str) -> Any:
+    """Another game on RLlib (training/rllib_game.py), when the extra is installed."""
+    try:
+        from training.rllib import train_rllib  # noqa: F401  (the extra's one-line message if Ray is missing)
+        from training.rllib_game import train_game_rllib
+    except ImportError as e:
+        raise ValueError(str(e)) from None
+    return train_game_rllib(cfg, args.resume, not args.no_progress, name, args.ray_address)
 
 
 # ------------------------------------------------------------------ exploit
