@@ -33,6 +33,7 @@ from vigtavl_env.agent import make_named_agent
 from vigtavl_env.engine.maps import list_presets
 import webapp.server as server
 import vigtavl_env.vector  # the training vector env: compiled too (counted below)
+import agents.gumbel, vigtavl_env.search_steps  # the Gumbel search's hot loop: compiled too
 
 checkout = Path(sys.argv[1])
 assert not str(Path(vigtavl_env.__file__).resolve()).startswith(str(checkout)), vigtavl_env.__file__
