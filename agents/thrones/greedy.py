@@ -24,4 +24,8 @@ class GreedyPlayer:
             return legal[0]
         if not view.revealed:
             return setup_choice(view, legal, self.mirror)
+        return self.after_reveal(view, legal)
+
+    def after_reveal(self, view: ThronesState, legal: list[int]) -> int:
+        """A decision of full information: the best evaluation one decision ahead."""
         return best_code(view, legal)

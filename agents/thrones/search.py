@@ -16,15 +16,13 @@ it is kept as the plan for the turn's next decisions while the position is the o
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from dataclasses import dataclass
 
-from games.interface import GameState
 from games.thrones.state import ThronesState
 
 from .evaluate import evaluate
-from .layout import mirror_coin, setup_choice
+from .greedy import GreedyPlayer
 from .lookahead import best_line, considered, follow_ups, opens_choice, outcomes, score, settled_value
 
 DEFAULT_LINES = 4  # lines searched per decision: about 3 s of CPU for a whole game against greedy
@@ -77,23 +75,19 @@ def line_value(st: ThronesState, codes: list[int], me: int, until_turn: int,
     return sum(p * line_value(s, codes[1:], me, until_turn, seen) for p, s in outcomes(st, codes[0]))
 
 
-class SearchPlayer:
-    """Searches the ``lines`` best lines of the greedy bot to the end of the opponent's reply."""
+class SearchPlayer(GreedyPlayer):
+    """The greedy bot's setup; after the reveal, searches the ``lines`` best lines of the greedy
+    bot to the end of the opponent's reply."""
 
     def __init__(self, lines: int = DEFAULT_LINES, seed: int | None = None) -> None:
+        super().__init__(seed)
         self.lines = lines
-        self.mirror = mirror_coin(random.Random(seed))
         self.plan: list[int] = []
         self.plan_at: tuple[int, int] = (-1, -1)
         self.seen: Counter[tuple[int, ...]] = Counter()  # positions at the start of its turns
         self.turn_seen = -1
 
-    def __call__(self, view: GameState, legal: list[int]) -> int:
-        assert isinstance(view, ThronesState)
-        if len(legal) == 1:
-            return legal[0]
-        if not view.revealed:
-            return setup_choice(view, legal, self.mirror)
+    def after_reveal(self, view: ThronesState, legal: list[int]) -> int:
         if view.turn_no != self.turn_seen:
             self.turn_seen = view.turn_no
             self.seen[position_key(view)] += 1
