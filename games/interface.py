@@ -18,6 +18,8 @@ Chance is inside the state: a state rolls its own seeded dice and logs each outc
 
 from __future__ import annotations
 
+import hashlib
+import json
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
@@ -113,6 +115,13 @@ class GameState(ABC):
         best = max(r)
         return [i for i, x in enumerate(r) if x == best]
 
+    def narrate(self, since: int = 0) -> list[tuple[bool, str]]:
+        """What has happened, in words, but the first ``since`` entries: one ``(opens_turn,
+        text)`` per event, ``opens_turn`` True for an event that starts a new turn (its text
+        then names the turn). ``narrate(k) == narrate()[k:]``, as for :meth:`chance_events`.
+        Public events only; by default the chance outcomes, key and value."""
+        return [(False, ", ".join(f"{k} {v}" for k, v in e.items())) for e in self.chance_events(since)]
+
     @abstractmethod
     def scores(self) -> dict[str, list[float]]:
         """The game's own score fields per seat (victory tokens, pieces left, ...), for records
@@ -134,6 +143,21 @@ class GameState(ABC):
         """The whole state as JSON-able data with ``"game"`` and ``"version"`` fields
         (:meth:`Game.load` reads it back)."""
 
+    def digest(self) -> str:
+        """A short hash of the position (results files record the final one, and a replay checks
+        it); by default of :meth:`to_dict`."""
+        return hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
+
+    def recorded_action(self, code: int) -> int:
+        """The action code for a decision as this game's results files record it (Vigtavl's
+        record its engine's codes); the same code by default. IllegalAction for a code that
+        names no action."""
+        return code
+
+    def action_for_record(self, action: int) -> int:
+        """The inverse of :meth:`recorded_action`: what a results file records for ``action``."""
+        return action
+
     # --- what a seat sees -------------------------------------------------------------------
     @abstractmethod
     def observation(self, seat: int) -> np.ndarray:
@@ -145,9 +169,10 @@ class GameState(ABC):
         JSON-able data for the web app and agent APIs."""
 
     @abstractmethod
-    def render(self, mode: str = "ansi", seat: int | None = None) -> Any:
+    def render(self, mode: str = "ansi", seat: int | None = None, **options: Any) -> Any:
         """A picture of the board: ``"ansi"`` a str, ``"rgb_array"`` a uint8 (H, W, 3) array;
-        what ``seat`` may see (None: everything public)."""
+        what ``seat`` may see (None: everything public). ``options`` are the game's own drawing
+        options, if it has any (Vigtavl's ``coords``: each hex's q,r in its place)."""
 
 
 class Game(ABC):
@@ -163,6 +188,9 @@ class Game(ABC):
     # for the cell verbs, then the global verbs (fewer than the cells). A fully convolutional
     # policy head (agents.network, ``policy: cnn``) then lands each logit on its cell.
     planar_actions: ClassVar[bool] = False
+    # Decisions after which a game is cut (truncated) unless its options say otherwise; None: the
+    # game's own rules bound it (a trainer then keeps its own limit).
+    default_max_steps: ClassVar[int | None] = None
 
     @abstractmethod
     def new_state(self, num_players: int | None = None, seed: int = 0,
@@ -186,6 +214,12 @@ class Game(ABC):
         """The options :meth:`new_state` takes (for error messages and ``--help``)."""
         return []
 
+    def search_steps(self) -> Any:
+        """The game's own step functions for a search and a self-play loop, faster than the
+        interface's (``agents.game_steps.GameSteps``, over the game's own states and codes);
+        None: the interface's (``agents.game_steps.INTERFACE_STEPS``) serve."""
+        return None
+
     def check_players(self, num_players: int | None) -> int:
         """The player count, checked (ValueError, one line)."""
         n = self.default_players if num_players is None else num_players
@@ -193,6 +227,19 @@ class Game(ABC):
             raise ValueError(f"{self.name} is played by {self.min_players}-{self.max_players} "
                              f"players, got {num_players!r}")
         return n
+
+    def file_version(self, value: Any) -> str:
+        """The version a saved file's ``version`` field names, whichever way this game once wrote
+        it (a game that wrote other spellings maps them here); the value, shortened, if none."""
+        return value if isinstance(value, str) and len(value) <= 40 else repr(value)[:20]
+
+    def check_file_version(self, value: Any, what: str) -> None:
+        """ValueError (one line naming both versions) unless a file whose ``version`` field holds
+        ``value`` (``what``: e.g. "the results file x.json") was written for this version."""
+        found = self.file_version(value)
+        if found != self.version:
+            raise ValueError(f"{what} is of version {found}; this engine reads version {self.version} only "
+                             "(other rules, other action codes: play the games again to replay them)")
 
     def check_version(self, data: Any) -> dict[str, Any]:
         """``data`` as a dict written by this game at this version (ValueError otherwise)."""

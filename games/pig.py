@@ -226,6 +226,7 @@ class PigGame(Game):
     title = "Pig with a secret card and a veto"
     version = "pig_v1"
     min_players, max_players, default_players = 2, 4, 2
+    default_max_steps = MAX_STEPS
 
     def option_names(self) -> list[str]:
         return ["target", "max_steps"]

@@ -27,9 +27,9 @@ from typing import Any, Literal
 
 import yaml
 
+from games import load_game
 from training.files import write_text
 from training.logs import warn
-from vigtavl_env.env import DEFAULT_MAX_STEPS
 
 POLICIES = ("cnn", "mlp")
 DEVICES = ("cpu", "auto", "cuda")
@@ -112,8 +112,8 @@ class TrainConfig:
     """Players per game: 2, 3 or 4 (a model plays only the player count it was trained for)."""
     map: str | None = None
     """Map preset (duel, triad, quad), 'random' (a fresh fair map per game) or a .txt file; null: the preset."""
-    max_steps: int = DEFAULT_MAX_STEPS
-    """Decisions after which a game is cut off (truncated)."""
+    max_steps: int = field(default_factory=lambda: load_game("vigtavl").default_max_steps)
+    """Decisions after which a game is cut off (truncated); default Vigtavl's own limit."""
     reward: Literal["win_loss", "tokens", "margin"] = "win_loss"
     """Reward: win_loss (+1/-1 at the end), tokens (tokens gained per step) or margin (end, / 10)."""
     seed: int = 0

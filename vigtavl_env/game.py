@@ -10,6 +10,8 @@ generator's state (tomorrow's dice) is left out of every seat's view.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from types import ModuleType
 from typing import Any
@@ -22,16 +24,20 @@ from .codec import ActionCodec
 from .engine import returns as engine_returns
 from .engine.config import RulesConfig
 from .engine.game import apply_action, describe, legal_actions, new_game
-from .engine.maps import DEFAULT_PRESET, GameMap, load_map
+from .engine.maps import DEFAULT_PRESET, GameMap, load_map, parse_map
+from .engine.narrate import narrate
 from .engine.serialize import from_dict, to_dict
 from .engine.state import MASK64
 from .engine.state import GameState as EngineState
 from .engine.tokens import TOKEN_SOURCES, token_sheet
-from .engine.version import ENV_NAME
+from .engine.version import ENV_NAME, file_version
 from .env import DEFAULT_MAX_STEPS, PLAYER_COUNTS, SEED_BITS, interrupt_kind
+from .game_steps import GAME_STEPS, EngineGameSteps
 from .observation import ObservationEncoder
 
-OPTIONS = ("map", "rules", "max_steps")
+# map: a preset's name, a map's text, "random" or a GameMap; map_name: the name a map's text is
+# given (a results file records both); engine_seed: the engine's own seed, else drawn from seed
+OPTIONS = ("map", "map_name", "rules", "max_steps", "engine_seed")
 
 
 class VigtavlState(GameState):
@@ -76,6 +82,19 @@ class VigtavlState(GameState):
         except (TypeError, ValueError) as e:
             return str(e)
 
+    def recorded_action(self, code: int) -> int:
+        """The env index of an engine code (what Vigtavl's results files record)."""
+        try:
+            return self._tools.codec.to_env(int(code))
+        except (TypeError, ValueError) as e:
+            raise IllegalAction(str(e)) from None
+
+    def action_for_record(self, action: int) -> int:
+        return self._tools.codec.to_engine(int(action))
+
+    def narrate(self, since: int = 0) -> list[tuple[bool, str]]:
+        return [(e.get("event") == "turn", narrate(e, self.engine)) for e in self.engine.events[since:]]
+
     def chance_events(self, since: int = 0) -> list[dict[str, Any]]:
         return [e for e in self.engine.events if e.get("event") in CHANCE_EVENTS][since:]
 
@@ -109,6 +128,9 @@ class VigtavlState(GameState):
         return {"game": VigtavlGame.name, "version": VigtavlGame.version, "steps": self.steps,
                 "max_steps": self.max_steps, "state": to_dict(self.engine)}
 
+    def digest(self) -> str:
+        return engine_digest(self.engine)
+
     def observation(self, seat: int) -> np.ndarray:
         return self._tools.encoder(self.engine).encode(self.engine, seat)
 
@@ -119,13 +141,21 @@ class VigtavlState(GameState):
         d["interrupt"] = self.interrupt()
         return d
 
-    def render(self, mode: str = "ansi", seat: int | None = None) -> Any:
+    def render(self, mode: str = "ansi", seat: int | None = None, coords: bool = False) -> Any:
         from . import render as R  # Pillow only when drawing
         if mode == "ansi":
-            return R.render_ansi(self.engine)
+            return R.render_ansi(self.engine, coords=coords)
         if mode == "rgb_array":
-            return R.render_rgb(self.engine)
+            return R.render_rgb(self.engine, coords=coords)
         raise ValueError(f"render mode must be 'ansi' or 'rgb_array', got {mode!r}")
+
+
+def engine_digest(engine: EngineState) -> str:
+    """A short hash of everything in an engine state but its event log (results files record
+    the final state's)."""
+    d = to_dict(engine)
+    d.pop("events", None)
+    return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
 
 
 # The events that carry a random outcome: the winds' flip at the setup, a battle's and a breach's
@@ -156,12 +186,16 @@ class VigtavlGame(Game):
     version = ENV_NAME
     min_players, max_players, default_players = min(PLAYER_COUNTS), max(PLAYER_COUNTS), 2
     planar_actions = True  # verb * HW + cell over the axial tensor (codec.py)
+    default_max_steps = DEFAULT_MAX_STEPS
 
     def __init__(self) -> None:
         self._tools: dict[int, _Tools] = {}  # per board size
 
     def option_names(self) -> list[str]:
         return list(OPTIONS)
+
+    def file_version(self, value: Any) -> str:
+        return file_version(value)  # older files wrote integers
 
     @property
     def web(self) -> ModuleType:
@@ -170,15 +204,24 @@ class VigtavlGame(Game):
         from . import web
         return web
 
+    def search_steps(self) -> EngineGameSteps:
+        """Vigtavl's engine-bound step functions (:mod:`vigtavl_env.game_steps`)."""
+        return GAME_STEPS
+
     def new_state(self, num_players: int | None = None, seed: int = 0, **options: Any) -> VigtavlState:
         unknown = sorted(set(options) - set(OPTIONS))
         if unknown:
             raise ValueError(f"unknown {self.name} option(s) {unknown}; known: {list(OPTIONS)}")
         n = self.check_players(num_players)
         # the game the environment plays after reset(seed=seed): one seed, one game, in every layer
-        game_seed = random.Random(int(seed)).getrandbits(SEED_BITS)
+        game_seed = options.get("engine_seed")
+        if game_seed is None:
+            game_seed = random.Random(int(seed)).getrandbits(SEED_BITS)
         spec = options.get("map") or DEFAULT_PRESET[n]
-        gmap = spec if isinstance(spec, GameMap) else load_map(spec, n, seed=game_seed)
+        if options.get("map_name") is not None:  # a recorded map's text: as it was played
+            gmap = parse_map(spec, name=options["map_name"])
+        else:
+            gmap = spec if isinstance(spec, GameMap) else load_map(spec, n, seed=game_seed)
         rules = options.get("rules")
         config = rules if isinstance(rules, RulesConfig) else RulesConfig.from_dict(dict(rules or {}))
         max_steps = options.get("max_steps", DEFAULT_MAX_STEPS)
