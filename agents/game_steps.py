@@ -13,15 +13,22 @@ drawn, and which outcome), who decides, whether it is over, its returns. Two kin
   outcomes (as in :mod:`training.az_game`).
 - a game's own, faster steps over its engine states and codes, supplied by the game's package
   (Vigtavl's: ``vigtavl_env.search_steps.ENGINE_STEPS``, its engine functions bound directly).
+
+A self-play loop and a network need a little more of a game (:class:`GameSteps`): new games of
+a seed, the observation and the network's action indices of a position, its phase (for the value
+check by phase), each seat's score. :func:`steps_for` gives a game's: its own
+(:meth:`games.interface.Game.search_steps`, Vigtavl's engine-bound ones) or the interface's.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Protocol
 
-from games.interface import GameState
+import numpy as np
+
+from games.interface import Game, GameState
 
 
 class SearchSteps(Protocol):
@@ -61,8 +68,44 @@ class SearchSteps(Protocol):
         ...
 
 
+class GameSteps(SearchSteps, Protocol):
+    """:class:`SearchSteps` and what a self-play loop and a network read of a position."""
+
+    phase_names: Sequence[str]
+    """The phases a position may be in (:meth:`phase` indexes it)."""
+
+    def new_games(self, game: Game, num_players: int, seed: int, **options: Any) -> Callable[[int], Any]:
+        """A maker of new games of ``game`` with these options (the run's ``seed`` fixes what
+        they share, e.g. a generated map): game seed -> a fresh position of the steps' kind."""
+        ...
+
+    def encode(self, states: Sequence[Any]) -> np.ndarray:
+        """The float32 observations ``(N, C, H, W)`` of positions of one configuration, each as
+        its player to move sees it."""
+        ...
+
+    def indices(self, state: Any, codes: Sequence[int]) -> np.ndarray:
+        """The network's action indices (the game's interface actions) of action codes."""
+        ...
+
+    def code(self, state: Any, index: int) -> int:
+        """The action code of a network's action index (:meth:`indices`' inverse)."""
+        ...
+
+    def phase(self, state: Any) -> int:
+        """The position's phase, an index of :attr:`phase_names`."""
+        ...
+
+    def scores(self, state: Any) -> list[float]:
+        """Each seat's own score (the game's first score field: Vigtavl's victory tokens)."""
+        ...
+
+
 class InterfaceSteps:
-    """:class:`SearchSteps` over any game's :class:`games.interface.GameState` (module docstring)."""
+    """:class:`GameSteps` over any game's :class:`games.interface.GameState` (module docstring):
+    codes are the interface's actions, one phase."""
+
+    phase_names: Sequence[str] = ("game",)
 
     def root(self, state: GameState, seed: int) -> GameState:
         return state.view_for(state.current_player()).search_copy(seed)
@@ -95,4 +138,30 @@ class InterfaceSteps:
         return state.returns() if state.is_terminal() else [0.0] * state.num_players
 
 
+    def new_games(self, game: Game, num_players: int, seed: int, **options: Any) -> Callable[[int], GameState]:
+        return lambda game_seed: game.new_state(num_players, seed=game_seed, **options)
+
+    def encode(self, states: Sequence[GameState]) -> np.ndarray:
+        return np.stack([s.observation(s.current_player()) for s in states]).astype(np.float32, copy=False)
+
+    def indices(self, state: GameState, codes: Sequence[int]) -> np.ndarray:
+        return np.asarray(codes, dtype=np.int64)
+
+    def code(self, state: GameState, index: int) -> int:
+        return int(index)
+
+    def phase(self, state: GameState) -> int:
+        return 0
+
+    def scores(self, state: GameState) -> list[float]:
+        fields = list(state.scores().values())
+        return [float(x) for x in fields[0]] if fields else list(self.returns(state))
+
+
 INTERFACE_STEPS = InterfaceSteps()
+
+
+def steps_for(game: Game) -> GameSteps:
+    """``game``'s step functions: its own (:meth:`games.interface.Game.search_steps`) or the
+    interface's (:data:`INTERFACE_STEPS`)."""
+    return game.search_steps() or INTERFACE_STEPS

@@ -5,7 +5,7 @@ Both run in this process, one after the other, for the same wall time on the sam
 - **az self-play**: ``games`` games searched together by :class:`agents.gumbel.BatchedSearch`
   with ``simulations`` per decision (Gumbel noise on, as in training), the network on
   ``threads`` torch threads;
-- **the search bot** (``search``, :mod:`agents.search`, its default 8 simulations) playing both
+- **the search bot** (``search``, :mod:`agents.heuristic.search`, its default 8 simulations) playing both
   seats of one game after another.
 
 The figure is decisions per second (every decision, forced ones included, as a game's length
@@ -21,10 +21,13 @@ from dataclasses import dataclass
 import torch as th
 
 from agents.az import NetEvaluator, from_ppo, load_az_net
+from agents.game_steps import steps_for
 from agents.gumbel import BatchedSearch, SearchConfig
-from agents.search import DEFAULT_ITERATIONS, SearchAgent
-from vigtavl_env.engine import apply_action, legal_actions, load_map, new_game
-from vigtavl_env.search_steps import ENGINE_STEPS
+from agents.heuristic.search import DEFAULT_ITERATIONS, SearchAgent
+from games import load_game
+from training.az_config import AZ_GAME
+
+MAP = "duel"
 
 
 @dataclass
@@ -51,33 +54,35 @@ def _net(model: str):
 def bench(model: str, simulations: int, games: int, seconds: float, threads: int, seed: int = 0) -> list[BenchRow]:
     th.set_num_threads(threads)
     net = _net(model)
-    gmap = load_map("duel")
-    search = BatchedSearch(NetEvaluator(net), 2, SearchConfig(simulations=simulations), seed=seed, steps=ENGINE_STEPS)
-    states = [new_game(gmap, seed=seed + g) for g in range(games)]
+    game = load_game(AZ_GAME)
+    steps = steps_for(game)
+    new_game = steps.new_games(game, 2, seed, map=MAP)
+    search = BatchedSearch(NetEvaluator(net), 2, SearchConfig(simulations=simulations), seed=seed, steps=steps)
+    states = [new_game(seed + g) for g in range(games)]
     started = games
     decisions = searched = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
         for k, (s, r) in enumerate(zip(states, search.run(states))):
-            apply_action(s, r.action, r.legal)
+            steps.apply(s, r.action, r.legal)
             decisions += 1
             searched += r.simulations > 0
-            if s.is_over:
-                states[k] = new_game(gmap, seed=seed + started)
+            if steps.is_over(s):
+                states[k] = new_game(seed + started)
                 started += 1
     az = BenchRow(f"az self-play ({games} games, {simulations} sims)", time.perf_counter() - t0, decisions,
                   searched, search.evaluations)
     bot = SearchAgent(seed=seed)
     decisions = searched = 0
-    s, g = new_game(gmap, seed=seed), 1
+    s, g = new_game(seed), 1
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        legal = legal_actions(s)
-        apply_action(s, bot.decide(s, legal), legal)
+        legal = steps.legal(s)
+        steps.apply(s, bot.decide(s, legal), legal)
         decisions += 1
         searched += bot.last_simulations > 0
-        if s.is_over:
-            s, g = new_game(gmap, seed=seed + g), g + 1
+        if steps.is_over(s):
+            s, g = new_game(seed + g), g + 1
     peer = BenchRow(f"search bot ({DEFAULT_ITERATIONS} sims, self-play)", time.perf_counter() - t0, decisions,
                     searched, 0)
     return [az, peer]
