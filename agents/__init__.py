@@ -7,7 +7,7 @@ rules-based ones are :class:`~vigtavl_env.agent.EngineAgent` subclasses that dec
 - ``random``: uniform over the legal actions.
 - ``greedy``, ``aggressor``, ``builder``: heuristic bots (``agents.heuristic``).
 - ``search`` / ``search:200`` / ``search:50ms``: rollout search over the heuristic's best
-  decisions (``agents.search``).
+  decisions (``agents.heuristic.search``).
 - ``ppo:path/to/model.zip``, ``ppo:pretrained``: trained policies (the training package).
 
 Shared rules-based evaluation (battle odds, token values, threats, a position value) lives in
@@ -21,7 +21,7 @@ _EXPORTS = {
     "agent_info": "vigtavl_env.agent", "AGGRESSOR": "agents.heuristic", "BUILDER": "agents.heuristic",
     "GREEDY": "agents.heuristic", "STYLES": "agents.heuristic", "HeuristicAgent": "agents.heuristic",
     "Style": "agents.heuristic", "AGENTS": "agents.registry", "AgentUnavailableError": "agents.registry",
-    "list_agents": "agents.registry", "make_agent": "agents.registry", "SearchAgent": "agents.search",
+    "list_agents": "agents.registry", "make_agent": "agents.registry", "SearchAgent": "agents.heuristic.search",
 }
 __all__ = sorted(_EXPORTS)
 

@@ -40,6 +40,7 @@ class AgentKind:
     model: bool = False  # the argument names a model file to load
     game: str | None = None  # None: plays any game
     budget: str = ""  # what a decision's search budget counts ("simulations"); "" = one pass
+    default_budget: int = 0  # the budget of a spec that names none, in ``budget``'s units
 
 
 @dataclass(frozen=True)

@@ -30,16 +30,12 @@ import gymnasium
 import numpy as np
 import torch as th
 
-from agents.search import SearchAgent
+from agents.heuristic.search import PPO_SEARCH_ITERATIONS, SearchAgent
 from vigtavl_env.agent import Agent, AgentUnavailableError
 from vigtavl_env.engine import GameState
 from vigtavl_env.engine.actions import N_GLOBAL_VERBS, N_HEX_VERBS
 from vigtavl_env.engine.version import ENV_NAME
 from vigtavl_env.observation import ChannelLayout, ObservationEncoder
-
-# ppo-search's simulations per decision: with the network's pass and the candidates it adds, 5
-# keep its CPU per decision within the search bot's at 8 (docs/changelog.md, "With search at decision time")
-PPO_SEARCH_ITERATIONS = 5
 
 PRETRAINED = "pretrained"
 PRETRAINED_PATH = Path(__file__).resolve().parent / "pretrained" / "vigtavl_ppo.zip"
@@ -292,7 +288,7 @@ class PPOSearchAgent(SearchAgent):
 
     At each decision the network proposes its ``propose`` most likely legal actions (those of
     probability at least ``min_prob``); they join the search bot's candidates (the greedy
-    heuristic's best few), and :class:`agents.search.SearchAgent` simulates each in the same
+    heuristic's best few), and :class:`agents.heuristic.search.SearchAgent` simulates each in the same
     futures and plays the best. Each simulation's end position is scored by the search bot's
     tactical evaluation plus ``value_weight`` times the network's value of it for the player
     searching (its estimate of the game's outcome, -1 to 1, in victory tokens at that weight).

@@ -6,7 +6,7 @@ Specs (``list_agents()`` lists them with a line each):
 - ``greedy``, ``aggressor``, ``builder``: the heuristic bots (:mod:`agents.heuristic`).
 - ``search``: the search bot at its default budget; ``search:200`` runs at most 200
   simulations per decision, ``search:50ms`` at most 50 milliseconds, ``search:200:50ms`` both
-  (:mod:`agents.search`).
+  (:mod:`agents.heuristic.search`).
 - ``ppo:path/to/model.zip``, ``ppo:pretrained`` (``ppo:pretrained-3p`` for 3 players, ``ppo:pretrained-4p`` for 4): a trained PPO policy
   playing its most likely legal action (``ppo:MODEL:sample``: sampling from the policy), loaded by
   ``agents.ppo.load_ppo_agent``.
@@ -42,8 +42,10 @@ from agents.kinds import AgentKind
 from games import load_game
 from vigtavl_env.agent import Agent, AgentUnavailableError, RandomAgent, agent_factory, agent_names
 from .heuristic import STYLES, HeuristicAgent
-from .search import DEFAULT_ITERATIONS, SearchAgent
+from .heuristic.search import DEFAULT_ITERATIONS, PPO_SEARCH_ITERATIONS, SearchAgent
 
+# az-search's simulations per decision (agents.az's default, which needs torch to import)
+AZ_SEARCH_SIMULATIONS = 24
 # The table of Vigtavl's agent kinds (agents.kinds.AgentKind): the menus, the error messages and
 # the arena read it; it is this game's entry in the vigtavl.game_agents group.
 _KIND_ROWS: list[tuple[str, str, str, bool]] = [  # name, description, argument, loads a model
@@ -61,8 +63,12 @@ _KIND_ROWS: list[tuple[str, str, str, bool]] = [  # name, description, argument,
     ("az", "a self-taught network alone (vigtavl az train): az:path/to/gen_k.pt or az:pretrained",
      "MODEL", True),
     ("az-search", "a self-taught network in Gumbel search: az-search:MODEL, az-search:MODEL:N for N "
-                  "simulations per decision (default 24), :Mms for a time limit", "MODEL[:N][:Mms]", True),
+                  f"simulations per decision (default {AZ_SEARCH_SIMULATIONS}), :Mms for a time limit",
+     "MODEL[:N][:Mms]", True),
 ]
+# A search's budget when its spec names none: the simulations per decision of each searching kind.
+DEFAULT_BUDGETS = {"search": DEFAULT_ITERATIONS, "ppo-search": PPO_SEARCH_ITERATIONS,
+                   "az-search": AZ_SEARCH_SIMULATIONS}
 AGENTS: dict[str, str] = {name: description for name, description, _, _ in _KIND_ROWS}
 
 
@@ -91,7 +97,8 @@ def _kind(name: str, description: str, argument: str, model: bool) -> AgentKind:
     def factory(arg: str, seed: int | None) -> SeatPlayer:
         return SeatPlayer(make_agent(f"{name}:{arg}" if arg else name, seed), seed)
     budget = "simulations" if name.endswith("search") else ""
-    return AgentKind(name, description, factory, argument, model, game="vigtavl", budget=budget)
+    return AgentKind(name, description, factory, argument, model, game="vigtavl", budget=budget,
+                     default_budget=DEFAULT_BUDGETS.get(name, 0))
 
 
 KINDS: dict[str, AgentKind] = {row[0]: _kind(*row) for row in _KIND_ROWS}
@@ -262,7 +269,7 @@ def _az(name: str, arg: str, spec: str, seed: int | None) -> Agent:
     M milliseconds per decision)."""
     model, simulations, ms = _split_az(name, arg, spec)
     try:
-        from agents.az import AZ_SEARCH_SIMULATIONS, load_az_agent, load_az_search_agent
+        from agents.az import load_az_agent, load_az_search_agent
     except ImportError:
         raise AgentUnavailableError(AZ_MISSING) from None
     if name == "az":

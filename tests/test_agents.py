@@ -255,6 +255,22 @@ def test_recent_positions_can_be_shared_between_threads():
 
 
 # ------------------------------------------------------------------------------ search
+def test_the_kinds_table_holds_each_searchs_default_budget():
+    # the web app's guard reads these; each must be the default its agent runs at
+    pytest.importorskip("torch")
+    from agents.az import AZ_SEARCH_SIMULATIONS
+    from agents.heuristic.search import PPO_SEARCH_ITERATIONS
+    from agents.ppo import PPOSearchAgent
+    from agents.registry import KINDS
+    import inspect
+    defaults = {"search": inspect.signature(SearchAgent).parameters["iterations"].default,
+                "ppo-search": inspect.signature(PPOSearchAgent).parameters["iterations"].default,
+                "az-search": AZ_SEARCH_SIMULATIONS}
+    assert {k: KINDS[k].default_budget for k in defaults} == defaults
+    assert defaults["ppo-search"] == PPO_SEARCH_ITERATIONS
+    assert all(KINDS[k].default_budget == 0 for k in KINDS if not KINDS[k].budget)
+
+
 def test_search_respects_its_budget():
     state = new_game(load_map("duel"), seed=2)
     state.record_events = False
@@ -294,7 +310,7 @@ def test_search_time_limit():
 def _searched_positions(bot: SearchAgent, seed: int, monkeypatch, turns: int = 12) -> list:
     """Play ``bot`` (seat 0) against greedy into the battle phase; for every decision it searched,
     (turns played then, the states its simulations evaluated, its candidates' policy scores)."""
-    import agents.search as S
+    import agents.heuristic.search as S
     seen: list = []
     scores: list = []
     real_eval, real_search = S.evaluate, SearchAgent._search

@@ -89,10 +89,10 @@ def test_a_fresh_build_is_compiled(tmp_path: Path) -> None:
 
 def test_an_edited_source_makes_its_module_stale(tmp_path: Path) -> None:
     root = _fake_install(tmp_path)
-    search = compiled.source_path("agents.search", root)  # no .pxd: stale alone
+    search = compiled.source_path("agents.heuristic.search", root)  # no .pxd: stale alone
     search.write_text(search.read_text() + "\n# edited\n")
     states = compiled.module_states(root)
-    assert states["agents.search"] == "stale"
+    assert states["agents.heuristic.search"] == "stale"
     assert sum(s == "compiled" for s in states.values()) == len(compiled.MODULES) - 1
     assert "older than its source" in compiled.core_summary(root)
 
@@ -104,13 +104,13 @@ def test_an_edited_typed_module_makes_the_whole_typed_core_stale(tmp_path: Path)
     states = compiled.module_states(root)
     typed = compiled.typed_modules(root)
     assert len(typed) >= 5 and all(states[m] == "stale" for m in typed)
-    assert states["agents.search"] == "stale"  # its hash covers every .pxd too
+    assert states["agents.heuristic.search"] == "stale"  # its hash covers every .pxd too
 
 
 def test_missing_extensions_and_other_pythons_builds_are_not_built(tmp_path: Path) -> None:
     root = _fake_install(tmp_path)
-    compiled.extension_path("agents.search", root).unlink()
-    assert compiled.module_states(root)["agents.search"] == "not built"
+    compiled.extension_path("agents.heuristic.search", root).unlink()
+    assert compiled.module_states(root)["agents.heuristic.search"] == "not built"
     data = json.loads(compiled.manifest_path(root).read_text())
     compiled.manifest_path(root).write_text(json.dumps(dict(data, ext_suffix=".other-abi.so")))
     assert set(compiled.module_states(root).values()) == {"not built"}
@@ -148,7 +148,7 @@ def test_plain_modules_follow_the_environment_variable() -> None:
     fresh = {m: "compiled" for m in compiled.MODULES}
     assert compiled.plain_modules(fresh, "") == set()
     assert compiled.plain_modules(fresh, "1") == set(compiled.MODULES)
-    assert compiled.plain_modules(fresh, "agents.search, nothing.here") == {"agents.search"}
+    assert compiled.plain_modules(fresh, "agents.heuristic.search, nothing.here") == {"agents.heuristic.search"}
     # one typed module asked plain takes the whole typed core with it (they cimport one another)
     assert compiled.plain_modules(fresh, "vigtavl_env.engine.game") >= compiled.typed_modules()
     stale = dict(fresh, **{"agents.tactics.odds": "stale"})

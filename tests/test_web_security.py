@@ -226,7 +226,7 @@ def test_an_agent_over_the_time_cap_is_refused(client, spec, words):
     ("az-search:pretrained:8:50ms", "az-search:pretrained:8:50ms"),
 ])
 def test_every_search_gets_a_time_limit_within_the_cap(client, spec, runs):
-    from agents.search import DEFAULT_ITERATIONS
+    from agents.heuristic.search import DEFAULT_ITERATIONS
     runs = runs.replace("search:8:", f"search:{DEFAULT_ITERATIONS}:")
     game = start(client, ["human", spec])
     assert game["seats"][1] == runs

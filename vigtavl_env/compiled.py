@@ -16,7 +16,7 @@ In a source checkout an edited module would be shadowed by its older extension. 
 as plain Python, with one warning telling you to rebuild (``make compile``). That is the one
 job of :class:`PlainFinder`, a small import hook put first on ``sys.meta_path`` only when some
 module must run plain: when stale, or when asked with ``VIGTAVL_PURE_PYTHON=1`` (debugging,
-coverage, comparing the two builds) or ``VIGTAVL_PURE_PYTHON=vigtavl_env.env,agents.search``
+coverage, comparing the two builds) or ``VIGTAVL_PURE_PYTHON=vigtavl_env.env,agents.heuristic.search``
 (just those modules). The typed core (the modules with a ``.pxd`` beside them, which cimport
 one another's C types) runs all compiled or all plain. ``tests/test_compiled.py`` plays seeded
 games both ways and compares them.
@@ -55,7 +55,7 @@ MODULES = (
     "agents.tactics.codes", "agents.tactics.odds", "agents.tactics.values", "agents.tactics.maps",
     "agents.tactics.threats", "agents.tactics.evaluation",
     "agents.heuristic.context", "agents.heuristic.movement", "agents.heuristic.attacks", "agents.heuristic.seizures",
-    "agents.heuristic.building", "agents.heuristic.placement", "agents.heuristic.agent", "agents.search",
+    "agents.heuristic.building", "agents.heuristic.placement", "agents.heuristic.agent", "agents.heuristic.search",
     # the Gumbel search's hot loop (descent, backup, chance edges) and Vigtavl's steps for it
     "agents.gumbel", "vigtavl_env.search_steps",
 )

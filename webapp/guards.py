@@ -306,19 +306,8 @@ def bounded_spec(spec: str, think_ms: int) -> str:
                            f"{think_ms}ms (vigtavl serve --think-ms)")
     if times:
         return spec
-    counts = [] if any(p.isdigit() for p in parts) else [str(_default_simulations(kind))]
+    counts = [] if any(p.isdigit() for p in parts) else [str(KINDS[kind].default_budget)]
     return ":".join([spec, *counts, f"{think_ms}ms"])  # a time alone would mean "as many as fit"
-
-
-def _default_simulations(kind: str) -> int:
-    if kind == "search":
-        from agents.search import DEFAULT_ITERATIONS
-        return DEFAULT_ITERATIONS
-    if kind == "az-search":
-        from agents.az import AZ_SEARCH_SIMULATIONS
-        return AZ_SEARCH_SIMULATIONS
-    from agents.ppo import PPO_SEARCH_ITERATIONS
-    return PPO_SEARCH_ITERATIONS
 
 
 def seat_specs(seats: Sequence[str], models: ModelGuard, think_ms: int) -> list[str]:

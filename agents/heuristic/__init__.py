@@ -20,6 +20,7 @@ Where each judgement lives:
 | :mod:`.building` | developments, units, walls, discharging, recruiting |
 | :mod:`.placement` | the setup: loads, placing ships, which unit of a type acts |
 | :mod:`.agent` | the bot: dispatch, the style's tie-break, caches across decisions |
+| :mod:`.search` | the search bot: the best few decisions, each tried in simulated futures |
 """
 
 from .agent import HeuristicAgent, aggressor, builder, greedy

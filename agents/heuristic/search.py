@@ -49,10 +49,14 @@ from vigtavl_env.engine import apply_action, legal_actions
 from vigtavl_env.engine.state import PLACEMENT, GameState
 
 from vigtavl_env.agent import EngineAgent
-from .heuristic import AGGRESSOR, GREEDY, HeuristicAgent, Style
-from .tactics import DEFAULT_EVAL, Evaluation, MapInfo, evaluate
+from .agent import HeuristicAgent
+from .styles import AGGRESSOR, GREEDY, Style
+from ..tactics import DEFAULT_EVAL, Evaluation, MapInfo, evaluate
 
 DEFAULT_ITERATIONS = 8
+# ppo-search's simulations per decision: with the network's pass and the candidates it adds, 5
+# keep its CPU per decision within the search bot's at 8 (docs/changelog.md, "With search at decision time")
+PPO_SEARCH_ITERATIONS = 5
 MASK64 = (1 << 64) - 1
 
 
