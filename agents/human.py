@@ -36,11 +36,12 @@ import numpy as np
 from vigtavl_env.agent import Agent, GameStopped
 from agents.match import DEFAULT_MAX_STEPS, GameJob, agent_seed, check_agents, make_agent, run_game
 from agents.records import GameRecord
-from agents.replay import TurnPrinter, narrator, text_map
+from agents.replay import TurnPrinter, text_map
 from vigtavl_env.choices import Choice, legal_choices, normalize
 from vigtavl_env.codec import ActionCodec
 from vigtavl_env.engine import winners
 from vigtavl_env.engine.state import PHASE_NAMES
+from vigtavl_env.game import VigtavlGame
 
 InputFn = Callable[[str], str]
 PrintFn = Callable[[str], Any]
@@ -50,6 +51,7 @@ PACK_COLUMNS = 6
 PROMPT = "your decision (number, command, ? for help): "
 HEX_RE = re.compile(r"^-?\d+,-?\d+$")
 SEED_RANGE = 2 ** 31
+GAME = VigtavlGame()  # engine states behind the game interface, for the replay's printer
 HELP = """commands:
     12                    decision number 12
     move 3,-1             a decision by its command: the verb, then the hex q,r ("3 -1" and
@@ -167,7 +169,6 @@ class HumanAgent(Agent):
         self.input = input_fn or _console_input
         self.print = print_fn or _console_print
         self.show_map = show_map
-        self.narrate = narrator()
         self.seen = 0
         self.seat = 0
         self._codecs: dict[int, Any] = {}
@@ -184,17 +185,17 @@ class HumanAgent(Agent):
 
     def show_news(self, state: Any) -> None:
         """Narrate every event since the person's last decision."""
-        news = state.events[self.seen:]
+        news = GAME.wrap(state).narrate(self.seen)
         if news:
             self.print(f"--- since your last decision ({len(news)} events) ---")
-            for event in news:
-                self.print("  " + self.narrate(event, state))
-        self.seen = len(state.events)
+            for _, text in news:
+                self.print("  " + text)
+        self.seen += len(news)
 
     def show_status(self, state: Any, info: dict[str, Any]) -> None:
         me = self.seat
         if self.show_map:
-            self.print(text_map(state))
+            self.print(text_map(GAME.wrap(state)))
         self.print(f"You are P{me} (player_{me}): gold {state.gold[me]}, silver {state.silver[me]}, "
                    f"tokens {state.tokens[me]}.  {PHASE_NAMES[state.phase]} phase, round {state.round + 1}.")
         if info.get("interrupt") == "retaliation":
@@ -231,7 +232,7 @@ class HumanAgent(Agent):
         elif t in ("map", "m"):
             self.show_status(state, info)
         elif t in ("coords", "coordinates", "c"):
-            self.print(text_map(state, coords=True))
+            self.print(text_map(GAME.wrap(state), coords=True))
         elif t in ("list", "l", "ls"):
             for line in listing(menu.choices):
                 self.print(line)
@@ -266,7 +267,7 @@ class HumanAgent(Agent):
         """The last events, the final map and the result."""
         self.show_news(state)
         if self.show_map:
-            self.print(text_map(state))
+            self.print(text_map(GAME.wrap(state)))
         self.print(result_line(state, self.seat))
 
 
@@ -359,13 +360,13 @@ def watch(agents: Sequence[str], seed: int | None = None, map: str | None = None
         a.reset(i, seeds[i])
     print_fn(f"Vigtavl, game seed {seed}: " + ", ".join(f"P{i} {name}" for i, name in enumerate(agents)))
     printer = TurnPrinter(print_fn, maps=show_map)
-    printer.start(env.game_state)
+    printer.start(GAME.wrap(env.game_state))
 
     def observe(state: Any, number: int, text: str) -> None:
-        printer.after(state, number, text)
+        printer.after(GAME.wrap(state), number, text)
         if delay > 0:
             time.sleep(delay)
 
     record = run_game(env, players, GameJob(0, seed, tuple(agents), n, map, max_steps), seeds, observe)
-    printer.finish(env.game_state)
+    printer.finish(GAME.wrap(env.game_state))
     return record

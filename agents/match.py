@@ -41,7 +41,6 @@ then ends any still busy.
 from __future__ import annotations
 
 import functools
-import hashlib
 import importlib.util
 import itertools
 import json
@@ -175,11 +174,9 @@ class GameJob:
 
 
 def state_digest(state: Any) -> str:
-    """A short hash of everything in an engine state but its event log."""
-    from vigtavl_env.engine import to_dict
-    d = to_dict(state)
-    d.pop("events", None)
-    return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
+    """A short hash of everything in an engine state but its event log (``GameState.digest``)."""
+    from vigtavl_env.game import engine_digest
+    return engine_digest(state)
 
 
 def map_text_for(gmap: Any) -> str | None:

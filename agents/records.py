@@ -17,14 +17,20 @@ from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from games import Game, load_game
 from games.outfiles import check_out_path, write_file  # noqa: F401  (re-exported)
-from vigtavl_env.engine.version import ENV_NAME, check_file_version, file_version
 
 RESULTS_SCHEMA = "vigtavl-results"
-# Results files carry the game's version (vigtavl_env/engine/version.py), as does each game record
-# (``state_version``); older files wrote integers (1: rules v0, whose records had no field; 2: v1).
-RESULTS_VERSION = ENV_NAME
+RESULTS_GAME = "vigtavl"  # the game whose results these files hold
+# Results files carry the game's version (``Game.version``), as does each game record
+# (``state_version``); older files wrote integers (1: rules v0, whose records had no field; 2: v1),
+# which the game reads as its versions (``Game.file_version``).
 V0_RECORD_STATE_VERSION = "vigtavl_v0"  # what a record without ``state_version`` was made with
+
+
+def results_game() -> Game:
+    """The game these results files are of, through the game interface."""
+    return load_game(RESULTS_GAME)
 
 
 
@@ -64,7 +70,7 @@ class GameRecord:
     n_decisions: int
     truncated: bool
     final_digest: str
-    state_version: str = ENV_NAME
+    state_version: str = field(default_factory=lambda: results_game().version)
     seat_decisions: list[int] = field(default_factory=list, compare=False)
     seat_cpu: list[float] = field(default_factory=list, compare=False)
 
@@ -92,7 +98,7 @@ class GameRecord:
                                           ", ".join(wrong)) if x)
             raise ValueError(f"game record {d.get('game', '?')!s:.20} is not a vigtavl game record ({what})")
         d = {"state_version": V0_RECORD_STATE_VERSION, **d}
-        return cls(**dict(d, state_version=file_version(d["state_version"])))
+        return cls(**dict(d, state_version=results_game().file_version(d["state_version"])))
 
     def win_share(self, seat: int) -> float:
         return 1.0 / len(self.winners) if seat in self.winners else 0.0
@@ -126,14 +132,14 @@ def _not_held(name: str, value: Any) -> str:
 def results_file(kind: str, records: Sequence[GameRecord], **fields: Any) -> dict[str, Any]:
     """A results file's contents, the one format every writer uses: schema, version, ``kind``
     (``match``, ``tournament``, ``game``), the writer's own ``fields``, then the games."""
-    return {"schema": RESULTS_SCHEMA, "version": RESULTS_VERSION, "kind": kind, **fields,
+    return {"schema": RESULTS_SCHEMA, "version": results_game().version, "kind": kind, **fields,
             "games": [r.to_dict() for r in records]}
 
 
 def check_results_version(results: dict[str, Any], name: str | Path) -> None:
     """ValueError (one line naming both versions) unless ``results`` were written for this
     game's version: another version's decisions are other rules' action codes."""
-    check_file_version(results.get("version"), f"the results file {name}")
+    results_game().check_file_version(results.get("version"), f"the results file {name}")
 
 
 def partial_fields(played: int, planned: int | None) -> dict[str, Any]:

@@ -1,12 +1,13 @@
 """Replays: rebuild a recorded game exactly, check it, and show it turn by turn.
 
 A game record (``agents.records.GameRecord``, one entry of ``results.json["games"]``) holds the
-engine seed, the map, the rules and every decision as an engine code. Replaying is the engine
-alone: ``new_game(map, rules, seed=game_seed)`` and ``apply_action`` for each decision -- no
-agent runs again -- and the result must match the record's tokens and final-state digest
-(:func:`rebuild` raises :class:`ReplayError` otherwise).
+engine seed, the map, the rules and every decision as the game records it. Replaying is the
+game alone, through the game interface: ``new_state`` with the record's map, rules and engine
+seed, and ``apply_action`` for each decision -- no agent runs again -- and the result must match
+the record's tokens and final-state digest (:func:`rebuild` raises :class:`ReplayError`
+otherwise).
 
-Only games of this engine replay: a record names the game's version that played it
+Only games of this version replay: a record names the game's version that played it
 (``state_version``, ``"vigtavl_v2"``; older files wrote 1 for rules v0 and 2 for v1), and a
 results file of another version (``vigtavl_v0``: other rules, other action codes) is refused
 with a :class:`ReplayError` saying so, before any decision is applied::
@@ -15,21 +16,20 @@ with a :class:`ReplayError` saying so, before any decision is applied::
     print_replay(load_record("results.json", game=17), png_dir="frames")
 
 :class:`TurnPrinter` writes a game as it unfolds: every event narrated in English (dice
-included), grouped by turn (the placement phase is "turn 0"), the text map (the env's ``ansi``
-renderer) after each turn, and optionally one picture per turn (the env's ``rgb_array``
-renderer) as ``DIR/turn_000.png``, ``turn_001.png``, ... Human play's ``--watch`` uses it live.
+included, ``GameState.narrate``), grouped by turn (the placement phase is "turn 0"), the text
+map (``render("ansi")``) after each turn, and optionally one picture per turn
+(``render("rgb_array")``) as ``DIR/turn_000.png``, ``turn_001.png``, ... Human play's
+``--watch`` uses it live.
 """
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from agents.match import state_digest
-from agents.records import GameRecord, check_results_version, load_results, partial_note
-from vigtavl_env.engine.version import ENV_NAME
+from agents.records import GameRecord, check_results_version, load_results, partial_note, results_game
+from games import GameState, IllegalAction
 
 PrintFn = Callable[[str], Any]
 INDENT = "      "
@@ -61,59 +61,63 @@ def pick_record(results: dict[str, Any], path: str | Path, game: int) -> GameRec
     raise ReplayError(f"{path} has no game {game} (games {span})" + (f"; {note}" if note else ""))
 
 
-def record_map(record: GameRecord) -> Any:
-    from vigtavl_env.engine.maps import load_map, parse_map
-    if record.map_text:
-        return parse_map(record.map_text, name=record.map)
-    return load_map(record.map, record.num_players)
-
-
 def check_engine(record: GameRecord) -> None:
-    """Raise ReplayError unless ``record`` was made by this engine (same rules, same codes)."""
-    if record.state_version != ENV_NAME:
+    """Raise ReplayError unless ``record`` was made by this game's version (same rules, same codes)."""
+    version = results_game().version
+    if record.state_version != version:
         raise ReplayError(f"game {record.game} was played under {record.state_version}; this engine "
-                          f"({ENV_NAME}) cannot replay it (other rules, other action codes): play the "
+                          f"({version}) cannot replay it (other rules, other action codes): play the "
                           "game again to replay it")
 
 
-def initial_state(record: GameRecord) -> Any:
+def initial_state(record: GameRecord) -> GameState:
     """The game's state before its first decision (ReplayError for another engine's record)."""
-    from vigtavl_env.engine import RulesConfig, new_game
     check_engine(record)
-    return new_game(record_map(record), RulesConfig.from_dict(record.rules), seed=record.game_seed)
+    where = {"map": record.map_text, "map_name": record.map} if record.map_text else {"map": record.map}
+    return results_game().new_state(record.num_players, seed=record.seed, engine_seed=record.game_seed,
+                                    rules=record.rules, max_steps=max(1, len(record.decisions)), **where)
 
 
-def replay_steps(record: GameRecord, state: Any | None = None) -> Iterator[tuple[int, str, Any]]:
+def replay_steps(record: GameRecord, state: GameState | None = None) -> Iterator[tuple[int, str, GameState]]:
     """Apply the decisions one by one, yielding ``(number, description, state after)``."""
-    from vigtavl_env.engine import IllegalActionError, apply_action, describe
     state = initial_state(record) if state is None else state
     for i, code in enumerate(record.decisions, 1):
-        if state.is_over:
+        if state.is_terminal():
             raise ReplayError(f"game {record.game}: the game ended before decision {i} of {record.n_decisions}")
-        text = describe(state, code)
         try:
-            apply_action(state, code)
-        except IllegalActionError as e:
+            action = state.recorded_action(code)
+        except IllegalAction as e:
+            raise ReplayError(f"game {record.game}: decision {i} ({code}) is no action: {e}") from None
+        text = state.action_to_string(action)
+        try:
+            state.apply_action(action)
+        except IllegalAction as e:
             raise ReplayError(f"game {record.game}: decision {i} ({text}) is illegal in the replay: {e}") from None
         yield i, text, state
 
 
-def verify(record: GameRecord, state: Any) -> None:
+def final_tokens(state: GameState) -> list[int]:
+    """The victory tokens per seat (the record's ``tokens``)."""
+    return [int(t) for t in state.scores()["tokens"]]
+
+
+def verify(record: GameRecord, state: GameState) -> None:
     """Raise ReplayError unless ``state`` ends the game as the record says."""
     problems = []
-    if list(state.tokens) != list(record.tokens):
-        problems.append(f"tokens {state.tokens} != recorded {record.tokens}")
-    if state.is_over == record.truncated:
-        problems.append("the game is " + ("over" if state.is_over else "not over") + " but the record says "
+    tokens = final_tokens(state)
+    if tokens != list(record.tokens):
+        problems.append(f"tokens {tokens} != recorded {record.tokens}")
+    if state.is_terminal() == record.truncated:
+        problems.append("the game is " + ("over" if state.is_terminal() else "not over") + " but the record says "
                         + ("truncated" if record.truncated else "finished"))
-    digest = state_digest(state)
+    digest = state.digest()
     if digest != record.final_digest:
         problems.append(f"final state digest {digest} != recorded {record.final_digest}")
     if problems:
         raise ReplayError(f"game {record.game} does not replay: " + "; ".join(problems))
 
 
-def rebuild(record: GameRecord) -> Any:
+def rebuild(record: GameRecord) -> GameState:
     """The final state of a recorded game, checked against the record."""
     state = None
     for _, _, state in replay_steps(record):
@@ -124,30 +128,15 @@ def rebuild(record: GameRecord) -> Any:
 
 
 # ------------------------------------------------------------------ narration
-def _plain(event: dict, _state: Any) -> str:
-    rest = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("event", "player"))
-    return f"{event.get('event')} (player {event.get('player')}): {rest}"
-
-
-def narrator() -> Callable[[dict, Any], str]:
-    """``vigtavl_env.engine.narrate.narrate`` when present, else a plain key=value line."""
-    if importlib.util.find_spec("vigtavl_env.engine.narrate") is None:
-        return _plain
-    from vigtavl_env.engine.narrate import narrate
-    return narrate
-
-
-def text_map(state: Any, coords: bool = False) -> str:
+def text_map(state: GameState, coords: bool = False) -> str:
     """The text map and status (``coords``: every hex's q,r in its place)."""
-    from vigtavl_env.render import render_ansi
-    return render_ansi(state, coords=coords)
+    return state.render("ansi", coords=True) if coords else state.render("ansi")
 
 
-def save_picture(state: Any, path: Path, coords: bool = False) -> None:
+def save_picture(state: GameState, path: Path, coords: bool = False) -> None:
     from PIL import Image
-
-    from vigtavl_env.render import render_rgb
-    Image.fromarray(render_rgb(state, coords=coords)).save(path)
+    picture = state.render("rgb_array", coords=True) if coords else state.render("rgb_array")
+    Image.fromarray(picture).save(path)
 
 
 class TurnPrinter:
@@ -161,42 +150,42 @@ class TurnPrinter:
         self.png_dir = Path(png_dir) if png_dir is not None else None
         if self.png_dir is not None:
             self.png_dir.mkdir(parents=True, exist_ok=True)
-        self.narrate = narrator()
         self.seen = 0
         self.turn = 0
         self.pictures: list[Path] = []
 
-    def start(self, state: Any) -> None:
+    def start(self, state: GameState) -> None:
         """Show what happened at setup (the winds) and open turn 0, the placement phase."""
         self.print("=== turn 0: placement phase ===")
         self._events(state, 0)
 
-    def after(self, state: Any, number: int, description: str = "") -> None:
+    def after(self, state: GameState, number: int, description: str = "") -> None:
         """Show the events of decision ``number`` (just applied to ``state``); a decision whose
         only event starts the next turn (ending the turn) is shown by its ``description``."""
         self._events(state, number, description)
 
-    def finish(self, state: Any) -> None:
+    def finish(self, state: GameState) -> None:
         """Close the last turn: its map and picture, then the result."""
         self._close_turn(state)
-        self.print(f"final tokens: {list(state.tokens)}" + ("" if state.is_over else " (game not over)"))
+        self.print(f"final tokens: {final_tokens(state)}" + ("" if state.is_terminal() else " (game not over)"))
 
-    def _events(self, state: Any, number: int, description: str = "") -> None:
+    def _events(self, state: GameState, number: int, description: str = "") -> None:
         label = f"{number:>4}. " if number else INDENT
-        for event in state.events[self.seen:]:
-            if event.get("event") == "turn":
+        told = state.narrate(self.seen)
+        for opens_turn, text in told:
+            if opens_turn:
                 if label != INDENT and description:
                     self.print(label + description)
                 label = INDENT
                 self._close_turn(state)
                 self.turn += 1
-                self.print(f"=== turn {self.turn}: {self.narrate(event, state)} ===")
+                self.print(f"=== turn {self.turn}: {text} ===")
                 continue
-            self.print(label + self.narrate(event, state))
+            self.print(label + text)
             label = INDENT
-        self.seen = len(state.events)
+        self.seen += len(told)
 
-    def _close_turn(self, state: Any) -> None:
+    def _close_turn(self, state: GameState) -> None:
         if self.maps:
             self.print(text_map(state))
         if self.png_dir is not None:
@@ -206,7 +195,7 @@ class TurnPrinter:
 
 
 def print_replay(record: GameRecord, print_fn: PrintFn = print, png_dir: str | Path | None = None,
-                 maps: bool = True, coords: bool = False) -> Any:
+                 maps: bool = True, coords: bool = False) -> GameState:
     """Replay a record turn by turn through ``print_fn``, check it, and return the final state."""
     print_fn(f"game {record.game}: seed {record.seed} (engine seed {record.game_seed}), map {record.map}, "
              f"{record.num_players} players, {record.n_decisions} decisions")
@@ -218,7 +207,7 @@ def print_replay(record: GameRecord, print_fn: PrintFn = print, png_dir: str | P
         printer.after(state, number, description)
     printer.finish(state)
     verify(record, state)
-    print_fn(f"replay check: tokens {list(state.tokens)} and final state match the record")
+    print_fn(f"replay check: tokens {final_tokens(state)} and final state match the record")
     if printer.pictures:
         print_fn(f"wrote {len(printer.pictures)} pictures to {printer.png_dir}")
     return state

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from agents.human import HumanAgent, Menu, normalize, play, watch
-from agents.replay import rebuild
+from agents.replay import final_tokens, rebuild
 from vigtavl_env import raw_env
 from vigtavl.cli import main
 from vigtavl_env.engine import apply_action, legal_actions, load_map, new_game
@@ -135,7 +135,7 @@ def test_a_whole_game_by_number_and_command_replays():
     assert record is not None and record.seats == ["random", "human"]
     assert out[-1].startswith(("You win", "You lose", "You share"))
     assert "map duel  phase" in "\n".join(out)  # the ansi map was drawn
-    assert rebuild(record).tokens == record.tokens
+    assert final_tokens(rebuild(record)) == record.tokens
 
 
 def test_which_unit_reads_choose_k_with_how_the_units_differ():
@@ -175,7 +175,7 @@ def test_watch_narrates_a_game_between_agents():
     assert out[0].startswith("Vigtavl, game seed 7")
     assert any(line.startswith("=== turn 3:") for line in out)
     assert out[-1] == f"final tokens: {record.tokens}"
-    assert rebuild(record).tokens == record.tokens
+    assert final_tokens(rebuild(record)) == record.tokens
 
 
 def test_cli_play_and_watch(monkeypatch, tmp_path, capsys):

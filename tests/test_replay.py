@@ -10,7 +10,7 @@ import pytest
 
 from agents.match import GameJob, play_game, run_match
 from agents.records import GameRecord
-from agents.replay import ReplayError, load_record, print_replay, rebuild
+from agents.replay import ReplayError, final_tokens, load_record, print_replay, rebuild
 from vigtavl_env import raw_env
 from vigtavl.cli import main
 from vigtavl_env.engine import to_dict
@@ -28,20 +28,20 @@ def test_replay_reproduces_tokens_and_the_whole_final_state():
     env = raw_env(num_players=2)
     record = play_game(env, GameJob(0, 21, ("random", "random"), 2))
     state = rebuild(record)
-    assert state.tokens == record.tokens == env.game_state.tokens
-    assert to_dict(state) == to_dict(env.game_state)  # events and dice included
+    assert final_tokens(state) == record.tokens == env.game_state.tokens
+    assert state.to_dict()["state"] == to_dict(env.game_state)  # events and dice included
 
 
 @pytest.mark.parametrize("n", [3, 4])
 def test_multiplayer_games_replay(n):
     record = run_match(["random"] * n, games=1, seed=2, num_players=n, progress=False).records[0]
-    assert rebuild(record).tokens == record.tokens
+    assert final_tokens(rebuild(record)) == record.tokens
 
 
 def test_random_map_games_replay_from_the_recorded_map():
     record = run_match(["random", "random"], games=1, seed=4, map="random", progress=False).records[0]
     assert record.map_text and record.map.startswith("random")
-    assert rebuild(record).tokens == record.tokens
+    assert final_tokens(rebuild(record)) == record.tokens
 
 
 def test_load_record_from_results_json(match):
@@ -62,7 +62,8 @@ def test_a_tampered_record_does_not_replay(match):
 def test_truncated_games_replay():
     record = run_match(["random", "random"], games=1, seed=0, max_steps=30, progress=False).records[0]
     assert record.truncated
-    assert rebuild(record).decisions == 30
+    state = rebuild(record)
+    assert len(record.decisions) == 30 and state.is_truncated() and not state.is_terminal()
 
 
 def test_print_replay_goes_turn_by_turn(match):
@@ -150,4 +151,4 @@ def test_results_files_of_this_version_replay(match, tmp_path):
     path = tmp_path / "v2.json"
     path.write_text(json.dumps(saved))
     assert load_record(path, 0) == match[0].records[0]
-    assert rebuild(load_record(path, 0)).tokens == match[0].records[0].tokens
+    assert final_tokens(rebuild(load_record(path, 0))) == match[0].records[0].tokens

@@ -439,6 +439,7 @@ def test_a_long_games_estimates_are_never_below_what_it_holds(seats):
     warm = LiveGame(seats, seed=0)
     for _ in range(WARM_UP_DECISIONS):
         warm.advance()
+    ReplayGame(warm.record())  # the game interface's tables for this board (its action codec)
 
     def played():
         game = LiveGame(seats, seed=1)

@@ -10,6 +10,8 @@ the game interface alone (``webapp/any_game.py``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from .agent import agent_info, agent_names
 from .engine import IllegalActionError, apply_action, describe
 from .engine.maps import list_presets, load_map, parse_map
@@ -19,6 +21,12 @@ from .web_view import board_view, decision_cells, decision_list, state_view
 
 __all__ = [
     "IllegalActionError", "agent_info", "agent_names", "apply_action", "board_view", "decision_cells",
-    "decision_list", "describe", "last_decisions", "list_presets", "load_map", "move_entry", "parse_map",
+    "decision_list", "describe", "engine_of", "last_decisions", "list_presets", "load_map", "move_entry", "parse_map",
     "raw_env", "state_view",
 ]
+
+
+def engine_of(state: Any) -> Any:
+    """The engine state inside a Vigtavl state of the game interface (no copy): what the page's
+    views read (a replay steps the interface state, :mod:`agents.replay`)."""
+    return state.engine

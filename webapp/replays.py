@@ -165,7 +165,8 @@ class ReplayGame:
 
     def _rebuild(self, record: GameRecord) -> None:
         check_engine(record)
-        state = initial_state(record)
+        game_state = initial_state(record)
+        state = self.web.engine_of(game_state)  # the same engine state, stepped by replay_steps
         if state.n_players != record.num_players:
             raise WebError(f"game {record.game} is a {record.num_players}-player game on a "
                            f"{state.n_players}-player map")
@@ -176,7 +177,7 @@ class ReplayGame:
         self.moves = [web.move_entry(0, -1, "the setup", [], -1, state.events, state)]
         self.turns = [{"turn": 0, "frame": 0, "label": "placement"}]
         before, seat = len(state.events), state.current_player
-        for i, text, state in replay_steps(record, state):
+        for i, text, _ in replay_steps(record, game_state):
             code = record.decisions[i - 1]
             move = web.move_entry(i, seat, text, web.decision_cells(state, code), code, state.events[before:], state)
             for e in move["events"]:
@@ -187,7 +188,7 @@ class ReplayGame:
                 self.snapshots.append(state.clone(keep_events=False))
             time.sleep(0)  # the GIL handed over at each decision: the event loop waits for it otherwise
             before, seat = len(state.events), state.current_player
-        verify(record, state)
+        verify(record, game_state)
 
     @property
     def frames(self) -> int:
