@@ -201,3 +201,35 @@ def test_vigtavl_match_takes_another_game_by_name(capsys, tmp_path):
         assert main(["match", *bad, "--games", "1", "--no-progress"]) == 2
         err = capsys.readouterr().err.strip()
         assert err.count("\n") == 0 and "error" in err
+
+
+@pytest.mark.parametrize("name", ["vigtavl", "pig", "thrones"])
+def test_the_record_and_replay_hooks_agree_with_the_game(name):
+    """What results files and replays read of any game (agents.replay): the narration counts
+    like chance_events, a copy has the same digest, a recorded action reads back, and a file of
+    another version is refused in one line."""
+    game = load_game(name)
+    state, rng = game.new_state(seed=5), random.Random(5)
+    for _ in range(40):
+        if state.is_over():
+            break
+        legal = state.legal_actions()
+        assert [state.recorded_action(state.action_for_record(a)) for a in legal] == legal
+        state.apply_action(rng.choice(legal))
+    told = state.narrate()
+    assert all(isinstance(t, str) and t for _, t in told) and state.narrate(len(told) // 2) == told[len(told) // 2:]
+    assert state.clone().digest() == state.digest()
+    assert game.file_version(game.version) == game.version
+    game.check_file_version(game.version, "x")
+    other = game.version + "9"
+    with pytest.raises(ValueError, match=f"^x is of version {other}; this engine reads version {game.version} only"):
+        game.check_file_version(other, "x")
+
+
+def test_vigtavl_reads_the_integer_versions_of_its_older_files_and_takes_a_recorded_engine_seed():
+    from vigtavl_env.env import SEED_BITS
+    game = load_game("vigtavl")
+    assert game.file_version(1) == "vigtavl_v0" and game.file_version(2) == "vigtavl_v1"
+    engine_seed = random.Random(9).getrandbits(SEED_BITS)  # what a results file records as game_seed
+    assert game.new_state(2, seed=0, engine_seed=engine_seed).digest() == game.new_state(2, seed=9).digest()
+    assert game.new_state(2, seed=0).digest() != game.new_state(2, seed=9).digest()
