@@ -1,9 +1,11 @@
-"""Trained models as agents: ``ppo:MODEL`` and ``ppo-search:MODEL`` (:mod:`agents.registry`).
+"""Vigtavl's trained models as agents: ``ppo:MODEL`` (:mod:`agents.registry`), and their files.
 
 :func:`load_ppo_agent` turns a saved model (``ppo:path.zip`` / ``ppo:pretrained``) into an
-:class:`~vigtavl_env.agent.Agent` that plays greedily with the action mask; :class:`PPOSearchAgent`
-puts the policy and its value head inside the search bot. The networks themselves are
-:mod:`agents.network`. Every model loaded here is checked against this environment
+:class:`~vigtavl_env.agent.Agent` that plays greedily with the action mask;
+:class:`agents.heuristic.ppo_search.PPOSearchAgent` puts the policy and its value head inside the
+search bot. The networks themselves are :mod:`agents.network`. Vigtavl is read through the game
+interface (``load_game("vigtavl")``: its version, its actions and channels by player count).
+Every model loaded here is checked against this environment
 (``vigtavl_v2``): a model trained on an earlier version (``OLD_VERSIONS``: ``vigtavl_v0``, 47 hex
 verbs and 2 global verbs, 41 + 30 P channels; ``vigtavl_v1``, 55 and 6, 52 + 30 P), such as the
 shipped ones kept in ``agents/pretrained/v0`` and ``v1``, is refused with one line
@@ -24,18 +26,15 @@ import zipfile
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import gymnasium
 import numpy as np
 import torch as th
 
-from agents.heuristic.search import PPO_SEARCH_ITERATIONS, SearchAgent
+from agents.network import verb_counts
+from games import load_game
 from vigtavl_env.agent import Agent, AgentUnavailableError
-from vigtavl_env.engine import GameState
-from vigtavl_env.engine.actions import N_GLOBAL_VERBS, N_HEX_VERBS
-from vigtavl_env.engine.version import ENV_NAME
-from vigtavl_env.observation import ChannelLayout, ObservationEncoder
 
 PRETRAINED = "pretrained"
 PRETRAINED_PATH = Path(__file__).resolve().parent / "pretrained" / "vigtavl_ppo.zip"
@@ -52,10 +51,31 @@ MODEL_CACHE_SIZE = 16
 PLAYER_COUNTS = (2, 3, 4)
 # Earlier environments: (hex verbs, global verbs, channels for P players), to name old models.
 OLD_VERSIONS = {"vigtavl_v0": (47, 2, lambda p: 41 + 30 * p), "vigtavl_v1": (55, 6, lambda p: 52 + 30 * p)}
-CHANNELS = {ChannelLayout(p).n_channels: p for p in PLAYER_COUNTS}  # this env's, by player count
+GAME = "vigtavl"  # the game whose networks these are
 RETRAIN = "`vigtavl train --config ppo_v2`"
 SPACE_KEYS = ("observation_space", "action_space")  # in a model's ``data``, as SB3 names them
 ERROR_TEXT_CHARS = 160  # of an exception's message quoted in a one-line error
+
+
+class EnvFacts(NamedTuple):
+    """What a model must match: the environment's version, its actions on an H x W board (cell
+    verbs, global verbs) and its observation channels by player count."""
+
+    version: str
+    cell_verbs: int
+    global_verbs: int
+    channels: dict[int, int]  # channels -> player count
+
+
+@functools.cache
+def env_facts() -> EnvFacts:
+    """Vigtavl's :class:`EnvFacts`, read from a new game of each player count."""
+    game = load_game(GAME)
+    states = {p: game.new_state(p) for p in PLAYER_COUNTS}
+    channels = {game.observation_shape(s)[0]: p for p, s in states.items()}
+    _, h, w = game.observation_shape(states[PLAYER_COUNTS[0]])
+    cell_verbs, global_verbs = verb_counts(game.num_actions(states[PLAYER_COUNTS[0]]), h, w)
+    return EnvFacts(game.version, cell_verbs, global_verbs, channels)
 
 
 class ModelMismatchError(AgentUnavailableError):
@@ -215,24 +235,29 @@ def check_spaces(observation_space: gymnasium.spaces.Space, action_space: gymnas
     if len(shape) != 3:
         raise ModelMismatchError(f"{name} has observations {shape}, not (C, H, W) planes: not a vigtavl model")
     c, h, w = shape
-    actions = N_HEX_VERBS * h * w + N_GLOBAL_VERBS
-    if c in CHANNELS and n == actions:
+    env = env_facts()
+    actions = env.cell_verbs * h * w + env.global_verbs
+    if c in env.channels and n == actions:
         return
     for old, (hex_verbs, global_verbs, channels) in OLD_VERSIONS.items():
         players = [p for p in PLAYER_COUNTS if channels(p) == c]
         if players and n == hex_verbs * h * w + global_verbs:
             raise ModelMismatchError(
-                f"{name} was trained on {old} ({n} actions, {c} channels) and cannot play {ENV_NAME} "
-                f"({actions} actions, {ChannelLayout(players[0]).n_channels} channels); retrain for "
-                f"{ENV_NAME} with {RETRAIN}")
-    raise ModelMismatchError(f"{name} has {n} actions and {c} channels, not a {ENV_NAME} model "
-                             f"({N_HEX_VERBS} * HW + {N_GLOBAL_VERBS} actions, {sorted(CHANNELS)} "
-                             f"channels); retrain for {ENV_NAME} with {RETRAIN}")
+                f"{name} was trained on {old} ({n} actions, {c} channels) and cannot play {env.version} "
+                f"({actions} actions, {_channels_for(env, players[0])} channels); retrain for "
+                f"{env.version} with {RETRAIN}")
+    raise ModelMismatchError(f"{name} has {n} actions and {c} channels, not a {env.version} model "
+                             f"({env.cell_verbs} * HW + {env.global_verbs} actions, {sorted(env.channels)} "
+                             f"channels); retrain for {env.version} with {RETRAIN}")
+
+
+def _channels_for(env: EnvFacts, players: int) -> int:
+    return next(c for c, p in env.channels.items() if p == players)
 
 
 def model_players(model: Any) -> int:
     """The player count a (checked) model was trained for, from its observation channels."""
-    return CHANNELS[int(model.observation_space.shape[0])]
+    return env_facts().channels[int(model.observation_space.shape[0])]
 
 
 class PPOAgent(Agent):
@@ -281,71 +306,3 @@ def load_ppo_agent(spec: str | Path, deterministic: bool = True, seed: int | Non
     """An agent playing the model saved at ``spec`` (``"pretrained"``: the shipped model)."""
     path = resolve_model_path(spec)
     return PPOAgent(load_model(spec), str(path), deterministic=deterministic, seed=seed)
-
-
-class PPOSearchAgent(SearchAgent):
-    """A trained policy and its value head inside the search bot (``ppo-search:``).
-
-    At each decision the network proposes its ``propose`` most likely legal actions (those of
-    probability at least ``min_prob``); they join the search bot's candidates (the greedy
-    heuristic's best few), and :class:`agents.heuristic.search.SearchAgent` simulates each in the same
-    futures and plays the best. Each simulation's end position is scored by the search bot's
-    tactical evaluation plus ``value_weight`` times the network's value of it for the player
-    searching (its estimate of the game's outcome, -1 to 1, in victory tokens at that weight).
-    Decision-time planning on top of the learned policy and value, as AlphaZero does: the
-    policy chooses what to search, the value judges where the searches end.
-    """
-
-    name = "ppo-search"
-    reads_observation = True  # the network proposes from the observation
-
-    def __init__(self, model: Any, path: str = "", propose: int = 2, min_prob: float = 0.05,
-                 value_weight: float = 0.0, iterations: int = PPO_SEARCH_ITERATIONS,
-                 ms: float | None = None, seed: int | None = None, **search: Any) -> None:
-        super().__init__(iterations=iterations, ms=ms, seed=seed, **search)
-        if propose < 1:
-            raise ValueError(f"ppo-search proposes at least 1 action, got {propose}")
-        self.network = PPOAgent(model, path)
-        self.propose, self.min_prob, self.value_weight = propose, min_prob, value_weight
-        self._encoders: dict[int, ObservationEncoder] = {}
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, info: dict[str, Any]) -> int:
-        state, legal = self.state_and_legal(info)
-        if len(legal) == 1:
-            return self.codec(state).to_env(legal[0])
-        probs = self.network.action_probs(observation, action_mask)
-        best = np.argsort(-probs, kind="stable")[: self.propose]
-        codec = self.codec(state)
-        proposed = [codec.to_engine(int(i)) for i in best if probs[i] >= self.min_prob] or \
-            [codec.to_engine(int(best[0]))]
-        return codec.to_env(self.choose(state, legal, proposed))
-
-    def leaf_value(self, s: GameState, me: int, info: Any) -> float:
-        value = super().leaf_value(s, me, info)
-        if self.value_weight:
-            value += self.value_weight * self.network_value(s, me)
-        return value
-
-    def network_value(self, state: GameState, seat: int) -> float:
-        """The value head's estimate of ``state`` for ``seat`` (about -1 lost to 1 won)."""
-        board = state.gmap.board
-        encoder = self._encoders.get(id(board))
-        if encoder is None:
-            encoder = self._encoders[id(board)] = ObservationEncoder(state.gmap, state.config.rounds_per_phase)
-        policy = self.network.model.policy
-        threads = th.get_num_threads()
-        th.set_num_threads(1)
-        try:
-            with th.no_grad():
-                obs = th.as_tensor(encoder.encode(state, seat), device=policy.device)[None]
-                return float(policy.predict_values(obs)[0, 0])
-        finally:
-            th.set_num_threads(threads)
-
-
-def load_ppo_search_agent(spec: str | Path, iterations: int = PPO_SEARCH_ITERATIONS, ms: float | None = None,
-                          seed: int | None = None, value_weight: float = 0.0) -> PPOSearchAgent:
-    """The model saved at ``spec`` (``"pretrained"``: the shipped one) with the search bot on top."""
-    path = resolve_model_path(spec)
-    return PPOSearchAgent(load_model(spec), str(path), iterations=iterations, ms=ms, seed=seed,
-                          value_weight=value_weight)

@@ -11,7 +11,7 @@ Specs (``list_agents()`` lists them with a line each):
   playing its most likely legal action (``ppo:MODEL:sample``: sampling from the policy), loaded by
   ``agents.ppo.load_ppo_agent``.
 - ``ppo-search:pretrained``, ``ppo-search:path/to/model.zip:200``: the search bot with the
-  policy's favourite decisions among its candidates (``agents.ppo.PPOSearchAgent``). Its
+  policy's favourite decisions among its candidates (``agents.heuristic.ppo_search.PPOSearchAgent``). Its
   default budget (5 simulations) keeps it within the search bot's CPU per decision; ``:v2``
   adds the network's value of each simulation's end, at 2 tokens per unit of value.
 - ``az:MODEL``: a self-taught network (``vigtavl az train``) alone, its most likely legal action,
@@ -231,7 +231,7 @@ def _ppo_search(arg: str, spec: str, seed: int | None) -> Agent:
     if budget:
         options["iterations"], options["ms"] = _search_budget(":".join(budget), spec)
     try:
-        from agents.ppo import load_ppo_search_agent
+        from agents.heuristic.ppo_search import load_ppo_search_agent
     except ImportError:
         raise AgentUnavailableError(PPO_MISSING) from None
     return load_ppo_search_agent(model, seed=seed, **options)

@@ -260,7 +260,7 @@ def test_the_kinds_table_holds_each_searchs_default_budget():
     pytest.importorskip("torch")
     from agents.az import AZ_SEARCH_SIMULATIONS
     from agents.heuristic.search import PPO_SEARCH_ITERATIONS
-    from agents.ppo import PPOSearchAgent
+    from agents.heuristic.ppo_search import PPOSearchAgent
     from agents.registry import KINDS
     import inspect
     defaults = {"search": inspect.signature(SearchAgent).parameters["iterations"].default,

@@ -534,7 +534,7 @@ def test_ppo_search_proposes_the_networks_favourites(tmp_path: Path, monkeypatch
     search as proposals (as engine codes), and whole games through the match runner stay legal."""
     from vigtavl_env.agent import agent_info
     from agents.registry import make_agent
-    from agents.ppo import PPOSearchAgent
+    from agents.heuristic.ppo_search import PPOSearchAgent
     model = _tiny_model(tmp_path / "net.zip")
     bot = make_agent(f"ppo-search:{model}:4", seed=1)
     assert isinstance(bot, PPOSearchAgent) and bot.iterations == 4

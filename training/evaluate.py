@@ -10,7 +10,7 @@ and the opponent in every other seat, or a lineup in them (``greedy+aggressor``:
 the same for every opponent), and the model's win rate comes with its 95% Wilson interval. The
 model plays greedily (the most likely legal action), so equal seeds give equal numbers. With
 ``--search N`` the agent is ``ppo-search:<model>:N``: the search bot's simulations judge the
-model's favourite actions beside the greedy heuristic's (:class:`agents.ppo.PPOSearchAgent`).
+model's favourite actions beside the greedy heuristic's (:class:`agents.heuristic.ppo_search.PPOSearchAgent`).
 
 During training both trainers evaluate through :func:`record_evaluation`: the eval opponents on
 the same seeds every time, the best mean win rate kept as ``best_model.zip`` with ``best.json``.

@@ -21,6 +21,7 @@ Where each judgement lives:
 | :mod:`.placement` | the setup: loads, placing ships, which unit of a type acts |
 | :mod:`.agent` | the bot: dispatch, the style's tie-break, caches across decisions |
 | :mod:`.search` | the search bot: the best few decisions, each tried in simulated futures |
+| :mod:`.ppo_search` | the search bot with a trained policy's favourites among its candidates |
 """
 
 from .agent import HeuristicAgent, aggressor, builder, greedy

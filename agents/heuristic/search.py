@@ -130,7 +130,7 @@ class SearchAgent(EngineAgent):
         """The decision, searching the policy's top candidates plus ``proposed`` ones.
 
         ``proposed`` (engine codes in ``legal``) come from another policy, such as a trained
-        network (:class:`agents.ppo.PPOSearchAgent`): they join the candidates whatever the
+        network (:class:`agents.heuristic.ppo_search.PPOSearchAgent`): they join the candidates whatever the
         heuristic scores them, and without the ``prior`` handicap, so the simulations alone judge
         them against the heuristic's favourites.
         """
