@@ -200,7 +200,7 @@ class HumanAgent(Agent):
                    f"tokens {state.tokens[me]}.  {PHASE_NAMES[state.phase]} phase, round {state.round + 1}.")
         if info.get("interrupt") == "retaliation":
             self.print("RETALIATION: you may activate one unit with your retaliation silver, or end.")
-        asked = _asked(state, info)
+        asked = GAME.wrap(state).prompt()
         if asked:
             self.print(asked)
 
@@ -269,32 +269,6 @@ class HumanAgent(Agent):
         if self.show_map:
             self.print(text_map(GAME.wrap(state)))
         self.print(result_line(state, self.seat))
-
-
-def _asked(state: Any, info: dict[str, Any]) -> str:
-    """What the pending choice asks of the person, with how to answer; "" for a plain decision."""
-    from vigtavl_env.engine.state import (
-        CHOOSE_GUARD, CHOOSE_PRISON, CHOOSE_RESCUE_SPOT, CHOOSE_SIDE, CHOOSE_VARIANT, PLACEMENT,
-    )
-    from vigtavl_env.render import pending_text
-    pend = state.pending
-    if pend is None:
-        if state.phase == PLACEMENT and state.to_load:
-            return ("SETUP: load your two freighters with your six knights (3 soldiers, 2 archers, 1 "
-                    "cavalry), 3 on each: choose a split (load 1, load 2 or load 3).")
-        return ""
-    text = re.sub(r"\bplayer_(\d)\b", r"P\1", pending_text(state)) + "."
-    if info.get("interrupt") == "defend":
-        none = ", or 'no defence' to let it go" if pend.kind == CHOOSE_GUARD else ""
-        return f"DEFEND (out of turn): {text} Choose the unit that defends ('choose <type> q,r'){none}."
-    if pend.kind == CHOOSE_SIDE:
-        return f"BATTLE MOVE: {text} The side sets the front and the flanking dice ('attack from q,r')."
-    if pend.kind == CHOOSE_VARIANT:
-        return f"CHOOSE: {text}: pick one of the numbered entries below."
-    if pend.kind in (CHOOSE_PRISON, CHOOSE_RESCUE_SPOT):
-        verb = "hold prisoner" if pend.kind == CHOOSE_PRISON else "place rescued"
-        return f"CHOOSE: {text} ('{verb} q,r')."
-    return f"CHOOSE: {text} ('choose <type> q,r')."
 
 
 def result_line(state: Any, seat: int) -> str:

@@ -44,6 +44,8 @@ class TerminalPlayer:
         seat = view.current_player()
         if self.show_board:
             self.print(str(view.render("ansi", seat=seat)))
+        if view.prompt():
+            self.print(view.prompt())
         words = [view.action_to_string(a) for a in legal]
         self._list(words)
         while True:

@@ -49,6 +49,11 @@ class GameState(ABC):
         the turn player's own turn."""
         return None
 
+    def prompt(self) -> str:
+        """What the decision now asks of the seat to move, in words, beyond its list of legal
+        actions (a pending choice and how to answer it, a setup step); "" for a plain decision."""
+        return ""
+
     def seat_info(self, seat: int) -> dict[str, Any]:
         """Extra facts for ``seat``'s ``info`` in an environment (e.g. ``{"revealed": False}``);
         only what that seat may know."""
@@ -213,13 +218,6 @@ class Game(ABC):
     def option_names(self) -> list[str]:
         """The options :meth:`new_state` takes (for error messages and ``--help``)."""
         return []
-
-    def channel_names(self, num_players: int) -> list[str]:
-        """The names of :meth:`GameState.observation`'s channels, in order, for a game of
-        ``num_players`` (a network moves between layouts by them: a channel keeps its weights
-        where its name goes). By default ``channel_0``, ``channel_1``, ...: the channels of a new
-        game, unnamed."""
-        return [f"channel_{i}" for i in range(self.observation_shape(self.new_state(num_players))[0])]
 
     def search_steps(self) -> Any:
         """The game's own step functions for a search and a self-play loop, faster than the

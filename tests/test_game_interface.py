@@ -207,7 +207,7 @@ def test_vigtavl_match_takes_another_game_by_name(capsys, tmp_path):
 def test_the_record_and_replay_hooks_agree_with_the_game(name):
     """What results files and replays read of any game (agents.replay): the narration counts
     like chance_events, a copy has the same digest, a recorded action reads back, and a file of
-    another version is refused in one line."""
+    another version is refused in one line; the prompt is words (or none)."""
     game = load_game(name)
     state, rng = game.new_state(seed=5), random.Random(5)
     for _ in range(40):
@@ -215,6 +215,7 @@ def test_the_record_and_replay_hooks_agree_with_the_game(name):
             break
         legal = state.legal_actions()
         assert [state.recorded_action(state.action_for_record(a)) for a in legal] == legal
+        assert isinstance(state.prompt(), str)
         state.apply_action(rng.choice(legal))
     told = state.narrate()
     assert all(isinstance(t, str) and t for _, t in told) and state.narrate(len(told) // 2) == told[len(told) // 2:]
@@ -233,12 +234,3 @@ def test_vigtavl_reads_the_integer_versions_of_its_older_files_and_takes_a_recor
     engine_seed = random.Random(9).getrandbits(SEED_BITS)  # what a results file records as game_seed
     assert game.new_state(2, seed=0, engine_seed=engine_seed).digest() == game.new_state(2, seed=9).digest()
     assert game.new_state(2, seed=0).digest() != game.new_state(2, seed=9).digest()
-
-
-@pytest.mark.parametrize("name", ["vigtavl", "pig", "thrones"])
-def test_the_channel_names_count_the_observations_channels(name):
-    game = load_game(name)
-    for players in range(game.min_players, game.max_players + 1):
-        names = game.channel_names(players)
-        assert len(names) == game.observation_shape(game.new_state(players))[0] == len(set(names))
-    assert load_game("vigtavl").channel_names(2)[0] == "board"  # Vigtavl names its own

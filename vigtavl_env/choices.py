@@ -2,6 +2,7 @@
 number, kind, command, hex and the engine's words), shared by the terminal's menu
 (:class:`agents.human.Menu`) and the web page's decision list (:mod:`vigtavl_env.web_view`).
 
+:func:`asked` says what a pending choice asks, and how to answer it.
 :func:`legal_choices` lists them in the engine's order of the decisions, numbered from 1;
 :func:`normalize` reads a typed command as the commands are written (``(3, -1)`` as ``3,-1``,
 ``wall 2`` as ``wall nw``).
@@ -83,3 +84,29 @@ def legal_choices(state: Any, codec: Any, mask: np.ndarray) -> list[Choice]:
     the decisions, numbered from 1."""
     actions = sorted(mask_indices(np.asarray(mask)).tolist(), key=codec.to_engine)
     return [describe_choice(state, codec.to_engine(a), a, i) for i, a in enumerate(actions, 1)]
+
+
+def asked(state: Any, interrupt: str) -> str:
+    """What the pending choice of engine ``state`` asks of the person, with how to answer ("" for
+    a plain decision); ``interrupt``: the env's kind of out-of-turn decision (``"defend"`` ...).
+    The terminal's and the game interface's ``prompt``."""
+    from .engine.state import CHOOSE_GUARD, CHOOSE_PRISON, CHOOSE_RESCUE_SPOT, CHOOSE_SIDE, CHOOSE_VARIANT, PLACEMENT
+    from .render import pending_text  # Pillow only when asked
+    pend = state.pending
+    if pend is None:
+        if state.phase == PLACEMENT and state.to_load:
+            return ("SETUP: load your two freighters with your six knights (3 soldiers, 2 archers, 1 "
+                    "cavalry), 3 on each: choose a split (load 1, load 2 or load 3).")
+        return ""
+    text = re.sub(r"\bplayer_(\d)\b", r"P\1", pending_text(state)) + "."
+    if interrupt == "defend":
+        none = ", or 'no defence' to let it go" if pend.kind == CHOOSE_GUARD else ""
+        return f"DEFEND (out of turn): {text} Choose the unit that defends ('choose <type> q,r'){none}."
+    if pend.kind == CHOOSE_SIDE:
+        return f"BATTLE MOVE: {text} The side sets the front and the flanking dice ('attack from q,r')."
+    if pend.kind == CHOOSE_VARIANT:
+        return f"CHOOSE: {text}: pick one of the numbered entries below."
+    if pend.kind in (CHOOSE_PRISON, CHOOSE_RESCUE_SPOT):
+        verb = "hold prisoner" if pend.kind == CHOOSE_PRISON else "place rescued"
+        return f"CHOOSE: {text} ('{verb} q,r')."
+    return f"CHOOSE: {text} ('choose <type> q,r')."

@@ -20,6 +20,7 @@ import numpy as np
 
 from games.interface import Game, GameState, IllegalAction
 
+from .choices import asked
 from .codec import ActionCodec
 from .engine import returns as engine_returns
 from .engine.config import RulesConfig
@@ -33,7 +34,7 @@ from .engine.tokens import TOKEN_SOURCES, token_sheet
 from .engine.version import ENV_NAME, file_version
 from .env import DEFAULT_MAX_STEPS, PLAYER_COUNTS, SEED_BITS, interrupt_kind
 from .game_steps import GAME_STEPS, EngineGameSteps
-from .observation import ChannelLayout, ObservationEncoder
+from .observation import ObservationEncoder
 
 # map: a preset's name, a map's text, "random" or a GameMap; map_name: the name a map's text is
 # given (a results file records both); engine_seed: the engine's own seed, else drawn from seed
@@ -57,6 +58,9 @@ class VigtavlState(GameState):
 
     def interrupt(self) -> str | None:
         return interrupt_kind(self.engine) or None
+
+    def prompt(self) -> str:
+        return asked(self.engine, interrupt_kind(self.engine))
 
     def legal_actions(self) -> list[int]:
         if self.is_over():
@@ -246,9 +250,6 @@ class VigtavlGame(Game):
     def observation_shape(self, state: GameState) -> tuple[int, int, int]:
         eng = _engine(state)
         return tuple(self._tools_for(eng).encoder(eng).shape)
-
-    def channel_names(self, num_players: int) -> list[str]:
-        return ChannelLayout(self.check_players(num_players)).names
 
     def _tools_for(self, engine: EngineState) -> _Tools:
         side = engine.gmap.board.side
