@@ -219,6 +219,13 @@ class Game(ABC):
         """The options :meth:`new_state` takes (for error messages and ``--help``)."""
         return []
 
+    def channel_names(self, num_players: int) -> list[str]:
+        """The names of :meth:`GameState.observation`'s channels, in order, for a game of
+        ``num_players`` (a network moves between layouts by them: a channel keeps its weights
+        where its name goes). By default ``channel_0``, ``channel_1``, ...: the channels of a new
+        game, unnamed."""
+        return [f"channel_{i}" for i in range(self.observation_shape(self.new_state(num_players))[0])]
+
     def search_steps(self) -> Any:
         """The game's own step functions for a search and a self-play loop, faster than the
         interface's (``agents.game_steps.GameSteps``, over the game's own states and codes);

@@ -234,3 +234,12 @@ def test_vigtavl_reads_the_integer_versions_of_its_older_files_and_takes_a_recor
     engine_seed = random.Random(9).getrandbits(SEED_BITS)  # what a results file records as game_seed
     assert game.new_state(2, seed=0, engine_seed=engine_seed).digest() == game.new_state(2, seed=9).digest()
     assert game.new_state(2, seed=0).digest() != game.new_state(2, seed=9).digest()
+
+
+@pytest.mark.parametrize("name", ["vigtavl", "pig", "thrones"])
+def test_the_channel_names_count_the_observations_channels(name):
+    game = load_game(name)
+    for players in range(game.min_players, game.max_players + 1):
+        names = game.channel_names(players)
+        assert len(names) == game.observation_shape(game.new_state(players))[0] == len(set(names))
+    assert load_game("vigtavl").channel_names(2)[0] == "board"  # Vigtavl names its own

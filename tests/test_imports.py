@@ -125,7 +125,6 @@ STILL_ON_VIGTAVL = {
     "training.az_ray.actors": "the Ray actors play Vigtavl's engine",
     "training.league": "Vigtavl's league env",
     "training.rllib": "Vigtavl's RLlib env (training.rllib_game runs any game's)",
-    "training.transfer": "Vigtavl's network transfer between channel layouts",
 }
 
 

@@ -12,6 +12,10 @@ A network of this environment for fewer players carries over the same way (``ini
 3-player model in a 4-player run): the network is convolutional, so its weights fit any map;
 each channel of relative seat k goes to the channel of the same name, and the new seats' start at
 zero.
+
+Vigtavl is read through the game interface: its channels by name
+(``load_game("vigtavl").channel_names``) and its actions and versions as :mod:`agents.ppo` knows
+them (:func:`agents.ppo.env_facts`, ``OLD_VERSIONS``).
 """
 
 from __future__ import annotations
@@ -21,14 +25,13 @@ from typing import Any
 
 import torch as th
 
-from vigtavl_env.engine import actions as A
-from vigtavl_env.observation import ChannelLayout
+from agents.ppo import GAME, OLD_VERSIONS, env_facts, saved_module_names
+from games import load_game
 
 # What rules v2 added to v1's observation (channel names) and actions.
 V2_NEW_CHANNELS = ("defended", "pending_variant", "pending_prison", "pending_rescue")
 V2_NEW_CHANNEL_PREFIX = "variant_"
-V1_HEX_VERBS = A.HOLD_PRISONER  # v1's verbs are v2's first 55
-V1_GLOBAL_VERBS = A.VARIANT  # and its globals v2's first 6
+V1_HEX_VERBS, V1_GLOBAL_VERBS, _ = OLD_VERSIONS["vigtavl_v1"]  # v2's first 55 verbs and first 6 globals
 
 
 class TransferError(ValueError):
@@ -37,14 +40,17 @@ class TransferError(ValueError):
 
 def v1_channel_names(n_players: int) -> list[str]:
     """v1's observation channels, by name, in v1's order (v2's without what v2 added)."""
-    return [n for n in ChannelLayout(n_players).names
+    return [n for n in channel_names(n_players)
             if n not in V2_NEW_CHANNELS and not n.startswith(V2_NEW_CHANNEL_PREFIX)]
+
+
+def channel_names(n_players: int) -> list[str]:
+    """This environment's observation channels for ``n_players``, by name, in order."""
+    return load_game(GAME).channel_names(n_players)
 
 
 def _read(path: Path) -> tuple[tuple[int, ...], int, dict[str, th.Tensor]]:
     from stable_baselines3.common.save_util import load_from_zip_file
-
-    from agents.ppo import saved_module_names
 
     try:
         with saved_module_names():
@@ -63,10 +69,10 @@ def _fewer_players(shape: tuple[int, ...], n_actions: int, n_players: int) -> in
     """The player count of a network of this environment for fewer players than ``n_players``
     (its observation and actions on its own map), or 0. Its relative seats (self, opp1, ...) are
     all among the wider game's, whose last seats start at zero."""
-    for p in range(2, n_players):
-        if shape[0] == ChannelLayout(p).n_channels and n_actions == A.N_HEX_VERBS * shape[1] * shape[2] + A.N_GLOBAL_VERBS:
-            return p
-    return 0
+    env = env_facts()
+    p = env.channels.get(shape[0], 0)
+    fits = n_actions == env.cell_verbs * shape[1] * shape[2] + env.global_verbs
+    return p if fits and p < n_players else 0
 
 
 def load_weights_from(policy: Any, path: str | Path) -> str:
@@ -76,19 +82,19 @@ def load_weights_from(policy: Any, path: str | Path) -> str:
     shape, n_old, old = _read(path)
     new = policy.state_dict()
     c_new, h, w = policy.observation_space.shape
-    n_players = next(p for p in (2, 3, 4) if ChannelLayout(p).n_channels == c_new)
+    n_players = env_facts().channels[c_new]
     if len(shape) != 3:
         raise TransferError(f"init_from {path}: observations {shape} are not hex planes")
     fewer = _fewer_players(shape, n_old, n_players)
     if fewer:  # the network is convolutional: its weights fit any map; the players' channels go by name
-        src_names, names = ChannelLayout(fewer).names, ChannelLayout(n_players).names
+        src_names, names = channel_names(fewer), channel_names(n_players)
         how, channel_map = f"the {fewer}-player network widened to {n_players} players", [names.index(x) for x in src_names]
     elif shape[1:] != (h, w):
         raise TransferError(f"init_from {path}: observations {shape} do not fit this map's {(c_new, h, w)}")
     elif shape[0] == c_new and n_old == policy.action_space.n:
         how, channel_map = "same environment", None
     elif shape[0] == len(v1_channel_names(n_players)) and n_old == V1_HEX_VERBS * h * w + V1_GLOBAL_VERBS:
-        names = ChannelLayout(n_players).names
+        names = channel_names(n_players)
         channel_map = [names.index(x) for x in v1_channel_names(n_players)]
         how = "vigtavl_v1 widened to this environment"
     else:
@@ -113,11 +119,12 @@ def load_weights_from(policy: Any, path: str | Path) -> str:
 def _widen(key: str, src: th.Tensor, target: th.Tensor, channel_map: list[int], hw: int) -> th.Tensor:
     """One v1 tensor placed into its v2 shape, zeros for what is new."""
     out = th.zeros_like(target)
+    env = env_facts()
     if src.dim() == 4 and src.shape[1] == len(channel_map):  # the first convolution: input channels
         out[:, channel_map] = src
-    elif src.shape[0] == V1_HEX_VERBS and target.shape[0] == A.N_HEX_VERBS:  # the verbs' 1x1 convolution
+    elif src.shape[0] == V1_HEX_VERBS and target.shape[0] == env.cell_verbs:  # the verbs' 1x1 convolution
         out[:V1_HEX_VERBS] = src
-    elif src.shape[0] == V1_GLOBAL_VERBS and target.shape[0] == A.N_GLOBAL_VERBS:  # the globals' linear
+    elif src.shape[0] == V1_GLOBAL_VERBS and target.shape[0] == env.global_verbs:  # the globals' linear
         out[:V1_GLOBAL_VERBS] = src
     else:
         raise TransferError(f"cannot widen {key} from {tuple(src.shape)} to {tuple(target.shape)}")

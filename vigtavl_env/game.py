@@ -34,7 +34,7 @@ from .engine.tokens import TOKEN_SOURCES, token_sheet
 from .engine.version import ENV_NAME, file_version
 from .env import DEFAULT_MAX_STEPS, PLAYER_COUNTS, SEED_BITS, interrupt_kind
 from .game_steps import GAME_STEPS, EngineGameSteps
-from .observation import ObservationEncoder
+from .observation import ChannelLayout, ObservationEncoder
 
 # map: a preset's name, a map's text, "random" or a GameMap; map_name: the name a map's text is
 # given (a results file records both); engine_seed: the engine's own seed, else drawn from seed
@@ -250,6 +250,9 @@ class VigtavlGame(Game):
     def observation_shape(self, state: GameState) -> tuple[int, int, int]:
         eng = _engine(state)
         return tuple(self._tools_for(eng).encoder(eng).shape)
+
+    def channel_names(self, num_players: int) -> list[str]:
+        return ChannelLayout(self.check_players(num_players)).names
 
     def _tools_for(self, engine: EngineState) -> _Tools:
         side = engine.gmap.board.side
