@@ -121,8 +121,6 @@ STILL_ON_VIGTAVL = {
     "agents.human": "Vigtavl's terminal player (arena.terminal plays any game)",
     "agents.match": "Vigtavl's match runner, kept for its maps, variants and results files",
     "agents.ppo": "Vigtavl's PPO agent (agents.game_ppo plays any game's)",
-    "training.az": "Vigtavl's AlphaZero loop (training.az_game runs any game's)",
-    "training.az_ray.actors": "the Ray actors play Vigtavl's engine",
     "training.league": "Vigtavl's league env",
     "training.rllib": "Vigtavl's RLlib env (training.rllib_game runs any game's)",
 }

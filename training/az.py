@@ -58,10 +58,12 @@ from torch.nn import functional as F
 from tqdm import tqdm
 
 from agents.az import AZNet, NetEvaluator, from_ppo, load_az_net, model_payload, net_from_payload
+from agents.game_steps import steps_for
 from agents.gumbel import BatchedSearch, from_seats
 from agents.network import MASKED_LOGIT
 from agents.match import run_match
-from training.az_config import AZConfig
+from games import load_game
+from training.az_config import AZ_GAME, AZConfig
 from training.damage import loading
 from training.evaluate import best_so_far
 from training.files import TMP_MARK, replacing, temporary_for, write_text
@@ -70,9 +72,6 @@ from training.runs import BEST_FILE, Run, checkpoint_path, checkpoints, open_run
 from training.schedule import Clock
 from training.lifecycle import RunLifecycle
 from training.stopping import StopSignal
-from vigtavl_env.engine import GameState, apply_action, new_game, returns
-from vigtavl_env.env import SEED_BITS, raw_env
-from vigtavl_env.search_steps import ENGINE_STEPS
 
 COMMAND = "vigtavl az train"
 GENERATIONS = "generations"
@@ -146,7 +145,7 @@ def likeliest(legal: np.ndarray, policy: np.ndarray, k: int) -> tuple[np.ndarray
 # ------------------------------------------------------------------ self-play
 @dataclass
 class _Game:
-    state: GameState
+    state: Any  # a position of the az game's steps (Vigtavl's: an engine state)
     steps: int = 0
     positions: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]] = field(default_factory=list)
 
@@ -167,35 +166,33 @@ class SelfPlay:
 
     def __init__(self, cfg: AZConfig, evaluator: NetEvaluator, buffer: ReplayBuffer, stop: StopSignal | None,
                  seed: int) -> None:
-        probe = raw_env(num_players=cfg.num_players, map=cfg.map, seed=cfg.seed)
-        self.gmap, self.rules = probe.gmap, probe.config
+        game = load_game(AZ_GAME)
+        self.steps = steps_for(game)
+        self.new_game = self.steps.new_games(game, cfg.num_players, cfg.seed, map=cfg.map)
         self.cfg, self.evaluator, self.buffer = cfg, evaluator, buffer
         self.search = BatchedSearch(evaluator, cfg.num_players, cfg.search,
-                                    seed=seed, stop=None if stop is None else stop.check, steps=ENGINE_STEPS)
+                                    seed=seed, stop=None if stop is None else stop.check, steps=self.steps)
         self.under_way: list[_Game] = []
 
     def play(self, games: int, first_game: int, on_game: Any = None) -> SelfPlayStats:
         """Play ``games`` games (game g's dice: seed + first_game + g); ``on_game(stats)`` after each."""
-        stats, started, slots = SelfPlayStats(), 0, self.under_way
+        stats, started, slots, steps = SelfPlayStats(), 0, self.under_way, self.steps
         t0 = time.perf_counter()
         while stats.games < games:
             while len(slots) < self.cfg.parallel_games and started < games:
-                seed = (self.cfg.seed + first_game + started) & ((1 << SEED_BITS) - 1)
-                state = new_game(self.gmap, self.rules, seed=seed)
-                state.record_events = False
-                slots.append(_Game(state))
+                slots.append(_Game(self.new_game(self.cfg.seed + first_game + started)))
                 started += 1
             results = self.search.run([g.state for g in slots])
             done = []
             for g, r in zip(slots, results):
                 if r.simulations:
                     obs = self.evaluator.encode([g.state])[0].astype(np.float16)
-                    legal = self.evaluator.tools(g.state)[1].legal_indices(r.legal).astype(np.int32)
-                    g.positions.append((obs, legal, r.policy.astype(np.float32), g.state.current_player))
-                apply_action(g.state, r.action, r.legal)
+                    legal = steps.indices(g.state, r.legal).astype(np.int32)
+                    g.positions.append((obs, legal, r.policy.astype(np.float32), steps.player(g.state)))
+                steps.apply(g.state, r.action, r.legal)
                 g.steps += 1
                 stats.decisions += 1
-                if g.state.is_over or g.steps >= self.cfg.max_steps:
+                if steps.is_over(g.state) or g.steps >= self.cfg.max_steps:
                     done.append(g)
             for g in done:
                 slots.remove(g)
@@ -206,8 +203,8 @@ class SelfPlay:
         return stats
 
     def _finish(self, g: _Game, stats: SelfPlayStats) -> None:
-        over = g.state.is_over
-        results = np.asarray(returns(g.state) if over else [0.0] * self.cfg.num_players)
+        over = self.steps.is_over(g.state)
+        results = np.asarray(self.steps.returns(g.state) if over else [0.0] * self.cfg.num_players)
         for obs, legal, policy, player in g.positions:
             self.buffer.add(obs, legal, policy, from_seats(results, player))
         stats.games += 1

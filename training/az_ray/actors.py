@@ -30,12 +30,11 @@ import numpy as np
 import torch as th
 
 from agents.az import NetEvaluator, net_from_payload
+from agents.game_steps import steps_for
 from agents.gumbel import BatchedSearch, from_seats
-from training.az_config import AZConfig
+from games import load_game
+from training.az_config import AZ_GAME, AZConfig
 from training.az_ray.records import GameRecord, pad_rows
-from vigtavl_env.engine import apply_action, new_game, returns
-from vigtavl_env.env import SEED_BITS, raw_env
-from vigtavl_env.search_steps import ENGINE_STEPS
 
 Weights = tuple[int, dict[str, Any]]  # (version, agents.az.model_payload)
 Crash = tuple[int, str]  # tests: (moves, a file that marks the crash done)
@@ -92,8 +91,9 @@ class SelfPlayWorker:
         device = "cuda" if cfg.ray.actor_gpus > 0 and th.cuda.is_available() else "cpu"
         self.net = net_from_payload(payload, "the learner's weights").to(device)
         self.evaluator = NetEvaluator(self.net, device)
-        probe = raw_env(num_players=cfg.num_players, map=cfg.map, seed=cfg.seed)
-        self.gmap, self.rules = probe.gmap, probe.config
+        game = load_game(AZ_GAME)
+        self.steps = steps_for(game)
+        self.new_game = self.steps.new_games(game, cfg.num_players, cfg.seed, map=cfg.map)
         self.polled = 0.0
         self.name, self.searched = f"{os.getpid()}-{random.getrandbits(32):08x}", 0
         self.crash = crash  # tests: (moves, mark): the process dies once after that many moves
@@ -106,17 +106,15 @@ class SelfPlayWorker:
         fast_cfg = dataclasses.replace(cfg.search, simulations=rc.fast_simulations,
                                        considered=min(cfg.search.considered, rc.fast_simulations))
         base = int(seeds[0]) if len(seeds) else 0
-        searches = {True: BatchedSearch(self.evaluator, cfg.num_players, cfg.search, seed=base, steps=ENGINE_STEPS),
-                    False: BatchedSearch(self.evaluator, cfg.num_players, fast_cfg, seed=base + 1, steps=ENGINE_STEPS)}
+        searches = {True: BatchedSearch(self.evaluator, cfg.num_players, cfg.search, seed=base, steps=self.steps),
+                    False: BatchedSearch(self.evaluator, cfg.num_players, fast_cfg, seed=base + 1, steps=self.steps)}
         queue, slots, records = list(seeds), [], []
         searched, self.searched_before = 0, self.searched
         t0 = time.perf_counter()
         while queue or slots:
             while queue and len(slots) < cfg.parallel_games:
                 seed = int(queue.pop(0))
-                state = new_game(self.gmap, self.rules, seed=seed & ((1 << SEED_BITS) - 1))
-                state.record_events = False
-                slots.append(_Game(seed, state, random.Random(seed ^ PLAYOUT_SALT)))
+                slots.append(_Game(seed, self.new_game(seed), random.Random(seed ^ PLAYOUT_SALT)))
             self._refresh()
             full = [g.coin.random() < rc.playout_fraction for g in slots]
             for kind in (True, False):
@@ -124,7 +122,7 @@ class SelfPlayWorker:
                 if group:
                     searched += self._move(group, searches[kind], keep=kind)
             self.searched = self.searched_before + searched
-            for g in [g for g in slots if g.state.is_over or g.steps >= cfg.max_steps]:
+            for g in [g for g in slots if self.steps.is_over(g.state) or g.steps >= cfg.max_steps]:
                 slots.remove(g)
                 records.append(self._record(g).pack())
         return {"records": records, "searched": searched, "seconds": time.perf_counter() - t0,
@@ -134,19 +132,19 @@ class SelfPlayWorker:
         """One move in each game of ``group``; the searched positions kept when ``keep``."""
         results = search.run([g.state for g in group])
         roots = iter(search.last_roots)  # one per game with a choice, in order
-        searched = 0
+        searched, steps = 0, self.steps
         for g, r in zip(group, results):
             if r.simulations:
                 root = next(roots)
                 searched += 1
                 if keep:
-                    player = g.state.current_player
+                    player = steps.player(g.state)
                     obs = self.evaluator.encode([g.state])[0].astype(np.float16)
-                    legal = self.evaluator.tools(g.state)[1].legal_indices(r.legal).astype(np.int32)
+                    legal = steps.indices(g.state, r.legal).astype(np.int32)
                     q = root.totals.sum(0) / max(root.visits.sum(), 1.0)
-                    g.rows.append((obs, legal, r.policy.astype(np.float32), player, g.state.phase,
+                    g.rows.append((obs, legal, r.policy.astype(np.float32), player, steps.phase(g.state),
                                    from_seats(r.value, player), from_seats(q, player), self.version))
-            apply_action(g.state, r.action, r.legal)
+            steps.apply(g.state, r.action, r.legal)
             g.steps += 1
         self.moves += 1
         if self.crash is not None and self.moves >= self.crash[0] and not os.path.exists(self.crash[1]):
@@ -155,8 +153,8 @@ class SelfPlayWorker:
         return searched
 
     def _record(self, g: _Game) -> GameRecord:
-        n = self.cfg.num_players
-        over = g.state.is_over
+        n, steps = self.cfg.num_players, self.steps
+        over = steps.is_over(g.state)
         cols = list(zip(*g.rows)) if g.rows else [[]] * 8
         shape = self.evaluator.encode([g.state]).shape[1:]
         return GameRecord(
@@ -167,8 +165,8 @@ class SelfPlayWorker:
             head_value=np.asarray(cols[5], np.float32).reshape(-1, n),
             search_value=np.asarray(cols[6], np.float32).reshape(-1, n),
             versions=np.asarray(cols[7], np.int32),
-            results=np.asarray(returns(g.state) if over else [0.0] * n, np.float32),
-            tokens=np.asarray(g.state.tokens, np.int32), steps=g.steps, truncated=not over)
+            results=np.asarray(steps.returns(g.state) if over else [0.0] * n, np.float32),
+            tokens=np.asarray(steps.scores(g.state), np.int32), steps=g.steps, truncated=not over)
 
     def alive(self) -> bool:
         """A ping: the pool gives seeds to a restarted actor once it answers."""
