@@ -35,17 +35,16 @@ import numpy as np
 import torch as th
 from torch import nn
 
+from agents.game_steps import GameSteps, steps_for
 from agents.gumbel import BatchedSearch, SearchConfig
 from agents.network import ActionPlanesHead, HexConvExtractor, PooledValueHead
+from games import load_game
 from vigtavl_env.agent import Agent, AgentUnavailableError
-from vigtavl_env.codec import ActionCodec
-from vigtavl_env.engine import GameState, legal_actions
 from vigtavl_env.engine.actions import N_GLOBAL_VERBS, N_HEX_VERBS
-from vigtavl_env.engine.state import PHASE_NAMES, PLACEMENT
-from vigtavl_env.engine.version import ENV_NAME
-from vigtavl_env.observation import ObservationEncoder
-from vigtavl_env.search_steps import ENGINE_STEPS
 
+AZ_GAME = "vigtavl"
+"""The game the az networks play (``vigtavl az`` trains, benches and checks it), read through
+the registry and its steps (:func:`agents.game_steps.steps_for`)."""
 FORMAT = "vigtavl-az/1"
 # az-search's defaults (docs/changelog.md, "`ppo:pretrained-4p` shipped, `az-search` batched"): a Sequential Halving pass goes to
 # the network in one call, so 24 simulations over 8 actions cost about the search bot's CPU per
@@ -55,10 +54,10 @@ AZ_SEARCH_SIMULATIONS = 24
 AZ_SEARCH_CONSIDERED = 8
 AZ_SEARCH_C_SCALE = 0.03
 # The phase from which az-search searches (before it, the network's prior decides alone): the
-# placement, so every phase. Searching from the battle phase only, where the value head starts to
+# first phase (Vigtavl's placement), so every phase. Searching from the battle phase only, where the value head starts to
 # predict the result, was measured on 600 games and did no better (docs/changelog.md, "`az-search`
 # over 600 games; searching from the battle phase tried"); the option stays for experiments.
-AZ_SEARCH_FROM_PHASE = PLACEMENT
+AZ_SEARCH_FROM_PHASE = 0
 PRETRAINED = "pretrained"
 PRETRAINED_PATH = Path(__file__).resolve().parent / "pretrained" / "az" / "vigtavl_az.pt"
 TRAIN_ONE = "`vigtavl az train --config az`"
@@ -117,8 +116,13 @@ def from_ppo(model: Any) -> AZNet:
 
 
 # ------------------------------------------------------------------ model files
+def az_steps() -> GameSteps:
+    """The az game's step functions (Vigtavl's engine-bound ones)."""
+    return steps_for(load_game(AZ_GAME))
+
+
 def model_payload(net: AZNet) -> dict[str, Any]:
-    return {"format": FORMAT, "env": ENV_NAME, "obs_shape": list(net.obs_shape), "n_actions": net.n_actions,
+    return {"format": FORMAT, "env": load_game(AZ_GAME).version, "obs_shape": list(net.obs_shape), "n_actions": net.n_actions,
             "n_players": net.n_players, "net": dict(net.sizes),
             "state_dict": {k: v.detach().cpu() for k, v in net.state_dict().items()}}
 
@@ -133,8 +137,9 @@ def net_from_payload(payload: Any, name: str) -> AZNet:
     """The network a model file's dict describes; :class:`AZModelError` in one line otherwise."""
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
         raise AZModelError(f"{name} is not an az model file (format {FORMAT}): train one with {TRAIN_ONE}")
-    if payload.get("env") != ENV_NAME:
-        raise AZModelError(f"{name} was trained on {payload.get('env')} and cannot play {ENV_NAME}; "
+    version = load_game(AZ_GAME).version
+    if payload.get("env") != version:
+        raise AZModelError(f"{name} was trained on {payload.get('env')} and cannot play {version}; "
                            f"retrain with {TRAIN_ONE}")
     try:
         net = AZNet(payload["obs_shape"], payload["n_players"], **payload["net"])
@@ -180,28 +185,23 @@ def load_az_net(spec: str | Path) -> AZNet:
 
 # ------------------------------------------------------------------ the network as the search's evaluator
 class NetEvaluator:
-    """:class:`agents.gumbel.Evaluator` over an :class:`AZNet`: encodes the positions, one forward
-    pass for all of them, the logits of each position's legal codes and its value vector."""
+    """:class:`agents.gumbel.Evaluator` over an :class:`AZNet`: encodes the positions (the
+    ``steps``' observations, default :func:`az_steps`), one forward pass for all of them, the
+    logits of each position's legal codes (at the steps' indices) and its value vector."""
 
-    def __init__(self, net: AZNet, device: str | th.device = "cpu") -> None:
+    def __init__(self, net: AZNet, device: str | th.device = "cpu", steps: GameSteps | None = None) -> None:
         self.net, self.device = net, th.device(device)
-        self._boards: dict[int, tuple[ObservationEncoder, ActionCodec]] = {}
+        self.steps = az_steps() if steps is None else steps
 
-    def tools(self, state: GameState) -> tuple[ObservationEncoder, ActionCodec]:
-        board = state.gmap.board
-        if id(board) not in self._boards:
-            self._boards[id(board)] = (ObservationEncoder(state.gmap, state.config.rounds_per_phase),
-                                       ActionCodec(board))
-        return self._boards[id(board)]
+    def tools(self, state: Any) -> Any:
+        """Vigtavl's encoder and codec of ``state``'s board, its steps' (webapp.hints reads the
+        codec; :meth:`GameSteps.indices` is the game-neutral way)."""
+        return self.steps.tools(state)
 
-    def encode(self, states: Sequence[GameState]) -> np.ndarray:
-        encoder = self.tools(states[0])[0]
-        obs = np.empty((len(states),) + encoder.shape, dtype=np.float32)
-        for k, s in enumerate(states):
-            self.tools(s)[0].encode_into(s, s.current_player, obs[k])
-        return obs
+    def encode(self, states: Sequence[Any]) -> np.ndarray:
+        return self.steps.encode(states)
 
-    def __call__(self, states: Sequence[GameState], legal: Sequence[list[int]]) -> tuple[list[np.ndarray], np.ndarray]:
+    def __call__(self, states: Sequence[Any], legal: Sequence[list[int]]) -> tuple[list[np.ndarray], np.ndarray]:
         obs = self.encode(states)
         if obs.shape[1:] != self.net.obs_shape:
             raise ValueError(f"the az network was trained on observations {self.net.obs_shape}; this game "
@@ -209,7 +209,7 @@ class NetEvaluator:
         with th.no_grad():
             logits, values = self.net(th.as_tensor(obs, device=self.device))
         logits_np, values_np = logits.float().cpu().numpy(), values.float().cpu().numpy().astype(np.float64)
-        out = [logits_np[k, self.tools(s)[1].legal_indices(codes)].astype(np.float64)
+        out = [logits_np[k, self.steps.indices(s, codes)].astype(np.float64)
                for k, (s, codes) in enumerate(zip(states, legal))]
         return out, values_np
 
@@ -264,17 +264,19 @@ class AZSearchAgent(Agent):
                  seed: int | None = None, considered: int = AZ_SEARCH_CONSIDERED,
                  c_scale: float = AZ_SEARCH_C_SCALE, search_from: int = AZ_SEARCH_FROM_PHASE,
                  ms: float | None = None) -> None:
-        if isinstance(search_from, bool) or search_from not in range(len(PHASE_NAMES) - 1):
-            raise ValueError(f"search_from must be a phase number 0..{len(PHASE_NAMES) - 2} "
-                             f"({', '.join(PHASE_NAMES[:-1])}), not {search_from!r}")
+        steps = az_steps()
+        phases = steps.phase_names[:-1]  # the last is the game's end
+        if isinstance(search_from, bool) or search_from not in range(len(phases)):
+            raise ValueError(f"search_from must be a phase number 0..{len(phases) - 1} "
+                             f"({', '.join(phases)}), not {search_from!r}")
         if ms is not None and (isinstance(ms, bool) or not ms > 0 or not math.isfinite(ms)):
             raise ValueError(f"ms must be a positive number of milliseconds per decision, not {ms!r}")
         self.net, self.path, self.search_from, self.ms = net, path, search_from, ms
         # a pass of Sequential Halving (one leaf per root action in it) goes to the network at once
         self.cfg = SearchConfig(simulations=simulations, considered=considered, c_scale=c_scale, gumbel_scale=0.0,
                                 leaves_per_round=considered)
-        self.evaluator = NetEvaluator(net)
-        self.search = BatchedSearch(self.evaluator, net.n_players, self.cfg, seed=seed, steps=ENGINE_STEPS)
+        self.steps, self.evaluator = steps, NetEvaluator(net, steps=steps)
+        self.search = BatchedSearch(self.evaluator, net.n_players, self.cfg, seed=seed, steps=steps)
         self.seat = 0
 
     def reset(self, seat: int, seed: int | None = None) -> None:
@@ -282,19 +284,18 @@ class AZSearchAgent(Agent):
         self.search.rng.seed(seed)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, info: dict[str, Any]) -> int:
-        state = info.get("state")
-        if not isinstance(state, GameState):
+        state, steps = info.get("state"), self.steps
+        if state is None:
             raise ValueError(f"{self.name} needs info['state'], the engine state (see vigtavl_env.agent.agent_info)")
-        if state.phase < self.search_from:
+        if steps.phase(state) < self.search_from:
             return prior_choice(self.net, observation, action_mask, self.path)
-        codec = self.evaluator.tools(state)[1]
-        legal = legal_actions(state)
+        legal = steps.legal(state)
         if len(legal) == 1:
-            return codec.to_env(legal[0])
+            return int(steps.indices(state, legal)[0])
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000.0
         with _one_thread():
             result = self.search.run([state], deadline=deadline)[0]
-        return codec.to_env(result.action)
+        return int(steps.indices(state, [result.action])[0])
 
 
 def load_az_agent(spec: str | Path, seed: int | None = None) -> AZAgent:

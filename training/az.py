@@ -57,13 +57,13 @@ import torch as th
 from torch.nn import functional as F
 from tqdm import tqdm
 
-from agents.az import AZNet, NetEvaluator, from_ppo, load_az_net, model_payload, net_from_payload
+from agents.az import AZ_GAME, AZNet, NetEvaluator, from_ppo, load_az_net, model_payload, net_from_payload
 from agents.game_steps import steps_for
 from agents.gumbel import BatchedSearch, from_seats
 from agents.network import MASKED_LOGIT
 from agents.match import run_match
 from games import load_game
-from training.az_config import AZ_GAME, AZConfig
+from training.az_config import AZConfig
 from training.damage import loading
 from training.evaluate import best_so_far
 from training.files import TMP_MARK, replacing, temporary_for, write_text

@@ -20,12 +20,11 @@ from dataclasses import dataclass
 
 import torch as th
 
-from agents.az import NetEvaluator, from_ppo, load_az_net
+from agents.az import AZ_GAME, NetEvaluator, from_ppo, load_az_net
 from agents.game_steps import steps_for
 from agents.gumbel import BatchedSearch, SearchConfig
 from agents.heuristic.search import DEFAULT_ITERATIONS, SearchAgent
 from games import load_game
-from training.az_config import AZ_GAME
 
 MAP = "duel"
 

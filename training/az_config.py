@@ -11,8 +11,6 @@ from training.az_ray.config import RayLoopConfig
 from training.config import ConfigError
 
 DEVICES = ("cpu", "auto", "cuda")
-AZ_GAME = "vigtavl"
-"""The game ``vigtavl az`` trains, benches and checks (through the game registry and its steps)."""
 
 
 @dataclass

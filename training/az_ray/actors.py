@@ -29,11 +29,11 @@ from typing import Any
 import numpy as np
 import torch as th
 
-from agents.az import NetEvaluator, net_from_payload
+from agents.az import AZ_GAME, NetEvaluator, net_from_payload
 from agents.game_steps import steps_for
 from agents.gumbel import BatchedSearch, from_seats
 from games import load_game
-from training.az_config import AZ_GAME, AZConfig
+from training.az_config import AZConfig
 from training.az_ray.records import GameRecord, pad_rows
 
 Weights = tuple[int, dict[str, Any]]  # (version, agents.az.model_payload)

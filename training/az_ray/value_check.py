@@ -14,17 +14,16 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from agents.az import AZNet, NetEvaluator
+from agents.az import AZ_GAME, AZNet, NetEvaluator, az_steps
 from agents.game_steps import steps_for
 from games import load_game
-from training.az_config import AZ_GAME
 
 Table = dict[str, tuple[float, int]]  # phase name -> (agreement, positions counted)
 
 
 def az_phase_names() -> Sequence[str]:
     """The phases of the game ``vigtavl az`` trains (its steps' ``phase_names``)."""
-    return steps_for(load_game(AZ_GAME)).phase_names
+    return az_steps().phase_names
 
 
 def phase_agreement(phases: Sequence[np.ndarray], players: Sequence[np.ndarray], values: Sequence[np.ndarray],
