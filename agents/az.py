@@ -193,11 +193,6 @@ class NetEvaluator:
         self.net, self.device = net, th.device(device)
         self.steps = az_steps() if steps is None else steps
 
-    def tools(self, state: Any) -> Any:
-        """Vigtavl's encoder and codec of ``state``'s board, its steps' (webapp.hints reads the
-        codec; :meth:`GameSteps.indices` is the game-neutral way)."""
-        return self.steps.tools(state)
-
     def encode(self, states: Sequence[Any]) -> np.ndarray:
         return self.steps.encode(states)
 

@@ -78,14 +78,12 @@ def advice(agent: Any, observation: np.ndarray, mask: np.ndarray, seat: int, sta
         return agent.action_probs(observation, mask), value
     if state is None:
         raise WebError("a hint from the search needs the game's position", 500)
-    codec = agent.evaluator.tools(state)[1]
     deadline = time.perf_counter() + (agent.ms or HINT_MS) / 1000.0
     with _one_thread():
         result = agent.search.run([state.clone()], deadline=deadline)[0]
         values = result.value if result.simulations else agent.evaluator([state], [result.legal])[1][0]
     probs = np.zeros(len(mask), dtype=np.float64)
-    for code, p in zip(result.legal, result.policy):
-        probs[codec.to_env(code)] = p
+    probs[agent.evaluator.steps.indices(state, result.legal)] = result.policy
     return probs, float(values[seat])
 
 
