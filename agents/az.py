@@ -37,6 +37,7 @@ from torch import nn
 
 from agents.game_steps import GameSteps, steps_for
 from agents.gumbel import BatchedSearch, SearchConfig
+from agents.kinds import AZ_SEARCH_SIMULATIONS
 from agents.network import ActionPlanesHead, HexConvExtractor, PooledValueHead
 from games import load_game
 from vigtavl_env.agent import Agent, AgentUnavailableError
@@ -50,7 +51,6 @@ FORMAT = "vigtavl-az/1"
 # the network in one call, so 24 simulations over 8 actions cost about the search bot's CPU per
 # decision; sigma(q) as gentle as in training (c_scale 0.03): at 0.1 the dice-noisy q values
 # overrode a better prior (56.2% against 64.0% for the network alone, same seeds).
-AZ_SEARCH_SIMULATIONS = 24
 AZ_SEARCH_CONSIDERED = 8
 AZ_SEARCH_C_SCALE = 0.03
 # The phase from which az-search searches (before it, the network's prior decides alone): the

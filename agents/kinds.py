@@ -27,6 +27,9 @@ from .generic import GENERIC_KINDS, Player, ppo_kind
 
 GROUP = "vigtavl.game_agents"
 MAX_SPEC_CHARS = 300
+# az-search's default budget, simulations per decision: agents.az plays it and a game's kinds table
+# names it (without loading torch)
+AZ_SEARCH_SIMULATIONS = 24
 
 
 @dataclass(frozen=True)

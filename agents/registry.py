@@ -38,14 +38,12 @@ from typing import Any
 
 import numpy as np
 
-from agents.kinds import AgentKind
+from agents.kinds import AZ_SEARCH_SIMULATIONS, AgentKind
 from games import load_game
 from vigtavl_env.agent import Agent, AgentUnavailableError, RandomAgent, agent_factory, agent_names
 from .heuristic import STYLES, HeuristicAgent
 from .heuristic.search import DEFAULT_ITERATIONS, PPO_SEARCH_ITERATIONS, SearchAgent
 
-# az-search's simulations per decision (agents.az's default, which needs torch to import)
-AZ_SEARCH_SIMULATIONS = 24
 # The table of Vigtavl's agent kinds (agents.kinds.AgentKind): the menus, the error messages and
 # the arena read it; it is this game's entry in the vigtavl.game_agents group.
 _KIND_ROWS: list[tuple[str, str, str, bool]] = [  # name, description, argument, loads a model

@@ -258,14 +258,14 @@ def test_recent_positions_can_be_shared_between_threads():
 def test_the_kinds_table_holds_each_searchs_default_budget():
     # the web app's guard reads these; each must be the default its agent runs at
     pytest.importorskip("torch")
-    from agents.az import AZ_SEARCH_SIMULATIONS
+    from agents.az import AZSearchAgent
     from agents.heuristic.search import PPO_SEARCH_ITERATIONS
     from agents.heuristic.ppo_search import PPOSearchAgent
     from agents.registry import KINDS
     import inspect
     defaults = {"search": inspect.signature(SearchAgent).parameters["iterations"].default,
                 "ppo-search": inspect.signature(PPOSearchAgent).parameters["iterations"].default,
-                "az-search": AZ_SEARCH_SIMULATIONS}
+                "az-search": inspect.signature(AZSearchAgent).parameters["simulations"].default}
     assert {k: KINDS[k].default_budget for k in defaults} == defaults
     assert defaults["ppo-search"] == PPO_SEARCH_ITERATIONS
     assert all(KINDS[k].default_budget == 0 for k in KINDS if not KINDS[k].budget)
