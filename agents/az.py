@@ -39,9 +39,9 @@ from agents.game_steps import GameSteps, steps_for
 from agents.gumbel import BatchedSearch, SearchConfig
 from agents.kinds import AZ_SEARCH_SIMULATIONS
 from agents.network import ActionPlanesHead, HexConvExtractor, PooledValueHead
+from agents.ppo import env_facts
 from games import load_game
 from vigtavl_env.agent import Agent, AgentUnavailableError
-from vigtavl_env.engine.actions import N_GLOBAL_VERBS, N_HEX_VERBS
 
 AZ_GAME = "vigtavl"
 """The game the az networks play (``vigtavl az`` trains, benches and checks it), read through
@@ -80,7 +80,8 @@ class AZNet(nn.Module):
         self.sizes = {"channels": int(channels), "blocks": int(blocks), "hidden": [int(x) for x in hidden]}
         space = gymnasium.spaces.Box(-np.inf, np.inf, (c, h, w), dtype=np.float32)
         self.trunk = HexConvExtractor(space, channels=channels, blocks=blocks)
-        self.n_actions = N_HEX_VERBS * h * w + N_GLOBAL_VERBS
+        facts = env_facts(AZ_GAME)  # the game's verbs: its codec is verb * HW + cell, then the globals
+        self.n_actions = facts.cell_verbs * h * w + facts.global_verbs
         self.policy = ActionPlanesHead(channels, h, w, self.n_actions)
         self.value = PooledValueHead(channels, h, w, list(hidden), outputs=n_players)
 

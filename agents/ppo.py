@@ -68,13 +68,14 @@ class EnvFacts(NamedTuple):
 
 
 @functools.cache
-def env_facts() -> EnvFacts:
-    """Vigtavl's :class:`EnvFacts`, read from a new game of each player count."""
-    game = load_game(GAME)
-    states = {p: game.new_state(p) for p in PLAYER_COUNTS}
+def env_facts(name: str = GAME) -> EnvFacts:
+    """A game's :class:`EnvFacts` (Vigtavl's by default), read from a new game of each player count."""
+    game = load_game(name)
+    counts = range(game.min_players, game.max_players + 1)
+    states = {p: game.new_state(p) for p in counts}
     channels = {game.observation_shape(s)[0]: p for p, s in states.items()}
-    _, h, w = game.observation_shape(states[PLAYER_COUNTS[0]])
-    cell_verbs, global_verbs = verb_counts(game.num_actions(states[PLAYER_COUNTS[0]]), h, w)
+    _, h, w = game.observation_shape(states[counts[0]])
+    cell_verbs, global_verbs = verb_counts(game.num_actions(states[counts[0]]), h, w)
     return EnvFacts(game.version, cell_verbs, global_verbs, channels)
 
 
