@@ -44,7 +44,7 @@ from .agent import make_named_agent
 from .engine import IllegalActionError
 from .env import ILLEGAL_REWARD, raw_env
 from .observation import OBS_HIGH, OBS_LOW
-from .seats import AECTable, aec_player, play_other_seats, seat_reward
+from .seats import AECTable, aec_player, game_summary, play_other_seats, seat_reward
 
 Policy = Callable[[np.ndarray, np.ndarray], int] | Any
 RANDOM = "random"
@@ -127,6 +127,11 @@ class SingleSeatEnv(gymnasium.Env):
         """Bool mask of the learner's legal actions (all False once the episode is over)."""
         return self.aec.action_mask(self.agent).astype(bool)
 
+    def game_summary(self, opponents: Sequence[str]) -> dict[str, Any]:
+        """The game so far seen from the learner's seat, as training statistics read it
+        (:func:`~vigtavl_env.seats.game_summary`; ``opponents``: the other seats' names)."""
+        return game_summary(self.aec.game_state, self.seat, opponents)
+
     def render(self) -> Any:
         return self.aec.render() if self.render_mode is not None else None
 
@@ -156,6 +161,56 @@ class SingleSeatEnv(gymnasium.Env):
         info = self.aec.infos.get(self.agent, {})
         return {"action_mask": self.action_masks(), "interrupt": info.get("interrupt"), "seat": self.seat,
                 "tokens": list(self.aec.game_state.tokens)}
+
+
+class SeatTable:
+    """Every seat of one Vigtavl game at a time, for a multi-agent env (:mod:`training.rllib`'s):
+    the seats a bot plays are played inside (out-of-turn decisions included), each other seat
+    is observed when it must decide and paid what it earned since it last observed (``reward``
+    as :class:`raw_env`'s). ``options``: :class:`raw_env`'s keywords."""
+
+    def __init__(self, **options: Any) -> None:
+        self.aec = raw_env(mask_in_info=False, **options)
+        self._table = AECTable(self.aec)
+        self.n_players = len(self.aec.possible_agents)
+        self.n_actions = self.aec.codec.n_actions
+        self.observation_space = self.aec.observation_space("player_0")["observation"]
+        self._players: list[Any] = []  # per seat: a bot's player, None for a seat observed
+        self._tokens_seen: list[int] = []  # per seat: its tokens when it last observed
+
+    def reset(self, seed: int, bots: dict[int, Any]) -> int | None:
+        """A new game from ``seed``, ``bots`` (seat -> agent, reset by the caller) playing their
+        seats; the seat to decide next of the others, None if the bots ended the game."""
+        self.aec.reset(seed=seed)
+        self._players = [aec_player(bots[s]) if s in bots else None for s in range(self.n_players)]
+        self._tokens_seen = list(self.aec.game_state.tokens)
+        return play_other_seats(self._table, self._players)
+
+    def seat_to_decide(self) -> int:
+        return self._table.seat_to_decide()
+
+    def step(self, action: int) -> int | None:
+        """Apply the deciding seat's action (an env action index), then the bots' decisions;
+        the seat to decide next, None once the game is over or cut."""
+        self.aec.step(int(action))
+        return play_other_seats(self._table, self._players)
+
+    def terminated(self) -> bool:
+        """Over by the rules (else, with no seat to decide, cut at ``max_steps``)."""
+        return bool(self.aec.game_state.is_over)
+
+    def observe(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        """``seat``'s observation and action mask (int8)."""
+        o = self.aec.observe(self.aec.possible_agents[seat])
+        return o["observation"], o["action_mask"]
+
+    def reward(self, seat: int) -> float:
+        """What ``seat`` earned since it last observed (:func:`~vigtavl_env.seats.seat_reward`);
+        now it has."""
+        state = self.aec.game_state
+        reward = seat_reward(state, seat, self.aec.reward_kind, self._tokens_seen[seat])
+        self._tokens_seen[seat] = state.tokens[seat]
+        return reward
 
 
 def _opponent_list(opponents: Any, n_players: int) -> tuple[list[Any], list[int]]:
