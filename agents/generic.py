@@ -25,6 +25,13 @@ MAX_ROLLOUTS = 1000
 ROLLOUT_DEPTH = 400  # decisions per playout before it is scored as it stands
 
 
+class GameStopped(Exception):
+    """A player ends the game early (a person quits); the runner attaches the record of the game
+    so far as ``record`` before it passes the exception on (``agents.match.run_game``)."""
+
+    record: Any = None
+
+
 class RandomPlayer:
     """Uniform over the legal actions."""
 

@@ -14,8 +14,10 @@ The commands are in ``HELP`` (shown by ``?``): a number, a command such as ``mov
 ``end``, a kind to list, ``list``, ``map``, ``quit``. Anything else gets a message saying what
 went wrong, and the game goes on.
 
-Choices in the middle of a decision are said in words before the menu (the env's
-``render.pending_text``): the setup split of the six knights over the two freighters (``load
+The game is read through the game interface alone (``games.load_game("vigtavl")``): the menu is
+the state's :meth:`~games.interface.GameState.choices`, typed text is read by its
+``read_command``, the purse line is its ``status`` and what a decision asks its ``prompt``.
+Choices in the middle of a decision are said in words before the menu (Vigtavl's prompt): the setup split of the six knights over the two freighters (``load
 1``-``load 3``); who defends a hex of yours that is attacked, or a development or artillery about
 to be seized, asked out of turn with the attacker, the hex it attacks from and its dice (``choose
 <type> q,r``, or ``no defence`` for a seizure); the side a battle move enters the enemy hex from
@@ -26,22 +28,17 @@ an enemy, ``attack q,r`` is close combat (any unit) and ``shoot q,r`` the ranged
 from __future__ import annotations
 
 import random
-import re
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-
-from vigtavl_env.agent import Agent, GameStopped
-from agents.match import DEFAULT_MAX_STEPS, GameJob, agent_seed, check_agents, make_agent, run_game
+from agents.generic import GameStopped
+from agents.match import DEFAULT_MAX_STEPS, GAME, GameJob, agent_seed, check_agents, make_env, make_player, run_game
 from agents.records import GameRecord
 from agents.replay import TurnPrinter, text_map
-from vigtavl_env.choices import Choice, legal_choices, normalize
-from vigtavl_env.codec import ActionCodec
-from vigtavl_env.engine import winners
-from vigtavl_env.engine.state import PHASE_NAMES
-from vigtavl_env.game import VigtavlGame
+from games import load_game
+from games.choices import Choice
+from games.interface import GameState
 
 InputFn = Callable[[str], str]
 PrintFn = Callable[[str], Any]
@@ -49,9 +46,7 @@ LIST_ALL = 30  # list every decision up to this many; more are shown by kind
 PACK_AT = 8  # a kind with this many plain decisions is listed packed, PACK_COLUMNS to a line
 PACK_COLUMNS = 6
 PROMPT = "your decision (number, command, ? for help): "
-HEX_RE = re.compile(r"^-?\d+,-?\d+$")
 SEED_RANGE = 2 ** 31
-GAME = VigtavlGame()  # engine states behind the game interface, for the replay's printer
 HELP = """commands:
     12                    decision number 12
     move 3,-1             a decision by its command: the verb, then the hex q,r ("3 -1" and
@@ -91,8 +86,10 @@ class QuitGame(GameStopped):
 class Menu:
     """The legal decisions of one moment, numbered, grouped by kind, found by typed text."""
 
-    def __init__(self, state: Any, codec: Any, mask: np.ndarray) -> None:
-        self.choices = legal_choices(state, codec, mask)
+    def __init__(self, state: GameState, legal: list[int]) -> None:
+        self.choices = state.choices(legal)
+        self.read = state.read_command
+        self.places = {c.hex for c in self.choices if c.hex}
         self.kinds: dict[str, list[Choice]] = {}
         for c in self.choices:
             self.kinds.setdefault(c.kind, []).append(c)
@@ -108,12 +105,12 @@ class Menu:
         single fit is the choice. ``end`` alone, with both "end activation" and "end turn" legal,
         ends the activation (the smaller step; "end turn" says the other).
         """
-        t = normalize(text)
+        t = self.read(text)
         exact = [c for c in self.choices if c.command == t]
         if exact:
             return exact[0], exact
         words = t.split()
-        hex_ = words.pop() if words and HEX_RE.match(words[-1]) else None
+        hex_ = words.pop() if words and words[-1] in self.places else None
         fits = [c for c in self.choices if _words_fit(words, c.command.split()[:-1] if c.hex else c.command.split())
                 and (hex_ is None or c.hex == hex_)]
         if len(fits) == 1:
@@ -159,8 +156,8 @@ def _words_fit(typed: list[str], words: list[str]) -> bool:
     return all(any(w.startswith(t) for w in rest) for t in typed)
 
 
-class HumanAgent(Agent):
-    """An agent whose decisions a person types (see the module docstring for the commands)."""
+class HumanAgent:
+    """A player whose decisions a person types (see the module docstring for the commands)."""
 
     name = "human"
 
@@ -171,68 +168,56 @@ class HumanAgent(Agent):
         self.show_map = show_map
         self.seen = 0
         self.seat = 0
-        self._codecs: dict[int, Any] = {}
 
     def reset(self, seat: int, seed: int | None = None) -> None:
-        super().reset(seat, seed)
-        self.seen = 0
+        self.seat, self.seen = seat, 0
 
-    def codec(self, state: Any) -> ActionCodec:
-        board = state.gmap.board
-        if id(board) not in self._codecs:
-            self._codecs[id(board)] = ActionCodec(board)
-        return self._codecs[id(board)]
-
-    def show_news(self, state: Any) -> None:
+    def show_news(self, state: GameState) -> None:
         """Narrate every event since the person's last decision."""
-        news = GAME.wrap(state).narrate(self.seen)
+        news = state.narrate(self.seen)
         if news:
             self.print(f"--- since your last decision ({len(news)} events) ---")
             for _, text in news:
                 self.print("  " + text)
         self.seen += len(news)
 
-    def show_status(self, state: Any, info: dict[str, Any]) -> None:
+    def show_status(self, state: GameState) -> None:
         me = self.seat
         if self.show_map:
-            self.print(text_map(GAME.wrap(state)))
-        self.print(f"You are P{me} (player_{me}): gold {state.gold[me]}, silver {state.silver[me]}, "
-                   f"tokens {state.tokens[me]}.  {PHASE_NAMES[state.phase]} phase, round {state.round + 1}.")
-        if info.get("interrupt") == "retaliation":
-            self.print("RETALIATION: you may activate one unit with your retaliation silver, or end.")
-        asked = GAME.wrap(state).prompt()
+            self.print(text_map(state))
+        self.print(f"You are P{me} (player_{me}): {state.status(me)}")
+        asked = state.prompt()
         if asked:
             self.print(asked)
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, info: dict[str, Any]) -> int:
-        state = info.get("state")
-        if state is None:
-            raise ValueError("the human agent needs info['state'] (see vigtavl_env.agent.agent_info)")
-        self.show_news(state)
-        self.show_status(state, info)
-        menu = Menu(state, self.codec(state), action_mask)
+    def __call__(self, view: GameState, legal: list[int]) -> int:
+        """The person's decision for the seat to move in ``view`` among ``legal`` (a player of
+        the game interface, as ``agents.match.run_game`` seats it)."""
+        self.show_news(view)
+        self.show_status(view)
+        menu = Menu(view, legal)
         for line in menu.overview():
             self.print(line)
         while True:
-            choice = self._ask(menu, state, info)
+            choice = self._ask(menu, view)
             if choice is not None:
                 self.print(f"you: {choice.text}")
                 return choice.action
 
-    def _ask(self, menu: Menu, state: Any, info: dict[str, Any]) -> Choice | None:
+    def _ask(self, menu: Menu, state: GameState) -> Choice | None:
         try:
             raw = self.input(PROMPT)
         except EOFError:
             raise QuitGame() from None
-        t = normalize(raw)
+        t = menu.read(raw)
         if t in ("q", "quit", "exit"):
             raise QuitGame()
         if t in ("?", "h", "help"):
             self.print(HELP)
         elif t in ("map", "m"):
-            self.show_status(state, info)
+            self.show_status(state)
         elif t in ("coords", "coordinates", "c"):
-            self.print(text_map(GAME.wrap(state), coords=True))
+            self.print(text_map(state, coords=True))
         elif t in ("list", "l", "ls"):
             for line in listing(menu.choices):
                 self.print(line)
@@ -263,25 +248,21 @@ class HumanAgent(Agent):
         for line in listing(fits):
             self.print(line)
 
-    def finish(self, state: Any) -> None:
+    def finish(self, state: GameState) -> None:
         """The last events, the final map and the result."""
         self.show_news(state)
         if self.show_map:
-            self.print(text_map(GAME.wrap(state)))
+            self.print(text_map(state))
         self.print(result_line(state, self.seat))
 
 
-def result_line(state: Any, seat: int) -> str:
-    if not state.is_over:
-        return f"The game was cut off; tokens {list(state.tokens)}."
-    w = winners(state)
+def result_line(state: GameState, seat: int) -> str:
+    tokens = [int(t) for t in state.scores()["tokens"]]
+    if not state.is_terminal():
+        return f"The game was cut off; tokens {tokens}."
+    w = state.winners()
     verdict = ("You win!" if w == [seat] else "You share the win." if seat in w else "You lose.")
-    return f"{verdict} Tokens: " + ", ".join(f"P{p} {t}" for p, t in enumerate(state.tokens)) + "."
-
-
-def _new_env(num_players: int, map: str | None, max_steps: int) -> Any:
-    from vigtavl_env import raw_env
-    return raw_env(num_players=num_players, map=map, render_mode="ansi", max_steps=max_steps)
+    return f"{verdict} Tokens: " + ", ".join(f"P{p} {t}" for p, t in enumerate(tokens)) + "."
 
 
 def play(opponents: str | Sequence[str] = "greedy", seat: int = 0, seed: int | None = None,
@@ -299,18 +280,18 @@ def play(opponents: str | Sequence[str] = "greedy", seat: int = 0, seed: int | N
         raise ValueError(f"seat must be 0..{num_players - 1}, got {seat}")
     check_agents(specs)
     seed = random.randrange(SEED_RANGE) if seed is None else seed
-    env = _new_env(num_players, map, max_steps)
-    env.reset(seed=seed)
     seats = [specs[i % len(specs)] for i in range(num_players - 1)]
     seats.insert(seat, "human")
+    job = GameJob(0, seed, tuple(seats), num_players, map, max_steps)
+    env = make_env(job)
+    env.reset(seed=seed)
     human = HumanAgent(input_fn, print_fn, show_map)
     seeds = [agent_seed(seed, i) for i in range(num_players)]
-    players = [human if s == seat else make_agent(spec, seed=seeds[s]) for s, spec in enumerate(seats)]
-    for s, a in enumerate(players):
-        a.reset(s, seeds[s])
-    print_fn(f"Vigtavl, game seed {seed}: " + ", ".join(f"P{i} {name}" for i, name in enumerate(seats)))
+    human.reset(seat, seeds[seat])
+    players = [human if s == seat else make_player(spec, seed=seeds[s]) for s, spec in enumerate(seats)]
+    print_fn(f"{load_game(GAME).title}, game seed {seed}: " + ", ".join(f"P{i} {name}" for i, name in enumerate(seats)))
     try:
-        record = run_game(env, players, GameJob(0, seed, tuple(seats), num_players, map, max_steps), seeds)
+        record = run_game(env, players, job, seeds)
     except QuitGame as stop:
         print_fn("You left the game.")
         return stop.record
@@ -326,21 +307,20 @@ def watch(agents: Sequence[str], seed: int | None = None, map: str | None = None
     print_fn = print_fn or _console_print
     seed = random.randrange(SEED_RANGE) if seed is None else seed
     n = len(agents)
-    env = _new_env(n, map, max_steps)
+    job = GameJob(0, seed, tuple(agents), n, map, max_steps)
+    env = make_env(job)
     env.reset(seed=seed)
     seeds = [agent_seed(seed, i) for i in range(n)]
-    players = [make_agent(spec, seed=s) for spec, s in zip(agents, seeds)]
-    for i, a in enumerate(players):
-        a.reset(i, seeds[i])
-    print_fn(f"Vigtavl, game seed {seed}: " + ", ".join(f"P{i} {name}" for i, name in enumerate(agents)))
+    players = [make_player(spec, seed=s) for spec, s in zip(agents, seeds)]
+    print_fn(f"{load_game(GAME).title}, game seed {seed}: " + ", ".join(f"P{i} {name}" for i, name in enumerate(agents)))
     printer = TurnPrinter(print_fn, maps=show_map)
-    printer.start(GAME.wrap(env.game_state))
+    printer.start(env.game_state)
 
     def observe(state: Any, number: int, text: str) -> None:
-        printer.after(GAME.wrap(state), number, text)
+        printer.after(state, number, text)
         if delay > 0:
             time.sleep(delay)
 
-    record = run_game(env, players, GameJob(0, seed, tuple(agents), n, map, max_steps), seeds, observe)
-    printer.finish(GAME.wrap(env.game_state))
+    record = run_game(env, players, job, seeds, observe)
+    printer.finish(env.game_state)
     return record

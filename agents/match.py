@@ -7,8 +7,9 @@
     print(result.table())
     result.save("results.json")
 
-Each game is played through the PettingZoo ``raw_env``; an agent decides with
-``agent.act(obs["observation"], obs["action_mask"], agent_info(env, name))``.
+Each game is Vigtavl's (:data:`GAME`), played through the game interface
+(``games.load_game(GAME)``): a player of the game's kinds table (:mod:`agents.kinds`) decides
+``player(state.view_for(seat), state.legal_actions())``.
 
 Reproducibility. Game ``g`` is reset with seed ``seed + g``, and the agent in seat ``i`` is built
 and reset with seed ``(seed + g) * AGENT_SEED_STRIDE + i``; agents are created afresh for every
@@ -40,7 +41,6 @@ then ends any still busy.
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import itertools
 import json
@@ -60,10 +60,15 @@ from typing import Any
 
 from tqdm import tqdm
 
+from agents.generic import GameStopped, Player, RandomPlayer
+from agents.kinds import make_player as kind_player
 from agents.stats import Z_95, wilson_interval  # noqa: F401 (agents.match.wilson_interval)
 from agents.records import GameRecord, load_results, partial_fields, results_file, save_results
-from vigtavl_env.agent import Agent, GameStopped, RandomAgent, agent_info
-from vigtavl_env.env import DEFAULT_MAX_STEPS
+from games import load_game
+from games.interface import GameState
+
+GAME = "vigtavl"  # the game this runner's matches, maps, variants and results files are of
+DEFAULT_MAX_STEPS: int = load_game(GAME).default_max_steps
 
 AGENT_SEED_STRIDE = 16  # agent seed = game seed * stride + seat (seats < 16)
 MAX_CHUNK = 16  # games per task sent to a worker (progress granularity vs. overhead)
@@ -77,7 +82,7 @@ SIGNAL_POLL_S = 0.1
 
 
 # ------------------------------------------------------------------ agents by name
-BUILTIN_AGENTS = {"random": RandomAgent}  # always available, also without agents.registry
+BUILTIN_AGENTS: dict[str, Callable[[int | None], Player]] = {"random": RandomPlayer}  # also without agents.registry
 
 
 def _registry() -> Any:
@@ -95,17 +100,28 @@ def known_agents() -> list[str]:
     return list(dict.fromkeys(listed + list(BUILTIN_AGENTS)))
 
 
-def make_agent(spec: str, seed: int | None = None) -> Agent:
-    """An agent from its spec string (``random``, ``greedy``, ``search:200``, ``ppo:PATH`` ...),
-    built by ``agents.registry.make_agent``.
+def make_agent(spec: str, seed: int | None = None) -> Any:
+    """Vigtavl's agent of a spec string (``random``, ``greedy``, ``search:200``, ``ppo:PATH`` ...),
+    built by ``agents.registry.make_agent``, for the runners of Vigtavl's environment (the web
+    app's live games, the league); a match plays :func:`make_player`'s players.
 
     Raises ValueError naming the spec and listing the known agents when the spec is bad.
     """
+    return _built(spec, seed, lambda registry: registry.make_agent(spec, seed=seed))
+
+
+def make_player(spec: str, seed: int | None = None) -> Player:
+    """The player of :data:`GAME` a spec names (``agents.kinds``), as a match seats it; errors as
+    :func:`make_agent`'s."""
+    return _built(spec, seed, lambda registry: kind_player(GAME, spec, seed))
+
+
+def _built(spec: str, seed: int | None, build: Callable[[Any], Any]) -> Any:
     registry = _registry()
     try:
         if registry is None:
             raise KeyError(spec)
-        return registry.make_agent(spec, seed=seed)
+        return build(registry)
     except (KeyError, ValueError) as e:
         if isinstance(e, getattr(registry, "AgentUnavailableError", ())):
             raise  # a good spec whose agent cannot be made here (a missing package, a model of
@@ -173,49 +189,45 @@ class GameJob:
         return json.dumps([self.num_players, self.map, self.max_steps, self.rules], sort_keys=True)
 
 
-def state_digest(state: Any) -> str:
-    """A short hash of everything in an engine state but its event log (``GameState.digest``)."""
-    from vigtavl_env.game import engine_digest
-    return engine_digest(state)
+def state_digest(state: GameState) -> str:
+    """A short hash of a game's position (``GameState.digest``: Vigtavl's leaves its event log out)."""
+    return state.digest()
 
 
-def map_text_for(gmap: Any) -> str | None:
-    """``None`` for an unchanged preset (replays load it by name), else the map as text."""
-    from vigtavl_env.engine.maps import format_map, list_presets
-    if gmap.name in list_presets() and _preset(gmap.name, gmap.num_players) == gmap:
-        return None
-    return format_map(gmap)
+def make_env(job: GameJob) -> "GameTable":
+    """The table ``job``'s games are dealt on (its options checked here: a bad map fails now)."""
+    return GameTable(job.num_players, {"map": job.map, "max_steps": job.max_steps, "rules": job.rules})
 
 
-@functools.lru_cache(maxsize=16)
-def _preset(name: str, num_players: int) -> Any:
-    """A preset map, loaded once per process (maps are read-only): every game's record asks."""
-    from vigtavl_env.engine.maps import load_map
-    return load_map(name, num_players)
+class GameTable:
+    """A configuration's games: :meth:`reset` deals the game of a seed (Vigtavl's env did it
+    before: the same seed, the same game), ``game_state`` is the game being played."""
+
+    def __init__(self, num_players: int, options: dict[str, Any]) -> None:
+        self.game = load_game(GAME)
+        self.num_players, self.options = num_players, options
+        self.game_state: GameState = self.game.new_state(num_players, 0, **options)
+
+    def reset(self, seed: int) -> GameState:
+        self.game_state = self.game.new_state(self.num_players, seed, **self.options)
+        return self.game_state
 
 
-def make_env(job: GameJob) -> Any:
-    from vigtavl_env import raw_env
-    return raw_env(num_players=job.num_players, map=job.map, max_steps=job.max_steps, rules=job.rules)
-
-
-def play_game(env: Any, job: GameJob, stop: Callable[[], bool] | None = None) -> GameRecord:
-    """Play one game of ``job`` on ``env`` (a raw_env, reset here) and record it; ``stop``, asked
-    before every decision, gives up the game with :class:`StopRequested` when it says so."""
+def play_game(env: GameTable, job: GameJob, stop: Callable[[], bool] | None = None) -> GameRecord:
+    """Play one game of ``job`` on ``env`` (dealt here) and record it; ``stop``, asked before
+    every decision, gives up the game with :class:`StopRequested` when it says so."""
     env.reset(seed=job.seed)
     seeds = [agent_seed(job.seed, i) for i in range(len(job.seats))]
-    players = [make_agent(spec, seed=s) for spec, s in zip(job.seats, seeds)]
-    for seat, (a, s) in enumerate(zip(players, seeds)):
-        a.reset(seat, s)
+    players = [make_player(spec, seed=s) for spec, s in zip(job.seats, seeds)]
     return run_game(env, players, job, seeds, stop=stop)
 
 
-Observer = Callable[[Any, int, str], Any]  # (state after, decision number, its description)
+Observer = Callable[[GameState, int, str], Any]  # (state after, decision number, its description)
 
 
-def run_game(env: Any, players: Sequence[Agent], job: GameJob, agent_seeds: Sequence[int],
+def run_game(env: GameTable, players: Sequence[Player], job: GameJob, agent_seeds: Sequence[int],
              observer: Observer | None = None, stop: Callable[[], bool] | None = None) -> GameRecord:
-    """Play ``env`` (already reset) to the end with ``players`` by seat, and record the game.
+    """Play ``env``'s game (already dealt) to the end with ``players`` by seat, and record it.
 
     ``observer``, when given, is called after every decision (watching a game live); ``stop``,
     asked before every decision, ends the game unfinished with :class:`StopRequested`.
@@ -224,53 +236,43 @@ def run_game(env: Any, players: Sequence[Agent], job: GameJob, agent_seeds: Sequ
     seat_decisions = [0] * len(players)
     seat_cpu = [0.0] * len(players)
     try:
-        _play_to_the_end(env, players, observer, decisions, seat_decisions, seat_cpu, stop)
-    except GameStopped as stop:  # a person quit: the game so far, for --out
-        stop.record = record_game(env, job, agent_seeds, decisions, seat_decisions, seat_cpu)
+        _play_to_the_end(env.game_state, players, observer, decisions, seat_decisions, seat_cpu, stop)
+    except GameStopped as stopped:  # a person quit: the game so far, for --out
+        stopped.record = record_game(env.game_state, job, agent_seeds, decisions, seat_decisions, seat_cpu)
         raise
-    return record_game(env, job, agent_seeds, decisions, seat_decisions, seat_cpu)
+    return record_game(env.game_state, job, agent_seeds, decisions, seat_decisions, seat_cpu)
 
 
-def _play_to_the_end(env: Any, players: Sequence[Agent], observer: Observer | None, decisions: list[int],
+def _play_to_the_end(state: GameState, players: Sequence[Player], observer: Observer | None, decisions: list[int],
                      seat_decisions: list[int], seat_cpu: list[float], stop: Callable[[], bool] | None) -> None:
-    from vigtavl_env.engine import describe
-    for name in env.agent_iter():
+    while not state.is_over():
         if stop is not None and stop():  # about a microsecond: a decision takes hundreds
             raise StopRequested(f"stopped before decision {len(decisions) + 1}")
-        seat = env.possible_agents.index(name)
-        player = players[seat]
-        observe = getattr(player, "reads_observation", True)  # engine bots read info["state"] alone
-        obs, _, terminated, truncated, _ = env.last(observe=observe)
-        if terminated or truncated:
-            env.step(None)
-            continue
-        info = agent_info(env, name)
+        seat = state.current_player()
+        legal = state.legal_actions()
         start = time.process_time()  # CPU, all threads: a network on two threads costs twice
-        if observe:
-            action = int(player.act(obs["observation"], obs["action_mask"], info))
-        else:
-            action = int(player.act(None, None, info))
+        action = int(players[seat](state.view_for(seat), legal))
         seat_cpu[seat] += time.process_time() - start
         seat_decisions[seat] += 1
-        code = env.codec.to_engine(action)
-        text = describe(env.game_state, code) if observer is not None else ""
-        decisions.append(code)
-        env.step(action)
+        text = state.action_to_string(action) if observer is not None else ""
+        decisions.append(state.action_for_record(action))
+        state.apply_action(action)
         if observer is not None:
-            observer(env.game_state, len(decisions), text)
+            observer(state, len(decisions), text)
 
 
-def record_game(env: Any, job: GameJob, agent_seeds: Sequence[int], decisions: list[int],
+def record_game(state: GameState, job: GameJob, agent_seeds: Sequence[int], decisions: list[int],
                 seat_decisions: list[int], seat_cpu: list[float]) -> GameRecord:
-    """The record of the game on ``env`` so far (finished, or cut off: ``truncated``)."""
-    from vigtavl_env.engine import winners
-    state = env.game_state
+    """The record of the game ``state`` so far (finished, or cut off: ``truncated``)."""
+    start = state.start_options()
+    named = start.get("map_name")
+    over = state.is_terminal()
     return GameRecord(
-        game=job.game, seed=job.seed, game_seed=int(env.game_seed), map=state.gmap.name,
-        map_text=map_text_for(state.gmap), num_players=state.n_players, rules=state.config.to_dict(),
+        game=job.game, seed=job.seed, game_seed=int(start["engine_seed"]), map=named or start["map"],
+        map_text=start["map"] if named else None, num_players=state.num_players, rules=start["rules"],
         seats=list(job.seats), agent_seeds=list(agent_seeds), decisions=decisions,
-        tokens=list(state.tokens), winners=winners(state) if state.is_over else [],
-        n_decisions=len(decisions), truncated=not state.is_over, final_digest=state_digest(state),
+        tokens=[int(t) for t in state.scores()["tokens"]], winners=state.winners() if over else [],
+        n_decisions=len(decisions), truncated=not over, final_digest=state_digest(state),
         seat_decisions=seat_decisions, seat_cpu=[round(c, 6) for c in seat_cpu])
 
 
@@ -424,7 +426,7 @@ def _stop_requested() -> bool:
 def play_chunk(jobs: Sequence[GameJob]) -> list[GameRecord]:
     """Play a list of games in a worker process, one env per configuration; when the run says
     stop, the games finished by then."""
-    envs: dict[str, Any] = {}
+    envs: dict[str, GameTable] = {}
     out = []
     for job in jobs:
         if _stop_requested():
@@ -436,7 +438,7 @@ def play_chunk(jobs: Sequence[GameJob]) -> list[GameRecord]:
     return out
 
 
-def _play_job(envs: dict[str, Any], job: GameJob, stop: Callable[[], bool] | None = None) -> GameRecord:
+def _play_job(envs: dict[str, GameTable], job: GameJob, stop: Callable[[], bool] | None = None) -> GameRecord:
     """One game on the env of its configuration (made once per process); a failure names the game."""
     key = job.env_key()
     if key not in envs:
@@ -464,7 +466,7 @@ def play_jobs(jobs: Sequence[GameJob], workers: int = 1, progress: bool = True,
 
 
 def _play_here(jobs: Sequence[GameJob], bar: tqdm) -> list[GameRecord]:
-    envs: dict[str, Any] = {}
+    envs: dict[str, GameTable] = {}
     records: list[GameRecord] = []
     try:
         for job in jobs:

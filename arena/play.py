@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from agents.generic import Player
+from agents.generic import GameStopped, Player
 from games import load_game
 from games.interface import GameState
 
@@ -57,13 +57,6 @@ def state_digest(state: GameState) -> str:
 
 
 Observer = Callable[[GameState, int, int, str], Any]  # (state after, seat, action, its words)
-
-
-class GameStopped(Exception):
-    """Raised by a player (a person who quits) to end the game where it stands; the record of
-    the game so far is in ``record`` (marked truncated)."""
-
-    record: "GameRecord"
 
 
 def play_game(game: str, players: list[Player], seed: int, number: int = 0, seats: list[str] | None = None,

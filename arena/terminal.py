@@ -15,12 +15,13 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from agents.generic import GameStopped
 from agents.kinds import make_player
 from games import load_game
 from games.interface import GameState
 
 from .match import AGENT_SEED_STRIDE
-from .play import GameRecord, GameStopped, play_game, replay_record
+from .play import GameRecord, play_game, replay_record
 
 InputFn = Callable[[str], str]
 PrintFn = Callable[[str], Any]

@@ -25,6 +25,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .choices import Choice
+
 
 class IllegalAction(ValueError):
     """An action that is not legal now: the state is left unchanged."""
@@ -53,6 +55,24 @@ class GameState(ABC):
         """What the decision now asks of the seat to move, in words, beyond its list of legal
         actions (a pending choice and how to answer it, a setup step); "" for a plain decision."""
         return ""
+
+    def status(self, seat: int) -> str:
+        """``seat``'s standing in one line, as a terminal shows it to that seat's person before
+        a decision (a purse, the phase, the round); "" by default."""
+        return ""
+
+    def choices(self, legal: list[int]) -> list[Choice]:
+        """The legal actions ``legal`` as a person reads and types them, numbered from 1, in the
+        game's order of the decisions; by default in the given order, each its words."""
+        out = []
+        for i, a in enumerate(legal, 1):
+            text = self.action_to_string(a)
+            out.append(Choice(i, a, self.read_command(text), self.read_command(text), None, text))
+        return out
+
+    def read_command(self, text: str) -> str:
+        """A typed command as :meth:`choices` writes commands; by default lower case, single spaces."""
+        return " ".join(text.lower().split())
 
     def seat_info(self, seat: int) -> dict[str, Any]:
         """Extra facts for ``seat``'s ``info`` in an environment (e.g. ``{"revealed": False}``);
@@ -153,6 +173,13 @@ class GameState(ABC):
         it); by default of :meth:`to_dict`."""
         return hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
 
+    def start_options(self) -> dict[str, Any]:
+        """The options of :meth:`Game.new_state` that deal this game again from its start, with
+        what its seed drew fixed (Vigtavl's: ``engine_seed``, the map, the rules): what a results
+        file records beside the seed. Empty by default (the seed and the options a game was made
+        with deal it again)."""
+        return {}
+
     def recorded_action(self, code: int) -> int:
         """The action code for a decision as this game's results files record it (Vigtavl's
         record its engine's codes); the same code by default. IllegalAction for a code that
@@ -230,6 +257,33 @@ class Game(ABC):
         """The game's own step functions for a search and a self-play loop, faster than the
         interface's (``agents.game_steps.GameSteps``, over the game's own states and codes);
         None: the interface's (``agents.game_steps.INTERFACE_STEPS``) serve."""
+        return None
+
+    def single_seat_env(self, **options: Any) -> Any:
+        """The game's own env of one learner seat (a ``gymnasium.Env``, the other seats played
+        inside ``step``), faster or with its own rewards, as a league trains on it
+        (:mod:`training.league`: it reads the env's ``n_players``, sets its ``seat`` and
+        ``opponents`` before each game and reads ``game_summary(opponent names)`` once it
+        ends); ``options`` are the env's. None: the game has none (:mod:`training.game_train`
+        trains any game on :class:`training.vec.GameVecEnv`)."""
+        return None
+
+    def vector_env(self, num_envs: int, **options: Any) -> Any:
+        """The game's own batch of ``num_envs`` games of one learner seat each as a
+        Stable-Baselines3 ``VecEnv``, their opponents drawn per game by weight (``opponents``,
+        ``opponent_weights``; ``set_opponents`` changes them for the games to come), as a league
+        trains on it (:mod:`training.league`). None: the game has none (any game's batch is
+        :class:`training.vec.GameVecEnv`)."""
+        return None
+
+    def seat_table(self, **options: Any) -> Any:
+        """The game's own table of every seat for a multi-agent env (:mod:`training.rllib`'s),
+        with its own rewards: ``reset(seed, bots)`` (seat -> agent played inside) and
+        ``step(action)`` return the seat to decide next (None once over or cut), ``observe(seat)``
+        its observation and mask, ``reward(seat)`` what it earned since it last observed,
+        ``terminated()``, ``seat_to_decide()``, ``n_players``, ``n_actions`` and
+        ``observation_space``; ``options`` are the table's. None: the game has none
+        (:class:`training.rllib_game.GameMultiAgentEnv` trains any game through this interface)."""
         return None
 
     def check_players(self, num_players: int | None) -> int:

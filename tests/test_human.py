@@ -7,12 +7,25 @@ from collections.abc import Iterable
 import numpy as np
 import pytest
 
-from agents.human import HumanAgent, Menu, normalize, play, watch
+from agents.human import HumanAgent, Menu, play, watch
 from agents.replay import final_tokens, rebuild
 from vigtavl_env import raw_env
 from vigtavl.cli import main
 from vigtavl_env.engine import apply_action, legal_actions, load_map, new_game
 from vigtavl_env.engine.state import BUILD
+from vigtavl_env.choices import normalize
+from vigtavl_env.game import VigtavlGame, VigtavlState
+
+GAME = VigtavlGame()
+
+
+def legal_of(env) -> list[int]:
+    return np.flatnonzero(env.action_mask()).tolist()
+
+
+def menu_of(env) -> Menu:
+    """The terminal's menu of a Vigtavl env's decision, through the game interface."""
+    return Menu(GAME.wrap(env.game_state), legal_of(env))
 
 
 def scripted(lines: Iterable[str], then: str | None = None):
@@ -38,7 +51,7 @@ def _menu_at(decisions: int = LOADS, seed: int = 1) -> tuple[Menu, object]:
     env.reset(seed=seed)
     for _ in range(decisions):
         env.step(int(np.flatnonzero(env.action_mask())[0]))
-    return Menu(env.game_state, env.codec, env.action_mask()), env
+    return menu_of(env), env
 
 
 @pytest.mark.parametrize("text, want", [
@@ -78,7 +91,7 @@ def test_end_is_taken_when_one_end_is_legal():
     while _end_turn_code(state) not in legal_actions(state):
         apply_action(state, legal_actions(state)[0])
     env = raw_env.from_state(state)
-    menu = Menu(env.game_state, env.codec, env.action_mask())
+    menu = menu_of(env)
     ends = [c for c in menu.choices if c.kind.startswith("end")]
     chosen, fits = menu.find("end")
     assert fits == ends and chosen is (ends[0] if len(ends) == 1 else
@@ -144,7 +157,7 @@ def test_which_unit_reads_choose_k_with_how_the_units_differ():
     env = raw_env(num_players=2)
     env.reset(seed=1)
     for _ in range(40):
-        menu = Menu(env.game_state, env.codec, env.action_mask())
+        menu = menu_of(env)
         chosen = [c for c in menu.choices if c.kind == "choose" and c.hex is None]
         if chosen:
             break
@@ -154,7 +167,7 @@ def test_which_unit_reads_choose_k_with_how_the_units_differ():
     assert menu.find("choose 2")[0] is chosen[1]
 
 
-def test_human_agent_shows_retaliation_and_purse():
+def test_human_agent_shows_retaliation_and_purse(monkeypatch):
     # The build phase begins after the 12 placements and, v2, each player's "which freighter"
     # (his two freighters' loads differ, so placing the first asks which: "choose variant k").
     menu, env = _menu_at(decisions=LOADS + 12 + 2)
@@ -162,8 +175,8 @@ def test_human_agent_shows_retaliation_and_purse():
     out: list[str] = []
     human = HumanAgent(scripted(["end turn"]), out.append, show_map=False)
     human.reset(0, 0)
-    info = {"state": env.game_state, "interrupt": "retaliation"}
-    action = human.act(None, env.action_mask(), info)
+    monkeypatch.setattr(VigtavlState, "interrupt", lambda self: "retaliation")  # the prompt says it
+    action = human(GAME.wrap(env.game_state), legal_of(env))
     assert env.decode_action(action).endswith("end turn")
     assert any("gold 6, silver 6" in line for line in out)
     assert any(line.startswith("RETALIATION") for line in out)
@@ -211,8 +224,7 @@ def test_human_defends_out_of_turn_with_the_attack_in_words():
     out: list[str] = []
     human = HumanAgent(scripted(["end", "no defence", "ch sol 1,0"]), out.append, show_map=False)
     human.reset(1, 0)
-    info = {"state": env.game_state, **env.infos["player_1"]}
-    action = human.act(None, env.action_mask(), info)
+    action = human(GAME.wrap(env.game_state), legal_of(env))
     assert env.decode_action(action) == "player_1: defend with soldier at (1, 0)"
     text = "\n".join(out)
     assert ("DEFEND (out of turn): P1 chooses who defends (1, 0) against P0's cavalry from (0, 0) "
@@ -233,11 +245,11 @@ def test_one_fit_is_done_and_end_ends_the_activation_first():
     out: list[str] = []
     human = HumanAgent(scripted(["act sol"]), out.append, show_map=False)
     human.reset(0, 0)
-    action = human.act(None, env.action_mask(), {"state": env.game_state, **env.infos["player_0"]})
+    action = human(GAME.wrap(env.game_state), legal_of(env))
     assert env.decode_action(action) == "player_0: activate soldier at (0, 0)"
     assert not any("fit" in line for line in out)
     env.step(action)
-    menu = Menu(env.game_state, env.codec, env.action_mask())
+    menu = menu_of(env)
     ends = {c.command for c in menu.choices if c.kind.startswith("end")}
     assert ends == {"end activation", "end turn"}
     assert menu.find("end")[0].command == "end activation"

@@ -118,11 +118,7 @@ GUARDED = ("arena", "webapp", "training", "agents")
 # here and reads no game), and no new module may join it.
 STILL_ON_VIGTAVL = {
     "agents.az": "Vigtavl's AlphaZero agents (vigtavl_env.agent's Agent) and the hex network's action count",
-    "agents.human": "Vigtavl's terminal player (arena.terminal plays any game)",
-    "agents.match": "Vigtavl's match runner, kept for its maps, variants and results files",
     "agents.ppo": "Vigtavl's PPO agent (agents.game_ppo plays any game's)",
-    "training.league": "Vigtavl's league env",
-    "training.rllib": "Vigtavl's RLlib env (training.rllib_game runs any game's)",
 }
 
 

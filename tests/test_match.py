@@ -9,7 +9,7 @@ from itertools import permutations
 import pytest
 
 import agents.match as M
-from vigtavl_env.agent import RandomAgent
+from agents.generic import RandomPlayer
 from agents.match import (
     MatchResult, agent_stats, lineup, run_match, seat_orders, stats_table, wilson_interval,
 )
@@ -21,9 +21,9 @@ from vigtavl.cli import build_parser, main
 def local_agents(monkeypatch):
     """Two distinct random agents, built without agents.registry (in-process runs only)."""
     monkeypatch.setattr(M, "_registry", lambda: None)
-    monkeypatch.setitem(M.BUILTIN_AGENTS, "alpha", RandomAgent)
-    monkeypatch.setitem(M.BUILTIN_AGENTS, "beta", RandomAgent)
-    monkeypatch.setitem(M.BUILTIN_AGENTS, "gamma", RandomAgent)
+    monkeypatch.setitem(M.BUILTIN_AGENTS, "alpha", RandomPlayer)
+    monkeypatch.setitem(M.BUILTIN_AGENTS, "beta", RandomPlayer)
+    monkeypatch.setitem(M.BUILTIN_AGENTS, "gamma", RandomPlayer)
     return ["alpha", "beta"]
 
 
@@ -208,11 +208,12 @@ def test_cli_tournament(local_agents, capsys):
     assert "head to head" in text and "alpha" in text and "beta" in text
 
 
-def test_engine_bots_get_the_envs_legal_list_and_no_observation():
-    """The runner encodes no observation for an agent that reads the engine state alone
-    (``reads_observation`` False) and hands it the env's legal list in ``info["legal"]``; an
-    agent that reads observations still gets them, and both play the same game as before."""
-    from vigtavl_env.agent import EngineAgent
+def test_engine_bots_read_no_observation():
+    """A Vigtavl bot that reads the engine state alone (``reads_observation`` False), seated as a
+    player of the game interface (``agents.registry.SeatPlayer``), is handed no observation and
+    enumerates the engine's legal list itself; an agent that reads observations still gets them."""
+    from agents.registry import SeatPlayer
+    from vigtavl_env.agent import EngineAgent, RandomAgent
     from vigtavl_env.engine import legal_actions
 
     seen: dict[str, list] = {"engine": [], "observing": []}
@@ -221,11 +222,11 @@ def test_engine_bots_get_the_envs_legal_list_and_no_observation():
         name = "state-reader"
 
         def decide(self, state, legal):
-            assert legal == legal_actions(state)  # the env's list is the engine's
+            assert legal == legal_actions(state)
             return legal[self.rng.randrange(len(legal))]
 
         def act(self, observation, action_mask, info):
-            seen["engine"].append((observation, action_mask, "legal" in info))
+            seen["engine"].append((observation, action_mask))
             return super().act(observation, action_mask, info)
 
     class Observing(RandomAgent):
@@ -236,9 +237,6 @@ def test_engine_bots_get_the_envs_legal_list_and_no_observation():
     job = M.GameJob(game=0, seed=5, seats=("state-reader", "random"), num_players=2, max_steps=200)
     env = M.make_env(job)
     env.reset(seed=job.seed)
-    players = [StateReader(), Observing(seed=1)]
-    for seat, p in enumerate(players):
-        p.reset(seat, seat)
-    M.run_game(env, players, job, [0, 1])
-    assert seen["engine"] and all(o is None and m is None and has for o, m, has in seen["engine"])
+    M.run_game(env, [SeatPlayer(StateReader(), 0), SeatPlayer(Observing(seed=1), 1)], job, [0, 1])
+    assert seen["engine"] and all(o is None and m is None for o, m in seen["engine"])
     assert seen["observing"] and all(o and m for o, m in seen["observing"])

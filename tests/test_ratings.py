@@ -7,7 +7,7 @@ import random
 import pytest
 
 import agents.match as M
-from vigtavl_env.agent import RandomAgent
+from agents.generic import RandomPlayer
 from agents.records import GameRecord
 from agents.tournament import run_tournament
 from agents.ratings import (
@@ -112,7 +112,7 @@ def test_head_to_head_is_complementary():
 def local_agents(monkeypatch):
     monkeypatch.setattr(M, "_registry", lambda: None)
     for name in ("alpha", "beta", "gamma"):
-        monkeypatch.setitem(M.BUILTIN_AGENTS, name, RandomAgent)
+        monkeypatch.setitem(M.BUILTIN_AGENTS, name, RandomPlayer)
 
 
 def test_two_player_tournament_plays_every_pairing(local_agents, tmp_path):

@@ -51,7 +51,8 @@ def test_bots_play_inside_the_env_and_only_the_learner_is_exposed():
     env = VigtavlMultiAgentEnv({"num_players": 3, "opponents": {"greedy": 1.0, "random": 1.0}})
     seen, returns, steps = _play(env, seed=5)
     assert seen == {LEARNER} and set(returns) == {LEARNER} and steps > 10
-    assert env.aec.game_state.is_over or any(env.aec.truncations.values())
+    aec = env.table.aec  # Vigtavl's seat table (Game.seat_table) over its AEC env
+    assert aec.game_state.is_over or any(aec.truncations.values())
 
 
 def test_the_rl_module_is_the_sb3_policy_under_other_names():

@@ -441,7 +441,7 @@ def test_a_state_pickles_and_copies_whole() -> None:
     import pickle
     import random as _random
 
-    from agents.match import state_digest
+    from vigtavl_env.game import engine_digest as state_digest
     from vigtavl_env.engine import apply_action, legal_actions, load_map, new_game
 
     state = new_game(load_map("duel"), seed=3)

@@ -10,7 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 from webgame import path_to
 
-from agents.match import run_match, state_digest
+from agents.match import run_match
+from vigtavl_env.game import engine_digest as state_digest
 from agents.records import RESULTS_SCHEMA
 from agents.replay import initial_state, replay_steps
 from webapp.server import create_app

@@ -391,7 +391,7 @@ def test_the_live_games_are_bounded_in_bytes():
 
 
 def test_rebuilt_replay_games_are_bounded_and_the_least_recently_used_go_first(results_dir):
-    limits = Limits(rebuilt_bytes=3 * replay_bytes(DUEL_HEXES, 250))
+    limits = Limits(rebuilt_bytes=3 * replay_bytes(DUEL_HEXES, 160, own_map=False))  # 3 of its games, not 4
     client = local(store_app(limits, Clock(), results=[results_dir]))
     opened = client.post("/api/replays", json={"folder": 0, "file": "r12.json"}).json()
     key, store = opened["id"], client.app.state.store

@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.match import GameJob, agent_seed, make_agent, make_env, match_jobs, parse_agents, run_game
+from agents.match import GameJob, agent_seed, make_env, make_player, match_jobs, parse_agents, run_game
 from agents.records import GameRecord
 
 DEFAULT_AGENTS = "search,greedy"
@@ -97,7 +97,7 @@ def mcts_peer() -> MCTSPeer | None:
 
 
 class Timed:
-    """An agent whose ``act`` calls are counted and timed in CPU seconds; with a ``peer``, one
+    """A player whose decisions are counted and timed in CPU seconds; with a ``peer``, one
     peer unit runs after every ``PEER_EVERY``-th decision (outside the agent's time)."""
 
     def __init__(self, agent: Any, peer: MCTSPeer | None = None) -> None:
@@ -107,12 +107,12 @@ class Timed:
         self.decisions = 0
         self.searched = 0  # decisions where the agent ran simulations (search bots)
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, info: dict[str, Any]) -> int:
+    def __call__(self, view: Any, legal: list[int]) -> int:
         c0 = time.process_time()
-        action = self.agent.act(observation, action_mask, info)
+        action = self.agent(view, legal)
         self.cpu += time.process_time() - c0
         self.decisions += 1
-        self.searched += getattr(self.agent, "last_simulations", 0) > 0
+        self.searched += getattr(getattr(self.agent, "agent", None), "last_simulations", 0) > 0  # a SeatPlayer's bot
         if self.peer is not None and self.decisions % PEER_EVERY == 0:
             self.peer.unit()
         return action
@@ -137,9 +137,7 @@ def play_timed(env: Any, job: GameJob, peer: MCTSPeer | None = None, timed_seat_
     c0 = time.process_time()
     env.reset(seed=job.seed)
     seeds = [agent_seed(job.seed, i) for i in range(len(job.seats))]
-    players = [make_agent(spec, seed=s) for spec, s in zip(job.seats, seeds)]
-    for seat, (a, s) in enumerate(zip(players, seeds)):
-        a.reset(seat, s)
+    players = [make_player(spec, seed=s) for spec, s in zip(job.seats, seeds)]
     timed = [Timed(a, peer if spec == timed_seat_spec else None) for a, spec in zip(players, job.seats)]
     record = run_game(env, timed, job, seeds)
     cpu = time.process_time() - c0

@@ -6,19 +6,22 @@ trainer saves one and adds it (:meth:`OpponentPool.add_snapshot`); past ``max_sn
 oldest is dropped, so the league follows the learner as it improves. The snapshots share the
 self-play weight equally; before the first snapshot only the bots are drawn.
 
-:class:`LeagueEnv` wraps :class:`~vigtavl_env.wrappers.SingleSeatEnv`: at each reset it draws the
+:class:`LeagueEnv` wraps the game's single-seat env (:meth:`games.interface.Game.single_seat_env`;
+Vigtavl's is its ``SingleSeatEnv``, with its reward shaping): at each reset it draws the
 learner's seat and, independently for each other seat, an opponent from the pool by weight.
 Bots are built once per spec and reset per game with a seed from the env's own generator;
 snapshots are :class:`~agents.ppo.PPOAgent` s that sample from the frozen policy (a
 stochastic opponent gives varied games), loaded lazily from their path the first time they are
 drawn -- so the pool works inside ``SubprocVecEnv`` workers: the trainer sends the new list of
 snapshot paths with ``vec_env.env_method("set_snapshots", paths)``. At the end of an episode
-``info["game"]`` reports the result (win share, tokens, game length in decisions, opponents).
+``info["game"]`` reports the result, as the env's ``game_summary`` gives it (Vigtavl's: win share,
+tokens, game length in decisions, opponents).
 
-:class:`LeagueVectorEnv` is the same league on the batched
-:class:`~vigtavl_env.vector.VigtavlVectorEnv` (``vec_env: vector``): the pool's bots and
-snapshots become its weighted opponents, each snapshot one frozen policy whose decisions are
-batched over every game waiting on it.
+:class:`LeagueVectorEnv` is the same league on the game's batched vector env
+(:meth:`games.interface.Game.vector_env`, a Stable-Baselines3 ``VecEnv`` for Vigtavl;
+``vec_env: vector``), which it wraps: the pool's bots and snapshots become its weighted
+opponents, each snapshot one frozen policy whose decisions are batched over every game waiting
+on it.
 """
 
 from __future__ import annotations
@@ -31,15 +34,15 @@ from typing import Any
 
 import gymnasium
 import numpy as np
+from stable_baselines3.common.vec_env import VecEnvWrapper
 
 from agents.ppo import saved_module_names
+from games import load_game
 from training.files import write_text
-from vigtavl_env.seats import game_summary
-from vigtavl_env.vector import VigtavlVectorEnv
-from vigtavl_env.wrappers import SingleSeatEnv
 
 SNAPSHOT = "snapshot"  # the name snapshots go by in statistics
 SEED_RANGE = 2**31
+LEAGUE_GAME = "vigtavl"  # the game a league plays unless told (training.game_train has any game's)
 
 
 @dataclass
@@ -114,10 +117,11 @@ class OpponentPool:
 
 
 class LeagueEnv(gymnasium.Wrapper):
-    """A :class:`SingleSeatEnv` whose opponents are drawn from an :class:`OpponentPool` per episode."""
+    """The game's single-seat env whose opponents are drawn from an :class:`OpponentPool` per
+    episode (``env_kwargs``: the env's, e.g. Vigtavl's num_players, map, reward, max_steps)."""
 
-    def __init__(self, pool: OpponentPool, **env_kwargs: Any) -> None:
-        super().__init__(SingleSeatEnv(opponents=None, seat=0, **env_kwargs))
+    def __init__(self, pool: OpponentPool, game: str = LEAGUE_GAME, **env_kwargs: Any) -> None:
+        super().__init__(_own(load_game(game).single_seat_env(**env_kwargs), game, "single-seat env"))
         self.pool = pool
         self.n_players = self.env.unwrapped.n_players
         self._rng = np.random.default_rng()
@@ -166,29 +170,44 @@ class LeagueEnv(gymnasium.Wrapper):
         obs, reward, terminated, truncated, info = self.env.step(action)
         if terminated or truncated:
             inner = self.env.unwrapped
-            info["game"] = game_summary(inner.aec.game_state, inner.seat, map(self.opponent_name, self._lineup))
+            info["game"] = inner.game_summary([self.opponent_name(spec) for spec in self._lineup])
         return obs, reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         return self.env.unwrapped.action_masks()
 
 
-class LeagueVectorEnv(VigtavlVectorEnv):
-    """``n_envs`` games on one batched vector env against an :class:`OpponentPool`
-    (``env_kwargs``: num_players, map, reward, max_steps as for LeagueEnv). Snapshots sample
-    from their policy, as LeagueEnv's do."""
+class LeagueVectorEnv(VecEnvWrapper):
+    """``n_envs`` games on the game's batched vector env against an :class:`OpponentPool`
+    (``env_kwargs``: the env's, e.g. Vigtavl's num_players, map, reward, max_steps as for
+    LeagueEnv). Snapshots sample from their policy, as LeagueEnv's do."""
 
-    def __init__(self, pool: OpponentPool, n_envs: int, seed: int | None = None, **env_kwargs: Any) -> None:
+    def __init__(self, pool: OpponentPool, n_envs: int, seed: int | None = None, game: str = LEAGUE_GAME,
+                 **env_kwargs: Any) -> None:
         self.pool = pool
         self._snapshot_models: dict[str, Any] = {}
         opponents, weights = self._pool_opponents()
-        super().__init__(num_envs=n_envs, opponents=opponents, opponent_weights=weights, seed=seed,
-                         deterministic_policies=False, **env_kwargs)
+        super().__init__(_own(load_game(game).vector_env(n_envs, opponents=opponents, opponent_weights=weights,
+                                                         seed=seed, deterministic_policies=False, **env_kwargs),
+                              game, "vector env"))
+
+    def reset(self) -> np.ndarray:
+        return self.venv.reset()
+
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        return self.venv.step_wait()
+
+    def env_method(self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any) -> list[Any]:
+        """``set_snapshots`` is the league's (once for all games); the rest the vector env's."""
+        if method_name == "set_snapshots":
+            self.set_snapshots(*method_args, **method_kwargs)
+            return [None] * len(self._get_indices(indices))
+        return self.venv.env_method(method_name, *method_args, indices=indices, **method_kwargs)
 
     def set_snapshots(self, paths: Sequence[str]) -> None:
         """Replace the pool's snapshots; games that start from now on draw from the new pool."""
         self.pool.snapshots = list(paths)[-self.pool.max_snapshots:]
-        self.set_opponents(*self._pool_opponents())
+        self.venv.set_opponents(*self._pool_opponents())
 
     def _pool_opponents(self) -> tuple[list[Any], list[float]]:
         """The pool as (opponents, weights): bots by name, each snapshot a model loaded once."""
@@ -210,3 +229,11 @@ class LeagueVectorEnv(VigtavlVectorEnv):
                 opponents.append(spec)
             weights.append(w)
         return opponents, weights
+
+
+def _own(env: Any, game: str, what: str) -> Any:
+    """The env a game gave (:meth:`games.interface.Game.single_seat_env`, ``vector_env``); a game
+    that gives none has no league here (ValueError, one line)."""
+    if env is None:
+        raise ValueError(f"game {game} has no {what} of its own for this league: training.game_train trains it")
+    return env

@@ -5,7 +5,8 @@ An optional extra: ``pip install -e '.[rllib]' 'torch==2.13.0'`` (``make setup``
 its new API stack (RLModule, Learner, EnvRunner), ``--ray-address auto`` (or ``ray://host:10001``)
 on a running Ray cluster; with ``device: cuda`` the learner takes a GPU.
 
-- :class:`VigtavlMultiAgentEnv`: the AEC game as RLlib's ``MultiAgentEnv``, turn by turn (each
+- :class:`VigtavlMultiAgentEnv`: the game's seat table (:meth:`games.interface.Game.seat_table`,
+  Vigtavl's over its AEC env) as RLlib's ``MultiAgentEnv``, turn by turn (each
   step returns the observation of the one agent that decides next, an out-of-turn defender or
   retaliator included). Agent ids are roles, not seats: ``learner`` (a random seat each game) and
   ``opponent_1`` ... in turn order after it. An opponent seat is played by a heuristic bot
@@ -48,6 +49,7 @@ from gymnasium import spaces
 from tqdm import tqdm
 
 from agents.network import MASKED_LOGIT, ActionPlanesHead, HexConvExtractor, PooledValueHead, policy_spec
+from games import load_game
 from training.config import TrainConfig, learner_device
 from training.damage import loading
 from training.evaluate import (EvalGames, best_so_far, interrupted_evaluation, play_vigtavl_evaluation,
@@ -59,8 +61,6 @@ from training.runs import CHECKPOINT_PATTERNS, FINAL_MODEL, checkpoint_path, ope
 from training.schedule import CheckpointSchedule, Every
 from training.lifecycle import RunLifecycle
 from training.stopping import StopSignal
-from vigtavl_env.env import raw_env
-from vigtavl_env.seats import AECTable, aec_player, play_other_seats, seat_reward
 
 try:
     import ray
@@ -80,15 +80,18 @@ LEARNER = "learner"  # the learner's agent id (a random seat each game) and the 
 SELF = "self"  # an opponent seat exposed to RLlib (a snapshot of the learner plays it)
 RLLIB = "rllib"  # the checkpoint kind (training/runs.py)
 PROGRESS_FILE = "vigtavl_state.json"  # in each checkpoint: its timesteps and snapshots taken
+RLLIB_GAME = "vigtavl"  # the game of this module's env (training.rllib_game runs any game's)
 
 
 # ------------------------------------------------------------------ the environment
 class VigtavlMultiAgentEnv(MultiAgentEnv):
-    """The game as an RLlib ``MultiAgentEnv`` (see the module docstring).
+    """The game as an RLlib ``MultiAgentEnv`` (see the module docstring), on the game's own seat
+    table (:meth:`games.interface.Game.seat_table`; Vigtavl's plays its bots inside and pays
+    its reward shaping).
 
-    ``config``: ``raw_env`` keywords (num_players, map, max_steps, reward, rules) plus
-    ``opponents``: ``{spec: weight}`` for the opponent seats (``"self"``: exposed to RLlib, every
-    other spec a bot played inside the env) and ``seed``.
+    ``config``: the table's keywords (Vigtavl's: num_players, map, max_steps, reward, rules)
+    plus ``opponents``: ``{spec: weight}`` for the opponent seats (``"self"``: exposed to RLlib,
+    every other spec a bot played inside the env) and ``seed``.
     """
 
     def __init__(self, config: dict[str, Any] | None = None) -> None:
@@ -96,15 +99,13 @@ class VigtavlMultiAgentEnv(MultiAgentEnv):
         config = dict(config or {})
         weights = dict(config.pop("opponents", None) or {SELF: 1.0})
         seed = config.pop("seed", None)
-        self.aec = raw_env(mask_in_info=False, **config)
-        self._table = AECTable(self.aec)
-        n = len(self.aec.possible_agents)
+        self.table = seat_table(RLLIB_GAME, **config)
+        n = self.table.n_players
         self.n_players = n
         self.possible_agents = [LEARNER] + [f"opponent_{k}" for k in range(1, n)]
         self.agents: list[str] = []
-        n_actions = self.aec.codec.n_actions
-        obs_box = self.aec.observation_space("player_0")["observation"]
-        space = spaces.Dict({"observations": obs_box,
+        n_actions = self.table.n_actions
+        space = spaces.Dict({"observations": self.table.observation_space,
                              "action_mask": spaces.Box(0.0, 1.0, (n_actions,), dtype=np.float32)})
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self.action_spaces = dict.fromkeys(self.possible_agents, spaces.Discrete(n_actions))
@@ -117,56 +118,54 @@ class VigtavlMultiAgentEnv(MultiAgentEnv):
         self._bots = {s: [make_agent(s) for _ in range(n - 1)] for s in self._specs if s != SELF}
         self._rng = np.random.default_rng(seed)
         self._role: dict[int, str] = {}  # seat -> role, for the seats RLlib plays
-        self._players: list[Any] = []  # per seat: a bot's player (seats.play_other_seats), None for a role's
-        self._tokens_seen: list[int] = []  # per seat: its tokens when its role last observed (its reward since)
 
     # --- gymnasium-style API of MultiAgentEnv
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        self.aec.reset(seed=int(self._rng.integers(2**62)))
+        game_seed = int(self._rng.integers(2**62))
         n, learner = self.n_players, int(self._rng.integers(self.n_players))
-        self._role, self._players = {learner: LEARNER}, [None] * n
+        self._role, bots = {learner: LEARNER}, {}
         for k in range(1, n):
             seat = (learner + k) % n
             spec = self._specs[int(self._rng.choice(len(self._specs), p=self._p))]
             if spec == SELF:
                 self._role[seat] = f"opponent_{k}"
             else:
-                bot = self._bots[spec][k - 1]
-                bot.reset(seat, int(self._rng.integers(2**31)))
-                self._players[seat] = aec_player(bot)
+                bots[seat] = self._bots[spec][k - 1]
+                bots[seat].reset(seat, int(self._rng.integers(2**31)))
         self.agents = [self._role[s] for s in sorted(self._role)]
-        self._tokens_seen = list(self.aec.game_state.tokens)
-        seat = play_other_seats(self._table, self._players)
+        seat = self.table.reset(game_seed, bots)
         if seat is None:  # a bot-only end before the learner's first decision (never in practice)
             return self.reset(seed=None, options=options)
         return {self._role[seat]: self._obs(seat)}, {}
 
     def step(self, action_dict: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
-        self.aec.step(int(action_dict[self._role[self._table.seat_to_decide()]]))
-        seat = play_other_seats(self._table, self._players)
+        seat = self.table.step(int(action_dict[self._role[self.table.seat_to_decide()]]))
         if seat is None:  # over or cut: every role sees the end
-            terminated = bool(self.aec.game_state.is_over)
+            terminated = self.table.terminated()
             obs = {r: self._obs(s) for s, r in self._role.items()}
-            rewards = {self._role[s]: self._reward(s) for s in sorted(self._role)}
+            rewards = {self._role[s]: self.table.reward(s) for s in sorted(self._role)}
             done = dict.fromkeys(self.agents, terminated) | {"__all__": terminated}
             cut = dict.fromkeys(self.agents, not terminated) | {"__all__": not terminated}
             return obs, rewards, done, cut, {}
         role = self._role[seat]
-        return {role: self._obs(seat)}, {role: self._reward(seat)}, {"__all__": False}, {"__all__": False}, {}
+        return {role: self._obs(seat)}, {role: self.table.reward(seat)}, {"__all__": False}, {"__all__": False}, {}
 
     # --- helpers
     def _obs(self, seat: int) -> dict[str, np.ndarray]:
-        o = self.aec.observe(self.aec.possible_agents[seat])
-        return {"observations": o["observation"], "action_mask": o["action_mask"].astype(np.float32)}
+        observation, mask = self.table.observe(seat)
+        return {"observations": observation, "action_mask": mask.astype(np.float32)}
 
-    def _reward(self, seat: int) -> float:
-        """What ``seat``'s role earned since it last observed (seats.seat_reward); now it has."""
-        state = self.aec.game_state
-        reward = seat_reward(state, seat, self.aec.reward_kind, self._tokens_seen[seat])
-        self._tokens_seen[seat] = state.tokens[seat]
-        return reward
+
+def seat_table(game: str, **options: Any) -> Any:
+    """The game's own seat table (:meth:`games.interface.Game.seat_table`); a game that has none
+    trains through training.rllib_game (ValueError, one line)."""
+    table = load_game(game).seat_table(**options)
+    if table is None:
+        raise ValueError(f"game {game} has no seat table of its own: training.rllib_game trains it on RLlib")
+    return table
+
 
 # ------------------------------------------------------------------ the network
 class VigtavlRLModule(TorchRLModule, ValueFunctionAPI):
@@ -229,8 +228,7 @@ class SB3Exporter:
     def __init__(self, cfg: TrainConfig) -> None:
         from sb3_contrib import MaskablePPO
 
-        from vigtavl_env.wrappers import SingleSeatEnv
-        env = SingleSeatEnv(num_players=cfg.num_players, map=cfg.map, max_steps=cfg.max_steps)
+        env = load_game(RLLIB_GAME).single_seat_env(num_players=cfg.num_players, map=cfg.map, max_steps=cfg.max_steps)
         policy_class, policy_kwargs = policy_spec("cnn", cfg.net.channels, cfg.net.blocks, cfg.net.hidden)
         self.model = MaskablePPO(policy_class, env, policy_kwargs=policy_kwargs, n_steps=64, batch_size=64,
                                  learning_rate=cfg.learning_rate, gamma=cfg.gamma, seed=cfg.seed, device="cpu")
@@ -270,7 +268,7 @@ def check_vigtavl(cfg: TrainConfig) -> None:
         raise ValueError(f"game {cfg.game} trains on RLlib through training.rllib_game.train_game_rllib")
     if cfg.policy != "cnn":
         raise ValueError("backend rllib trains the fully convolutional network (policy: cnn)")
-    raw_env(num_players=cfg.num_players, map=cfg.map, max_steps=cfg.max_steps)  # a bad map: no folder
+    seat_table(cfg.game, num_players=cfg.num_players, map=cfg.map, max_steps=cfg.max_steps)  # a bad map: no folder
 
 
 def env_config(cfg: TrainConfig) -> dict[str, Any]:

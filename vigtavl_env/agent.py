@@ -1,4 +1,5 @@
-"""The one agent interface used by the match runner, training opponents and human play.
+"""Vigtavl's agent interface: its bots, its training opponents and the web app's live games (the
+match runner seats them as players of the game interface: ``agents.registry.SeatPlayer``).
 
 An agent decides for one seat::
 
@@ -41,13 +42,6 @@ from .engine import GameState, legal_actions
 class AgentUnavailableError(ValueError):
     """The spec is well formed but the agent cannot be made here (a missing package, a model
     file of another environment version)."""
-
-
-class GameStopped(Exception):
-    """An agent ends the game early (a person quits). ``agents.match.run_game`` attaches the
-    record of the game so far as ``record`` before it passes the exception on."""
-
-    record: Any = None
 
 
 class Agent:

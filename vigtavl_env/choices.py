@@ -1,51 +1,29 @@
-"""A moment's legal decisions as a person reads them: each decision's :class:`Choice` (its
-number, kind, command, hex and the engine's words), shared by the terminal's menu
-(:class:`agents.human.Menu`) and the web page's decision list (:mod:`vigtavl_env.web_view`).
+"""A moment's legal decisions as a person reads them: each decision's
+:class:`games.choices.Choice` (its number, kind, command, hex and the engine's words), shared by
+the terminal's menu (:class:`agents.human.Menu`, through ``VigtavlState.choices``) and the web
+page's decision list (:mod:`vigtavl_env.web_view`).
 
 :func:`asked` says what a pending choice asks, and how to answer it.
-:func:`legal_choices` lists them in the engine's order of the decisions, numbered from 1;
+:func:`legal_choices` and :func:`ordered_choices` list them in the engine's order of the
+decisions, numbered from 1;
 :func:`normalize` reads a typed command as the commands are written (``(3, -1)`` as ``3,-1``,
 ``wall 2`` as ``wall nw``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from games.choices import Choice
 
 from .codec import mask_indices
 from .engine import actions as A
 from .engine import describe
 from .engine.hexgrid import DIRECTION_NAMES
-
-
-@dataclass(frozen=True)
-class Choice:
-    """One legal decision as the person sees it."""
-
-    number: int  # 1-based, in the engine's order of the decisions
-    action: int  # env action index
-    kind: str  # "move", "build wall", "end turn"
-    command: str  # "move 3,-1", "build wall ne 0,2", "end turn"
-    hex: str | None  # "3,-1"
-    text: str  # the engine's description
-
-    @property
-    def stem(self) -> str:
-        """The command without its hex (``build wall ne``)."""
-        return self.command[:-len(self.hex)].rstrip() if self.hex else self.command
-
-    @property
-    def plain(self) -> bool:
-        """The description says no more than the command."""
-        return normalize(self.text.replace(" at ", " ")) == self.command
-
-    def line(self) -> str:
-        extra = "" if self.plain else f"   ({self.text})"
-        return f"{self.number:>5}. {self.command}{extra}"
 
 
 def normalize(text: str) -> str:
@@ -60,9 +38,14 @@ def normalize(text: str) -> str:
 
 def describe_choice(state: Any, code: int, action: int, number: int) -> Choice:
     """The :class:`Choice` of engine ``code`` (env ``action``) in ``state``."""
+    text = re.sub(r"^P\d+:\s*", "", describe(state, code))
+    choice = _choice(state, code, action, number, text)
+    return dataclasses.replace(choice, plain=normalize(text.replace(" at ", " ")) == choice.command)
+
+
+def _choice(state: Any, code: int, action: int, number: int, text: str) -> Choice:
     board = state.gmap.board
     verb, cell, g = A.decode(code, board.n_cells)
-    text = re.sub(r"^P\d+:\s*", "", describe(state, code))
     if g >= A.VARIANT:  # "choose 1".."choose 6": which of the unalike units; the description says how it differs
         return Choice(number, action, "choose", f"choose {g - A.VARIANT + 1}", None, text)
     if g >= A.LOAD:  # "load 1".."load 3": the split itself is in the description
@@ -82,14 +65,30 @@ def describe_choice(state: Any, code: int, action: int, number: int) -> Choice:
 def legal_choices(state: Any, codec: Any, mask: np.ndarray) -> list[Choice]:
     """The legal decisions of ``mask`` (env action indices) as choices, in the engine's order of
     the decisions, numbered from 1."""
-    actions = sorted(mask_indices(np.asarray(mask)).tolist(), key=codec.to_engine)
+    return ordered_choices(state, codec, mask_indices(np.asarray(mask)).tolist())
+
+
+def ordered_choices(state: Any, codec: Any, legal: list[int]) -> list[Choice]:
+    """The env action indices ``legal`` as choices, in the engine's order of the decisions,
+    numbered from 1."""
+    actions = sorted(legal, key=codec.to_engine)
     return [describe_choice(state, codec.to_engine(a), a, i) for i, a in enumerate(actions, 1)]
 
 
+RETALIATION_WORDS = "RETALIATION: you may activate one unit with your retaliation silver, or end."
+
+
 def asked(state: Any, interrupt: str) -> str:
-    """What the pending choice of engine ``state`` asks of the person, with how to answer ("" for
-    a plain decision); ``interrupt``: the env's kind of out-of-turn decision (``"defend"`` ...).
-    The terminal's and the game interface's ``prompt``."""
+    """What the decision of engine ``state`` asks of the person beyond its list, with how to
+    answer ("" for a plain decision): a retaliation, then the pending choice; ``interrupt``: the
+    env's kind of out-of-turn decision (``"defend"`` ...). The game interface's ``prompt``."""
+    words = _pending_words(state, interrupt)
+    if interrupt == "retaliation":
+        return RETALIATION_WORDS + ("\n" + words if words else "")
+    return words
+
+
+def _pending_words(state: Any, interrupt: str) -> str:
     from .engine.state import CHOOSE_GUARD, CHOOSE_PRISON, CHOOSE_RESCUE_SPOT, CHOOSE_SIDE, CHOOSE_VARIANT, PLACEMENT
     from .render import pending_text  # Pillow only when asked
     pend = state.pending

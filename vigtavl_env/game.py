@@ -10,6 +10,7 @@ generator's state (tomorrow's dice) is left out of every seat's view.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import random
@@ -18,17 +19,18 @@ from typing import Any
 
 import numpy as np
 
+from games.choices import Choice
 from games.interface import Game, GameState, IllegalAction
 
-from .choices import asked
+from .choices import asked, normalize, ordered_choices
 from .codec import ActionCodec
 from .engine import returns as engine_returns
 from .engine.config import RulesConfig
 from .engine.game import apply_action, describe, legal_actions, new_game
-from .engine.maps import DEFAULT_PRESET, GameMap, load_map, parse_map
+from .engine.maps import DEFAULT_PRESET, GameMap, format_map, list_presets, load_map, parse_map
 from .engine.narrate import narrate
 from .engine.serialize import from_dict, to_dict
-from .engine.state import MASK64
+from .engine.state import MASK64, PHASE_NAMES
 from .engine.state import GameState as EngineState
 from .engine.tokens import TOKEN_SOURCES, token_sheet
 from .engine.version import ENV_NAME, file_version
@@ -44,10 +46,12 @@ OPTIONS = ("map", "map_name", "rules", "max_steps", "engine_seed")
 class VigtavlState(GameState):
     """An engine state, its decision count and the tools that read it (shared per map)."""
 
-    __slots__ = ("engine", "steps", "max_steps", "_tools")
+    __slots__ = ("engine", "steps", "max_steps", "_tools", "engine_seed")
 
-    def __init__(self, engine: EngineState, tools: "_Tools", max_steps: int, steps: int = 0) -> None:
+    def __init__(self, engine: EngineState, tools: "_Tools", max_steps: int, steps: int = 0,
+                 engine_seed: int | None = None) -> None:
         self.engine, self._tools, self.max_steps, self.steps = engine, tools, max_steps, steps
+        self.engine_seed = engine_seed  # the seed new_game got (None: unknown, a loaded state)
 
     @property
     def num_players(self) -> int:
@@ -60,12 +64,23 @@ class VigtavlState(GameState):
         return interrupt_kind(self.engine) or None
 
     def prompt(self) -> str:
-        return asked(self.engine, interrupt_kind(self.engine))
+        return asked(self.engine, self.interrupt() or "")
+
+    def status(self, seat: int) -> str:
+        e = self.engine
+        return (f"gold {e.gold[seat]}, silver {e.silver[seat]}, tokens {e.tokens[seat]}.  "
+                f"{PHASE_NAMES[e.phase]} phase, round {e.round + 1}.")
+
+    def choices(self, legal: list[int]) -> list[Choice]:
+        return ordered_choices(self.engine, self._tools.codec, legal)
+
+    def read_command(self, text: str) -> str:
+        return normalize(text)  # hexes as q,r, wall edges by name
 
     def legal_actions(self) -> list[int]:
         if self.is_over():
             return []
-        return [int(i) for i in self._tools.codec.legal_indices(legal_actions(self.engine))]
+        return self._tools.codec.legal_indices(legal_actions(self.engine)).tolist()
 
     def apply_action(self, action: int) -> None:
         if self.is_over():
@@ -123,7 +138,7 @@ class VigtavlState(GameState):
         return out
 
     def clone(self) -> "VigtavlState":
-        return VigtavlState(self.engine.clone(), self._tools, self.max_steps, self.steps)
+        return VigtavlState(self.engine.clone(), self._tools, self.max_steps, self.steps, self.engine_seed)
 
     def view_for(self, seat: int) -> "VigtavlState":
         return self.clone()  # a game of full information
@@ -134,6 +149,14 @@ class VigtavlState(GameState):
 
     def digest(self) -> str:
         return engine_digest(self.engine)
+
+    def start_options(self) -> dict[str, Any]:
+        """The engine seed, the map (its name for an unchanged preset, else its text and name)
+        and the rules: what a results file records to deal this game again."""
+        gmap = self.engine.gmap
+        preset = gmap.name in _preset_names() and _preset(gmap.name, gmap.num_players) == gmap
+        where = {"map": gmap.name} if preset else {"map": format_map(gmap), "map_name": gmap.name}
+        return where | {"rules": self.engine.config.to_dict(), "engine_seed": self.engine_seed}
 
     def observation(self, seat: int) -> np.ndarray:
         return self._tools.encoder(self.engine).encode(self.engine, seat)
@@ -152,6 +175,18 @@ class VigtavlState(GameState):
         if mode == "rgb_array":
             return R.render_rgb(self.engine, coords=coords)
         raise ValueError(f"render mode must be 'ansi' or 'rgb_array', got {mode!r}")
+
+
+@functools.lru_cache(maxsize=16)
+def _preset(name: str, num_players: int) -> GameMap:
+    """A preset map, loaded once per process (maps are read-only): every new game and every
+    game's record asks."""
+    return load_map(name, num_players)
+
+
+@functools.lru_cache(maxsize=1)
+def _preset_names() -> frozenset[str]:
+    return frozenset(list_presets())
 
 
 def engine_digest(engine: EngineState) -> str:
@@ -212,6 +247,25 @@ class VigtavlGame(Game):
         """Vigtavl's engine-bound step functions (:mod:`vigtavl_env.game_steps`)."""
         return GAME_STEPS
 
+    def single_seat_env(self, **options: Any) -> Any:
+        """Vigtavl's :class:`~vigtavl_env.wrappers.SingleSeatEnv` (its reward shaping, bots and
+        frozen policies as opponents, ``info["tokens"]``), the learner in seat 0 against no one
+        until told; ``options`` are its keywords (num_players, map, reward, max_steps ...)."""
+        from .wrappers import SingleSeatEnv
+        return SingleSeatEnv(opponents=None, seat=0, **options)
+
+    def vector_env(self, num_envs: int, **options: Any) -> Any:
+        """Vigtavl's batched :class:`~vigtavl_env.vector.VigtavlVectorEnv` (a Stable-Baselines3
+        ``VecEnv``); ``options`` are its keywords."""
+        from .vector import VigtavlVectorEnv
+        return VigtavlVectorEnv(num_envs=num_envs, **options)
+
+    def seat_table(self, **options: Any) -> Any:
+        """Vigtavl's :class:`~vigtavl_env.wrappers.SeatTable` (its bots inside, its reward
+        shaping); ``options`` are :class:`~vigtavl_env.env.raw_env`'s keywords."""
+        from .wrappers import SeatTable
+        return SeatTable(**options)
+
     def new_state(self, num_players: int | None = None, seed: int = 0, **options: Any) -> VigtavlState:
         unknown = sorted(set(options) - set(OPTIONS))
         if unknown:
@@ -225,17 +279,19 @@ class VigtavlGame(Game):
         if options.get("map_name") is not None:  # a recorded map's text: as it was played
             gmap = parse_map(spec, name=options["map_name"])
         else:
-            gmap = spec if isinstance(spec, GameMap) else load_map(spec, n, seed=game_seed)
+            gmap = (_preset(spec, n) if isinstance(spec, str) and spec in _preset_names()
+                    else spec if isinstance(spec, GameMap) else load_map(spec, n, seed=game_seed))
         rules = options.get("rules")
         config = rules if isinstance(rules, RulesConfig) else RulesConfig.from_dict(dict(rules or {}))
         max_steps = options.get("max_steps", DEFAULT_MAX_STEPS)
         if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
             raise ValueError(f"max_steps must be a positive int, got {max_steps!r}")
-        return self.wrap(new_game(gmap, config, seed=game_seed), max_steps)
+        return self.wrap(new_game(gmap, config, seed=game_seed), max_steps, engine_seed=game_seed)
 
-    def wrap(self, engine: EngineState, max_steps: int = DEFAULT_MAX_STEPS, steps: int = 0) -> VigtavlState:
-        """An engine state behind the interface (no copy)."""
-        return VigtavlState(engine, self._tools_for(engine), max_steps, steps)
+    def wrap(self, engine: EngineState, max_steps: int = DEFAULT_MAX_STEPS, steps: int = 0,
+             engine_seed: int | None = None) -> VigtavlState:
+        """An engine state behind the interface (no copy); ``engine_seed``: the seed it was dealt with."""
+        return VigtavlState(engine, self._tools_for(engine), max_steps, steps, engine_seed)
 
     def load(self, data: Any) -> VigtavlState:
         d = self.check_version(data)

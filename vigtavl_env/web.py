@@ -21,9 +21,15 @@ from .web_view import board_view, decision_cells, decision_list, state_view
 
 __all__ = [
     "IllegalActionError", "agent_info", "agent_names", "apply_action", "board_view", "decision_cells",
-    "decision_list", "describe", "engine_of", "last_decisions", "list_presets", "load_map", "move_entry", "parse_map",
+    "decision_list", "describe", "engine_of", "interface_state", "last_decisions", "list_presets", "load_map", "move_entry", "parse_map",
     "raw_env", "state_view",
 ]
+
+
+def interface_state(env: Any, game: Any) -> Any:
+    """The game of a Vigtavl env behind the game interface of ``game`` (``load_game("vigtavl")``;
+    no copy), as the match runner records it (``agents.match.record_game``)."""
+    return game.wrap(env.game_state, env.max_steps, engine_seed=int(env.game_seed))
 
 
 def engine_of(state: Any) -> Any:

@@ -28,9 +28,10 @@ from typing import Any
 
 from agents.match import DEFAULT_MAX_STEPS, GameJob, agent_seed, check_agents, make_agent, record_game
 from agents.records import GameRecord, results_file
+from games import load_game
 from webapp.guards import HUMAN, WebError
 from webapp.hints import hint, hint_agent_spec, load_hinter
-from webapp.vigtavl_web import vigtavl_web
+from webapp.vigtavl_web import VIGTAVL, vigtavl_web
 
 SEED_RANGE = 2 ** 31
 LOCK_WAIT_S = 5.0  # the game's lock is held for one step or one view: milliseconds
@@ -301,7 +302,8 @@ class LiveGame(GameLock):
 
     def record(self) -> GameRecord:
         job = GameJob(0, self.seed, tuple(self.seats), len(self.seats), self.map, self.max_steps)
-        return record_game(self.env, job, self.agent_seeds, list(self.decisions), self.seat_decisions, self.seat_cpu)
+        state = self.web.interface_state(self.env, load_game(VIGTAVL))
+        return record_game(state, job, self.agent_seeds, list(self.decisions), self.seat_decisions, self.seat_cpu)
 
     def results(self) -> dict[str, Any]:
         """The game as a results file (``vigtavl replay`` and the replay page read it)."""

@@ -48,7 +48,7 @@ LIVE_DECISION_BYTES = 3_000
 SEAT_HEX_BYTES = {"random": 0, "search": 140_000, "ppo-search": 140_000, "az-search": 20_000}  # a seat's agent, per hex
 AGENT_HEX_BYTES = 8_000  # any other agent's (a heuristic bot's tables; a network is shared by all games)
 RECORD_BYTES_PER_JSON_BYTE = 5
-REPLAY_HEX_BYTES = 8_000  # a rebuilt game, per hex of its board
+REPLAY_HEX_BYTES = 8_000  # a rebuilt game, per hex of its own map (a preset's is loaded once per process)
 REPLAY_FRAME_BYTES = 3_300
 
 
@@ -139,13 +139,14 @@ def live_game_bytes(game: Any) -> int:
     return live_bytes(game.env.game_state.gmap.board.n_cells, len(game.decisions), agents)
 
 
-def replay_bytes(hexes: int, frames: int) -> int:
-    """What a rebuilt replay game holds, estimated: on a board of ``hexes``, with ``frames``."""
-    return REPLAY_HEX_BYTES * hexes + REPLAY_FRAME_BYTES * frames
+def replay_bytes(hexes: int, frames: int, own_map: bool = True) -> int:
+    """What a rebuilt replay game holds, estimated: on a board of ``hexes``, with ``frames``;
+    ``own_map``: its map is its own (a random or a custom map's text), not a shared preset."""
+    return REPLAY_HEX_BYTES * hexes * own_map + REPLAY_FRAME_BYTES * frames
 
 
 def replay_game_bytes(game: Any) -> int:
-    return replay_bytes(game.snapshots[0].gmap.board.n_cells, game.frames)
+    return replay_bytes(game.snapshots[0].gmap.board.n_cells, game.frames, game.record.map_text is not None)
 
 
 class Store:
