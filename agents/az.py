@@ -41,7 +41,7 @@ from agents.kinds import AZ_SEARCH_SIMULATIONS
 from agents.network import ActionPlanesHead, HexConvExtractor, PooledValueHead
 from agents.ppo import env_facts
 from games import load_game
-from vigtavl_env.agent import Agent, AgentUnavailableError
+from games.agent import Agent, AgentUnavailableError
 
 AZ_GAME = "vigtavl"
 """The game the az networks play (``vigtavl az`` trains, benches and checks it), read through

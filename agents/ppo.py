@@ -34,7 +34,7 @@ import torch as th
 
 from agents.network import verb_counts
 from games import load_game
-from vigtavl_env.agent import Agent, AgentUnavailableError
+from games.agent import Agent, AgentUnavailableError
 
 PRETRAINED = "pretrained"
 PRETRAINED_PATH = Path(__file__).resolve().parent / "pretrained" / "vigtavl_ppo.zip"

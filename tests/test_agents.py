@@ -10,7 +10,10 @@ import numpy as np
 import pytest
 from conftest import make_map
 
-from agents import AgentUnavailableError, HeuristicAgent, SearchAgent, agent_info, list_agents, make_agent
+from agents.heuristic import HeuristicAgent
+from agents.heuristic.search import SearchAgent
+from agents.registry import AgentUnavailableError, list_agents, make_agent
+from vigtavl_env.agent import agent_info
 from agents import tactics as T
 from agents.heuristic import AGGRESSOR, BUILDER, GREEDY
 from vigtavl_env import raw_env

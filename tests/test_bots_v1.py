@@ -12,7 +12,9 @@ import random
 import pytest
 from conftest import make_map
 
-from agents import HeuristicAgent, SearchAgent, make_agent
+from agents.heuristic import HeuristicAgent
+from agents.heuristic.search import SearchAgent
+from agents.registry import make_agent
 from agents.heuristic.agent import state_key
 from agents.heuristic.seizures import guard_holds
 from agents import tactics as T

@@ -35,36 +35,10 @@ from typing import Any
 
 import numpy as np
 
+from games.agent import Agent, AgentUnavailableError
+
 from .codec import ActionCodec, mask_indices
 from .engine import GameState, legal_actions
-
-
-class AgentUnavailableError(ValueError):
-    """The spec is well formed but the agent cannot be made here (a missing package, a model
-    file of another environment version)."""
-
-
-class Agent:
-    """Base class: a name, a per-game reset, and ``act``."""
-
-    name = "agent"
-    reads_observation = True
-    """Whether ``act`` reads its observation and mask; a runner may pass ``None`` for both to an
-    agent that does not (an :class:`EngineAgent` reads ``info`` alone)."""
-
-    def reset(self, seat: int, seed: int | None = None) -> None:
-        """Called before each game with the agent's seat and a seed for its own randomness."""
-        self.seat = seat
-        self.rng = random.Random(seed)
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, info: dict[str, Any]) -> int:
-        raise NotImplementedError
-
-    def __call__(self, observation: np.ndarray, action_mask: np.ndarray, info: dict[str, Any] | None = None) -> int:
-        return self.act(observation, action_mask, info or {})
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.name}>"
 
 
 class EngineAgent(Agent):
