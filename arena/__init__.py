@@ -1,7 +1,14 @@
-"""The arena for any game of the registry: play games between agents, record them so they
-replay exactly, and rate the agents (``arena.play``, ``arena.match``).
+"""The arena: games played between agents, recorded so they replay exactly, rated, and played
+by a person at the terminal. It reads the games only through the game interface
+(:mod:`games.interface`, ``games.load_game``) and makes players with :mod:`agents.kinds`.
 
-It reads only the game interface (:mod:`games.interface`) and the generic agents
-(:mod:`agents.generic`); Vigtavl's own runner with its bots, workers and web app is
-``agents.match``.
+- Any game of the registry: :mod:`arena.play` (one game, its record, its replay),
+  :mod:`arena.match` and :mod:`arena.tournament` (``vigtavl match --game thrones|pig``),
+  :mod:`arena.terminal` (a person at the terminal).
+- Vigtavl's richer runner, on the same interface: :mod:`arena.vigtavl_match` (workers,
+  interruption, maps and variants), :mod:`arena.vigtavl_tournament`, its results files and
+  records (:mod:`arena.records`), replay (:mod:`arena.replay`) and terminal player
+  (:mod:`arena.human`).
+- For both: ratings (:mod:`arena.ratings`: Elo and Weng-Lin, head to head) and Wilson intervals
+  (:mod:`arena.stats`).
 """

@@ -16,8 +16,8 @@ from typing import Any
 from tqdm import tqdm
 
 from agents.kinds import make_player
-from agents.ratings import ratings, rating_table
-from agents.stats import wilson_interval
+from arena.ratings import ratings, rating_table
+from arena.stats import wilson_interval
 from games import load_game
 from games.outfiles import check_out_path, write_file  # noqa: F401  (check_out_path re-exported)
 

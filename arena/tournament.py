@@ -11,7 +11,7 @@ import itertools
 import sys
 from typing import Any
 
-from agents.ratings import h2h_table, head_to_head
+from arena.ratings import h2h_table, head_to_head
 
 from .match import MAX_GAMES, report, run_match, save_results
 from .play import GameRecord

@@ -149,8 +149,8 @@ def test_a_replay_of_a_game_number_not_in_the_file_is_refused(tmp_path, capsys):
 @pytest.mark.parametrize("lineup", [("greedy", "random"), ("search:8", "builder")])
 def test_vigtavls_bots_play_the_same_game_through_the_interface(lineup):
     """Vigtavl's own bots, in the kinds table as players of the interface, make exactly the
-    decisions they make in Vigtavl's environment (agents.match), seed for seed."""
-    import agents.match as M
+    decisions they make in Vigtavl's environment (arena.vigtavl_match), seed for seed."""
+    import arena.vigtavl_match as M
     from arena.play import play_game
     from games import load_game
     seed = 31

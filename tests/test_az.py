@@ -374,7 +374,7 @@ def test_az_search_within_a_time_limit_stops_its_simulations(az_model):
             make_agent(bad.format(az_model))
 
 def test_az_agents_play_a_match(az_model):
-    from agents.match import run_match
+    from arena.vigtavl_match import run_match
     result = run_match([f"az-search:{az_model}:2", f"az:{az_model}"], 2, seed=0, progress=False, max_steps=40)
     assert len(result.records) == 2
 
@@ -384,7 +384,7 @@ def test_the_shipped_network_plays_v2_by_name_with_its_papers():
     best.json; it loads by name, its decisions are legal, and whole games run through the
     match runner, with search on top too."""
     from agents.az import PRETRAINED_PATH, load_az_net
-    from agents.match import run_match
+    from arena.vigtavl_match import run_match
     from vigtavl_env import raw_env
     net = load_az_net("pretrained")
     assert net.n_players == 2

@@ -11,7 +11,7 @@ import importlib.util
 import pytest
 
 from tools import bench_search
-from agents.match import run_match
+from arena.vigtavl_match import run_match
 from tools import bench
 
 

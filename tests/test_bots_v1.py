@@ -19,7 +19,7 @@ from agents.heuristic.agent import state_key
 from agents.heuristic.seizures import guard_holds
 from agents import tactics as T
 from agents.heuristic import AGGRESSOR, BUILDER, GREEDY
-from agents.match import GameJob, make_env, play_game
+from arena.vigtavl_match import GameJob, make_env, play_game
 from vigtavl_env.engine import actions as A
 from vigtavl_env.engine import apply_action, legal_actions, load_map, new_game
 from vigtavl_env.engine.config import RulesConfig

@@ -27,7 +27,7 @@ GAMES_SCRIPT = r"""
 import hashlib, json, sys
 from vigtavl_env import compiled, raw_env
 from tools.bench_env import aec_loop
-from agents.match import match_jobs, play_jobs
+from arena.vigtavl_match import match_jobs, play_jobs
 from vigtavl_env.game import engine_digest as state_digest
 import vigtavl_env.vector  # the training vector env: compiled too (counted below)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import vigtavl_env
-from agents.match import run_match
+from arena.vigtavl_match import run_match
 from vigtavl_env.aec_wrappers import ActionOutOfBoundsError
 from vigtavl.cli import main as cli_main
 from vigtavl_env.engine import IllegalActionError
@@ -73,7 +73,7 @@ def test_results_are_written_whole_or_not_at_all(results_file, tmp_path):
     out.write_text("old")
     d = json.loads(results_file.read_text())
     d["unserialisable"] = object()
-    from agents.records import save_results
+    from arena.records import save_results
     with pytest.raises(TypeError):
         save_results(d, out)
     assert out.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["r.json"]
@@ -135,7 +135,7 @@ def test_bad_env_options_are_one_line_value_errors(kwargs, needle):
     (["tournament", "--agents", "greedy,nosuch"], "unknown agent 'nosuch'"),
 ])
 def test_match_inputs_are_checked_before_any_game(argv, needle, capsys, monkeypatch):
-    import agents.match as match
+    import arena.vigtavl_match as match
     monkeypatch.setattr(match, "play_game", lambda *a: pytest.fail("a game was played"))
     err = _one_line_error(capsys, argv + ["--games", "1", "--no-progress"], needle)
     assert err.lower().count("known agents") <= 1

@@ -160,8 +160,7 @@ def test_a_results_file_that_is_not_one_is_refused(tmp_path):
             load_results(p)
 
 
-GENERIC = ("arena", "games/aec.py", "games/interface.py", "games/registry.py", "agents/generic.py",
-           "agents/stats.py")
+GENERIC = ("arena", "games/aec.py", "games/interface.py", "games/registry.py", "agents/generic.py")
 ENGINES = ("vigtavl_env", "games.thrones", "games.pig")
 
 
@@ -205,7 +204,7 @@ def test_vigtavl_match_takes_another_game_by_name(capsys, tmp_path):
 
 @pytest.mark.parametrize("name", ["vigtavl", "pig", "thrones"])
 def test_the_record_and_replay_hooks_agree_with_the_game(name):
-    """What results files and replays read of any game (agents.replay): the narration counts
+    """What results files and replays read of any game (arena.replay): the narration counts
     like chance_events, a copy has the same digest, a recorded action reads back, and a file of
     another version is refused in one line; the prompt is words (or none)."""
     game = load_game(name)

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 import numpy as np
 import pytest
 
-from agents.human import HumanAgent, Menu, play, watch
-from agents.replay import final_tokens, rebuild
+from arena.human import HumanAgent, Menu, play, watch
+from arena.replay import final_tokens, rebuild
 from vigtavl_env import raw_env
 from vigtavl.cli import main
 from vigtavl_env.engine import apply_action, legal_actions, load_map, new_game

@@ -8,12 +8,12 @@ from itertools import permutations
 
 import pytest
 
-import agents.match as M
+import arena.vigtavl_match as M
 from agents.generic import RandomPlayer
-from agents.match import (
+from arena.vigtavl_match import (
     MatchResult, agent_stats, lineup, run_match, seat_orders, stats_table, wilson_interval,
 )
-from agents.records import GameRecord
+from arena.records import GameRecord
 from vigtavl.cli import build_parser, main
 
 

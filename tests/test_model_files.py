@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.match import make_agent
+from arena.vigtavl_match import make_agent
 from agents.ppo import PRETRAINED_PATH, ModelFileError
 from vigtavl.cli import main as cli_main
 from vigtavl_env.agent import AgentUnavailableError

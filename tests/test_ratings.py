@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-import agents.match as M
+import arena.vigtavl_match as M
 from agents.generic import RandomPlayer
-from agents.records import GameRecord
-from agents.tournament import run_tournament
-from agents.ratings import (
+from arena.records import GameRecord
+from arena.vigtavl_tournament import run_tournament
+from arena.ratings import (
     MU, SIGMA, PlackettLuce, elo_ratings, head_to_head, ranks_by, ratings,
     weng_lin_ratings,
 )

@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from agents.match import GameJob, make_env, play_game, run_match
-from agents.records import GameRecord
-from agents.replay import ReplayError, final_tokens, load_record, print_replay, rebuild
+from arena.vigtavl_match import GameJob, make_env, play_game, run_match
+from arena.records import GameRecord
+from arena.replay import ReplayError, final_tokens, load_record, print_replay, rebuild
 from vigtavl.cli import main
 
 

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-import agents.match as M
-from agents.match import GameJob, MatchResult, RunInterrupted, play_chunk, run_match
-from agents.replay import ReplayError, load_record
+import arena.vigtavl_match as M
+from arena.vigtavl_match import GameJob, MatchResult, RunInterrupted, play_chunk, run_match
+from arena.replay import ReplayError, load_record
 from vigtavl.cli import main as cli_main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -185,7 +185,7 @@ def test_workers_end_with_a_parent_killed_outright(tmp_path):
     """The workers ignore Ctrl-C and SIGTERM (their parent stops them); when the parent dies
     without doing so (kill -9), each ends itself at once instead of waiting for work for good,
     also a worker still starting when its parent died."""
-    script = "from agents.match import run_match; run_match(['random', 'random'], 4000, 0, workers=2, progress=False)"
+    script = "from arena.vigtavl_match import run_match; run_match(['random', 'random'], 4000, 0, workers=2, progress=False)"
     parent = subprocess.Popen([sys.executable, "-W", "ignore", "-c", script], cwd=tmp_path,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     workers: set[int] = set()

@@ -463,7 +463,7 @@ def test_the_older_records_are_refused_in_one_line(version: str, actions: int,
     """``agents/pretrained/v0`` and ``v1`` keep the networks of earlier rules (47 * HW + 2 and 55 *
     HW + 6 actions): every way of loading one against the v2 environment stops with one line
     naming both versions and saying to retrain."""
-    from agents.match import make_agent as match_agent
+    from arena.vigtavl_match import make_agent as match_agent
     from agents.registry import make_agent
     from agents.ppo import PRETRAINED_PATH, ModelMismatchError, saved_spaces
     old = PRETRAINED_PATH.parent / version / "vigtavl_ppo.zip"
@@ -515,7 +515,7 @@ def test_a_v1_network_widened_to_v2_keeps_its_weights() -> None:
 def test_the_shipped_agent_plays_v2_by_name() -> None:
     """``ppo:pretrained`` is a vigtavl_v2 network for 2 players: it loads by name and its
     decisions are legal, whole games through the match runner included."""
-    from agents.match import run_match
+    from arena.vigtavl_match import run_match
     from agents.registry import make_agent
     from agents.ppo import PRETRAINED_PATH, model_players
     assert model_players(load_model("pretrained")) == 2
@@ -795,7 +795,7 @@ def test_a_log_is_never_overwritten(tmp_path: Path) -> None:
 
 def test_the_shipped_three_player_agent_plays_by_name() -> None:
     """``ppo:pretrained-3p`` (agents/pretrained/3p/) is a 3-player vigtavl_v2 network that plays."""
-    from agents.match import run_match
+    from arena.vigtavl_match import run_match
     from agents.ppo import PRETRAINED_3P_PATH, load_model, model_players
     assert model_players(load_model("pretrained-3p")) == 3
     assert (PRETRAINED_3P_PATH.parent / "README.md").is_file() and (PRETRAINED_3P_PATH.parent / "config.yaml").is_file()
@@ -810,7 +810,7 @@ def test_the_shipped_four_player_agent_plays_by_name() -> None:
     import json
     import zipfile
 
-    from agents.match import run_match
+    from arena.vigtavl_match import run_match
     from agents.ppo import PRETRAINED_4P_PATH, load_model, model_players
     assert model_players(load_model("pretrained-4p")) == 4
     for name in ("README.md", "config.yaml", "best.json"):

@@ -10,10 +10,10 @@ import pytest
 from fastapi.testclient import TestClient
 from webgame import path_to
 
-from agents.match import run_match
+from arena.vigtavl_match import run_match
 from vigtavl_env.game import engine_digest as state_digest
-from agents.records import RESULTS_SCHEMA
-from agents.replay import initial_state, replay_steps
+from arena.records import RESULTS_SCHEMA
+from arena.replay import initial_state, replay_steps
 from webapp.server import create_app
 from webapp.guards import ModelGuard, WebError
 from webapp.replays import SNAPSHOT_EVERY, ReplayGame
@@ -245,7 +245,7 @@ def test_a_200_game_results_file_replays_decision_by_decision(client, results_di
 
 
 def test_any_replay_frame_is_the_state_after_that_many_decisions(results_dir):
-    from agents.records import GameRecord
+    from arena.records import GameRecord
     data = json.loads((results_dir / "small.json").read_text())
     record = GameRecord.from_dict(data["games"][0])
     replay = ReplayGame(record)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from webgame import path_to
 
-from agents.match import run_match
+from arena.vigtavl_match import run_match
 from webapp.hints import hint_agent_spec
 
 CHROMIUM = os.environ.get("VIGTAVL_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")

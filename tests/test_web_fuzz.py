@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agents.match import run_match
+from arena.vigtavl_match import run_match
 from webapp.any_routes import router as any_router
 from webapp.server import UPLOAD_PATH, create_app, router
 

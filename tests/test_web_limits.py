@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from agents.match import run_match
+from arena.vigtavl_match import run_match
 from webapp.guards import UNKNOWN_MAP
 from webapp.replays import parse_results
 from webapp.server import MAX_UPLOAD, UPLOAD_PATH, create_app

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from agents.match import run_match
+from arena.vigtavl_match import run_match
 from webapp.guards import UNKNOWN_MAP, ModelGuard
 from webapp.server import MAX_UPLOAD, UPLOAD_PATH, create_app
 from webapp.store import Limits, Store, live_bytes, live_game_bytes, replay_bytes, replay_game_bytes

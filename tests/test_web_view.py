@@ -177,6 +177,6 @@ def test_the_readmes_loop_shows_the_winner_and_its_last_frame_says_so(capsys):
 
 
 def test_a_match_of_one_game_says_one_game():
-    from agents.match import run_match
+    from arena.vigtavl_match import run_match
     table = run_match(["random", "random"], games=1, seed=0, progress=False).table()
     assert "  1 game, 2 players" in table and "1 games" not in table

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from vigtavl_env.agent import agent_info
-from agents.match import make_agent
+from arena.vigtavl_match import make_agent
 from webapp.sessions import LiveGame
 
 

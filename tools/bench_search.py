@@ -5,7 +5,7 @@ its decisions, beside peers measured in the same run.
                                   [--no-peer]                               (also ``make bench``)
 
 It plays ``K`` seeded games of ``search`` (the default budget) against ``greedy`` through the
-project's match runner (``agents.match``: the games, seats and agent seeds of ``vigtavl match
+project's match runner (``arena.vigtavl_match``: the games, seats and agent seeds of ``vigtavl match
 --agents search,greedy --games K --seed S``), one game at a time in this process, and measures
 CPU time (``time.process_time``): the whole game (environment, observations and both bots), and
 each bot's ``act`` calls, per game and per decision; for the search bot also per searched
@@ -48,8 +48,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.match import GameJob, agent_seed, make_env, make_player, match_jobs, parse_agents, run_game
-from agents.records import GameRecord
+from arena.vigtavl_match import GameJob, agent_seed, make_env, make_player, match_jobs, parse_agents, run_game
+from arena.records import GameRecord
 
 DEFAULT_AGENTS = "search,greedy"
 DEFAULT_GAMES = 4
@@ -131,7 +131,7 @@ class TimedGame:
 
 
 def play_timed(env: Any, job: GameJob, peer: MCTSPeer | None = None, timed_seat_spec: str = "") -> TimedGame:
-    """Play ``job`` as ``agents.match.play_game`` does (same resets, agents and seeds), timed;
+    """Play ``job`` as ``arena.vigtavl_match.play_game`` does (same resets, agents and seeds), timed;
     ``peer`` runs between the decisions of the seat(s) playing ``timed_seat_spec``."""
     peer_cpu0, peer_units0 = (peer.cpu, peer.units) if peer else (0.0, 0)
     c0 = time.process_time()

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from agents.match import match_jobs, play_jobs
+from arena.vigtavl_match import match_jobs, play_jobs
 
 from vigtavl_env.engine import apply_action, legal_actions, new_game, to_dict
 from vigtavl_env.engine.maps import DEFAULT_PRESET, load_map

@@ -23,7 +23,7 @@ from tqdm import tqdm
 
 from agents.generic import Player
 from agents.kinds import make_player
-from agents.stats import wilson_interval
+from arena.stats import wilson_interval
 from arena.play import play_game
 
 GAME = "thrones"

@@ -66,7 +66,7 @@ class Server:
 def payloads() -> list[bytes]:
     """Three kinds of 15 MB upload: a bomb of ``{}``, one game whose decisions are one list, a
     real results file repeated."""
-    from agents.match import run_match
+    from arena.vigtavl_match import run_match
     size = UPLOAD_MB << 20
     head = b'{"schema": "vigtavl-results", "version": "vigtavl_v2", "games": ['
     bomb = head + b",".join([b"{}"] * (size // 3)) + b"]}"

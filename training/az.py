@@ -61,7 +61,7 @@ from agents.az import AZ_GAME, AZNet, NetEvaluator, from_ppo, load_az_net, model
 from agents.game_steps import steps_for
 from agents.gumbel import BatchedSearch, from_seats
 from agents.network import MASKED_LOGIT
-from agents.match import run_match
+from arena.vigtavl_match import run_match
 from games import load_game
 from training.az_config import AZConfig
 from training.damage import loading

@@ -134,8 +134,8 @@ def curve_words(run: Path) -> str:
 
 def replay_one_game(model: Path, seed: int, map: str | None, max_steps: int) -> None:
     """One game of the trained agent (player_0) against random, narrated in the terminal."""
-    from agents.match import run_match
-    from agents.replay import print_replay
+    from arena.vigtavl_match import run_match
+    from arena.replay import print_replay
     record = run_match([f"ppo:{model}", "random"], games=1, seed=seed, map=map, progress=False,
                        max_steps=max_steps).records[0]
     print_replay(record, maps=False)
@@ -151,7 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=2, help="evaluation worker processes (default 2)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="config override")
     args = p.parse_args(argv)
-    from agents.match import sigterm_as_interrupt
+    from arena.vigtavl_match import sigterm_as_interrupt
     from training.stopping import SIGNAL_EXIT_BASE
     try:
         with sigterm_as_interrupt():  # outside the training too, SIGTERM stops as Ctrl-C does

@@ -4,7 +4,7 @@
 
     vigtavl evaluate --model runs/<run>/best_model.zip --opponents random,greedy,search:200 --games 200
 
-For each opponent, :func:`agents.match.run_match` plays ``games`` games between ``ppo:<model>``
+For each opponent, :func:`arena.vigtavl_match.run_match` plays ``games`` games between ``ppo:<model>``
 and the opponent in every other seat, or a lineup in them (``greedy+aggressor``: one of each in a
 3-player game) (seats rotated fairly; game ``g`` has seed ``seed + g``,
 the same for every opponent), and the model's win rate comes with its 95% Wilson interval. The
@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.match import DEFAULT_MAX_STEPS, AgentStats, MatchResult, run_match
+from arena.vigtavl_match import DEFAULT_MAX_STEPS, AgentStats, MatchResult, run_match
 from agents.ppo import load_model, model_players, resolve_model_path
 from training.config import TrainConfig, opponent_seats
 from training.files import copy_file, write_text

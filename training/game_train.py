@@ -48,7 +48,7 @@ from stable_baselines3.common.vec_env import VecMonitor
 
 from agents.game_ppo import PPOPlayer
 from agents.network import policy_spec
-from agents.stats import wilson_interval
+from arena.stats import wilson_interval
 from arena.play import GameStopped, play_game
 from games.batch import PlayerFactory
 from games.registry import load_game

@@ -54,7 +54,7 @@ def record_chunk(cfg: TrainConfig, games: list[int], progress: bool, student: An
     """Vigtavl's recorder (:data:`training.cloning.Recorder`): the games on a league env."""
     from tqdm import tqdm
 
-    from agents.match import make_agent
+    from arena.vigtavl_match import make_agent
     pt = cfg.pretrain
     assert pt.teacher is not None
     env = LeagueEnv(OpponentPool.from_config(cfg), num_players=cfg.num_players, map=cfg.map,

@@ -144,7 +144,7 @@ class LeagueEnv(gymnasium.Wrapper):
                 from agents.ppo import load_ppo_agent
                 self._agents[spec] = load_ppo_agent(spec, deterministic=False)
             else:
-                from agents.match import make_agent
+                from arena.vigtavl_match import make_agent
                 self._agents[spec] = make_agent(spec, seed=0)
         return self._agents[spec]
 

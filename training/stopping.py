@@ -17,7 +17,7 @@ The exception is :class:`StopRequested`, a ``KeyboardInterrupt`` so that no ``ex
 Exception`` on the way swallows it and the match runner stops its workers as on Ctrl-C. The
 trainer then saves a checkpoint and raises :class:`TrainingStopped`, whose ``status`` is what a
 shell reports for a process ended by the signal: 128 + its number (130 SIGINT, 143 SIGTERM).
-Worker processes ignore both signals (``agents.match.ignore_stop_signals``): the trainer closes
+Worker processes ignore both signals (``arena.vigtavl_match.ignore_stop_signals``): the trainer closes
 them.
 """
 

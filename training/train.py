@@ -54,7 +54,7 @@ from stable_baselines3.common.utils import set_random_seed
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 from tqdm import tqdm
 
-from agents.match import check_agents, ignore_stop_signals
+from arena.vigtavl_match import check_agents, ignore_stop_signals
 from agents.network import policy_spec
 from agents.ppo import check_spaces, saved_module_names, saved_spaces
 from training.config import TrainConfig, learner_device, opponent_seats

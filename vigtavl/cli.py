@@ -85,8 +85,8 @@ def _add_games_command(sub: Any, name: str, func: Callable[[argparse.Namespace],
 def cmd_match(args: argparse.Namespace) -> int:
     if args.game_name != "vigtavl":
         return _arena_match(args)
-    from agents.match import parse_agents, run_match
-    from agents.records import check_out_path
+    from arena.vigtavl_match import parse_agents, run_match
+    from arena.records import check_out_path
     check_out_path(args.out)  # before the games, not after them
     agents = parse_agents(args.agents)
     return _play_and_report(lambda: run_match(
@@ -121,7 +121,7 @@ def _arena_players(args: argparse.Namespace) -> dict[str, Any]:
 def _play_and_report(run: Callable[[], Any], args: argparse.Namespace) -> int:
     """Run a match or a tournament and report it; after Ctrl-C or SIGTERM, report the games
     it finished (:func:`_report_stopped`)."""
-    from agents.match import RunInterrupted, sigterm_as_interrupt
+    from arena.vigtavl_match import RunInterrupted, sigterm_as_interrupt
     with sigterm_as_interrupt():
         try:
             result = run()
@@ -140,7 +140,7 @@ def _report(result: Any, out: str | None) -> int:
 
 
 def _report_stopped(stop: Any, out: str | None, command: str) -> int:
-    """After Ctrl-C or SIGTERM (an ``agents.match.RunInterrupted``): the table of the games
+    """After Ctrl-C or SIGTERM (an ``arena.vigtavl_match.RunInterrupted``): the table of the games
     finished, kept in ``out`` marked partial; the status is 128 + the signal (130, 143)."""
     result = stop.result
     line = f"vigtavl {command}: {stop}"
@@ -166,9 +166,9 @@ def add_tournament(sub: Any) -> None:
 def cmd_tournament(args: argparse.Namespace) -> int:
     if args.game_name != "vigtavl":
         return _arena_tournament(args)
-    from agents.match import parse_agents
-    from agents.records import check_out_path
-    from agents.tournament import run_tournament
+    from arena.vigtavl_match import parse_agents
+    from arena.records import check_out_path
+    from arena.vigtavl_tournament import run_tournament
     check_out_path(args.out)
     agents = parse_agents(args.agents)
     return _play_and_report(lambda: run_tournament(
@@ -213,8 +213,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
             raise ValueError(f"{args.results} holds games 0-{len(records) - 1}, not {args.game}")
         narrate_record(records[args.game], show_board=not args.no_maps)
         return 0
-    from agents.records import load_results, partial_note
-    from agents.replay import pick_record, print_replay
+    from arena.records import load_results, partial_note
+    from arena.replay import pick_record, print_replay
     results = load_results(args.results)
     note = partial_note(results)
     if note:  # a run stopped early: say so, then replay what it finished
@@ -261,9 +261,9 @@ def add_play(sub: Any) -> None:
 def cmd_play(args: argparse.Namespace) -> int:
     if args.game_name != "vigtavl":
         return _arena_play(args)
-    from agents.human import play, watch
-    from agents.match import parse_agents
-    from agents.records import check_out_path
+    from arena.human import play, watch
+    from arena.vigtavl_match import parse_agents
+    from arena.records import check_out_path
     check_out_path(args.out)
     if args.watch:
         agents = parse_agents(args.agents or "greedy,random")
@@ -272,7 +272,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         record = play(parse_agents(args.opponent), seat=args.seat, seed=args.seed,
                       num_players=args.players or 2, map=args.map, show_map=not args.no_map)
     if record is not None and args.out:
-        from agents.records import results_file, save_results
+        from arena.records import results_file, save_results
         save_results(results_file("game", [record]), args.out)
         so_far = " so far" if record.truncated else ""
         print(f"saved the game{so_far} to {args.out} (vigtavl replay {args.out} --game 0)")
@@ -595,8 +595,8 @@ def add_evaluate(sub: Any) -> None:
 def cmd_evaluate(args: argparse.Namespace) -> int:
     import json
 
-    from agents.match import parse_agents
-    from agents.records import check_out_path, write_file
+    from arena.vigtavl_match import parse_agents
+    from arena.records import check_out_path, write_file
     from training.evaluate import evaluate_model, evaluation_table, summary
     check_out_path(args.out)
     results = evaluate_model(args.model, parse_agents(args.opponents), args.games, players=args.players,

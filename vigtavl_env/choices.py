@@ -1,6 +1,6 @@
 """A moment's legal decisions as a person reads them: each decision's
 :class:`games.choices.Choice` (its number, kind, command, hex and the engine's words), shared by
-the terminal's menu (:class:`agents.human.Menu`, through ``VigtavlState.choices``) and the web
+the terminal's menu (:class:`arena.human.Menu`, through ``VigtavlState.choices``) and the web
 page's decision list (:mod:`vigtavl_env.web_view`).
 
 :func:`asked` says what a pending choice asks, and how to answer it.

@@ -28,11 +28,11 @@ __all__ = [
 
 def interface_state(env: Any, game: Any) -> Any:
     """The game of a Vigtavl env behind the game interface of ``game`` (``load_game("vigtavl")``;
-    no copy), as the match runner records it (``agents.match.record_game``)."""
+    no copy), as the match runner records it (``arena.vigtavl_match.record_game``)."""
     return game.wrap(env.game_state, env.max_steps, engine_seed=int(env.game_seed))
 
 
 def engine_of(state: Any) -> Any:
     """The engine state inside a Vigtavl state of the game interface (no copy): what the page's
-    views read (a replay steps the interface state, :mod:`agents.replay`)."""
+    views read (a replay steps the interface state, :mod:`arena.replay`)."""
     return state.engine

@@ -20,7 +20,7 @@ the places of the pieces in a hex and the colours all come from here and from
 - ``sheet``: the score sheet, each player's tokens by source (the engine's ``token_sheet``; None
   with an engine that has none).
 
-The legal decisions (:func:`decision_list`) are the terminal's :class:`agents.human.Menu`
+The legal decisions (:func:`decision_list`) are the terminal's :class:`arena.human.Menu`
 choices (:func:`vigtavl_env.choices.legal_choices`): the same words, the same hexes; a rules-v2
 "choose variant k" is said as the unit it picks ("the soldier spent"), and its banner word, like
 the prison's and the rescued unit's, is ``status["choice_words"]`` with how to answer

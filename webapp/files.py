@@ -19,7 +19,7 @@ import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from agents.records import RESULTS_SCHEMA
+from arena.records import RESULTS_SCHEMA
 
 MAX_LISTED = 1000  # files listed per folder in /api/meta and /api/files
 SCHEMA_PEEK = 256  # bytes read from a .json file to tell whether it is a results file
@@ -101,7 +101,7 @@ def served_files(root: Path, suffix: str) -> Iterator[tuple[Path, os.stat_result
 
 def results_files(root: Path, limit: int = MAX_LISTED) -> list[tuple[Path, float]]:
     """The vigtavl results files below ``root`` (a file's first bytes must name the schema, as
-    :func:`agents.records.results_file` writes it), newest first, with their times; only what
+    :func:`arena.records.results_file` writes it), newest first, with their times; only what
     :func:`served_files` yields, each once. At most ``limit``."""
     found: dict[Path, float] = {}
     for path, info in served_files(root, ".json"):

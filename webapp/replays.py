@@ -27,9 +27,9 @@ import time
 from typing import Any
 
 from webapp.json_parts import MAX_PART, PartTooLong, check_in_worker, decode_parts
-from agents.match import DEFAULT_MAX_STEPS
-from agents.records import RESULTS_SCHEMA, GameRecord, check_results_version
-from agents.replay import ReplayError, check_engine, initial_state, replay_steps, verify
+from arena.vigtavl_match import DEFAULT_MAX_STEPS
+from arena.records import RESULTS_SCHEMA, GameRecord, check_results_version
+from arena.replay import ReplayError, check_engine, initial_state, replay_steps, verify
 from webapp.guards import WebError
 from webapp.hints import hint, hint_agent_spec, load_hinter
 from webapp.store import RECORD_BYTES_PER_JSON_BYTE

@@ -6,7 +6,7 @@ person's decision comes from a click (:meth:`LiveGame.decide`), an agent's from 
 decision per call, so the page shows each move and can pause, step and set the speed. An agent
 thinks without the game's lock, on its own copy of the state (:meth:`LiveGame.next_think`,
 :meth:`LiveGame.start_advance`), so the game can be shown meanwhile and nothing waits on it.
-Seeds follow ``agents.match`` (agent seed ``seed * 16 + seat``), so a live game's record
+Seeds follow ``arena.vigtavl_match`` (agent seed ``seed * 16 + seat``), so a live game's record
 (:meth:`LiveGame.record`) replays like a match's.
 
 Every request error is a :class:`WebError` with its HTTP status (400 bad input, 404 unknown,
@@ -26,8 +26,8 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
-from agents.match import DEFAULT_MAX_STEPS, GameJob, agent_seed, check_agents, make_agent, record_game
-from agents.records import GameRecord, results_file
+from arena.vigtavl_match import DEFAULT_MAX_STEPS, GameJob, agent_seed, check_agents, make_agent, record_game
+from arena.records import GameRecord, results_file
 from games import load_game
 from webapp.guards import HUMAN, WebError
 from webapp.hints import hint, hint_agent_spec, load_hinter

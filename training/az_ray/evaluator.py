@@ -20,7 +20,7 @@ from typing import Any
 
 import torch as th
 
-from agents.match import run_match
+from arena.vigtavl_match import run_match
 from training.az import EVAL_SEED_OFFSET
 from training.az_config import AZConfig
 from training.az_ray.learner import LoopProgress

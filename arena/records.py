@@ -36,7 +36,7 @@ def results_game() -> Game:
 
 @dataclass
 class GameRecord:
-    """One played game, enough to replay it exactly (``agents.replay``).
+    """One played game, enough to replay it exactly (``arena.replay``).
 
     Attributes:
         game: game number in its match or tournament; ``seed``: the env reset seed.
@@ -49,7 +49,7 @@ class GameRecord:
         truncated: the game hit ``max_steps``; ``final_digest``: hash of the final state.
         state_version: the game's version that played it (``"vigtavl_v2"``: its rules and action
             codes); read from older files, 1 (or no field) is ``vigtavl_v0`` and 2 ``vigtavl_v1``.
-            A replay needs the same version (``agents.replay`` refuses another).
+            A replay needs the same version (``arena.replay`` refuses another).
         seat_decisions, seat_cpu: per seat, the decisions its agent made and the CPU seconds
             (process time) its agent spent making them. A measurement, not part of the game:
             records that differ only there are equal, and older records have none.

@@ -1,8 +1,8 @@
 """Vigtavl's round robin: every combination of ``num_players`` distinct agents plays
-``games_per_pairing`` games with seats rotated (``agents.match.seat_orders``). Game ``g`` of
+``games_per_pairing`` games with seats rotated (``arena.vigtavl_match.seat_orders``). Game ``g`` of
 every pairing has seed ``seed + g``, so all pairings see the same game seeds. Stopped by Ctrl-C
-or SIGTERM, it raises ``agents.match.RunInterrupted`` whose ``result`` is the tournament of the
-games finished by then, marked partial. The ratings are :mod:`agents.ratings`'.
+or SIGTERM, it raises ``arena.vigtavl_match.RunInterrupted`` whose ``result`` is the tournament of the
+games finished by then, marked partial. The ratings are :mod:`arena.ratings`'.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.match import (
+from arena.vigtavl_match import (
     DEFAULT_MAX_STEPS, SCORING, RunInterrupted, agent_stats, check_agents, make_env, match_jobs, play_jobs, stats_table,
 )
-from agents.ratings import Rating, h2h_table, head_to_head, rating_table, ratings
-from agents.records import GameRecord, partial_fields, results_file, save_results
+from arena.ratings import Rating, h2h_table, head_to_head, rating_table, ratings
+from arena.records import GameRecord, partial_fields, results_file, save_results
 
 
 @dataclass

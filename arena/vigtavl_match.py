@@ -2,7 +2,7 @@
 
 ::
 
-    from agents.match import run_match
+    from arena.vigtavl_match import run_match
     result = run_match(["greedy", "random"], games=200, seed=0, workers=2)
     print(result.table())
     result.save("results.json")
@@ -15,8 +15,8 @@ Reproducibility. Game ``g`` is reset with seed ``seed + g``, and the agent in se
 and reset with seed ``(seed + g) * AGENT_SEED_STRIDE + i``; agents are created afresh for every
 game inside the worker process from their spec strings. A game's result therefore depends only
 on its own seed and lineup, never on the worker that played it or on the games before it:
-``workers=2`` gives exactly the results of ``workers=1``. Every game record (``agents.records``) keeps the
-engine seed, the map, the rules and the decisions (engine codes), so ``agents.replay`` rebuilds
+``workers=2`` gives exactly the results of ``workers=1``. Every game record (``arena.records``) keeps the
+engine seed, the map, the rules and the decisions (engine codes), so ``arena.replay`` rebuilds
 the game exactly.
 
 Seats. ``agents`` lists one spec per seat (``num_players`` of them; a spec may be repeated).
@@ -62,8 +62,8 @@ from tqdm import tqdm
 
 from agents.generic import GameStopped, Player, RandomPlayer
 from agents.kinds import make_player as kind_player
-from agents.stats import Z_95, wilson_interval  # noqa: F401 (agents.match.wilson_interval)
-from agents.records import GameRecord, load_results, partial_fields, results_file, save_results
+from arena.stats import Z_95, wilson_interval  # noqa: F401 (arena.vigtavl_match.wilson_interval)
+from arena.records import GameRecord, load_results, partial_fields, results_file, save_results
 from games import load_game
 from games.interface import GameState
 

@@ -1,6 +1,6 @@
 """Replays: rebuild a recorded game exactly, check it, and show it turn by turn.
 
-A game record (``agents.records.GameRecord``, one entry of ``results.json["games"]``) holds the
+A game record (``arena.records.GameRecord``, one entry of ``results.json["games"]``) holds the
 engine seed, the map, the rules and every decision as the game records it. Replaying is the
 game alone, through the game interface: ``new_state`` with the record's map, rules and engine
 seed, and ``apply_action`` for each decision -- no agent runs again -- and the result must match
@@ -12,7 +12,7 @@ Only games of this version replay: a record names the game's version that played
 results file of another version (``vigtavl_v0``: other rules, other action codes) is refused
 with a :class:`ReplayError` saying so, before any decision is applied::
 
-    from agents.replay import load_record, print_replay
+    from arena.replay import load_record, print_replay
     print_replay(load_record("results.json", game=17), png_dir="frames")
 
 :class:`TurnPrinter` writes a game as it unfolds: every event narrated in English (dice
@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from agents.records import GameRecord, check_results_version, load_results, partial_note, results_game
+from arena.records import GameRecord, check_results_version, load_results, partial_note, results_game
 from games import GameState, IllegalAction
 
 PrintFn = Callable[[str], Any]
@@ -46,7 +46,7 @@ def load_record(path: str | Path, game: int) -> GameRecord:
 
 def pick_record(results: dict[str, Any], path: str | Path, game: int) -> GameRecord:
     """Game number ``game`` of ``results``, the contents of the results file ``path``
-    (``agents.records.load_results``; a partial file holds the games its run finished)."""
+    (``arena.records.load_results``; a partial file holds the games its run finished)."""
     try:
         check_results_version(results, path)
     except ValueError as e:

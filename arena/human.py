@@ -33,9 +33,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from agents.generic import GameStopped
-from agents.match import DEFAULT_MAX_STEPS, GAME, GameJob, agent_seed, check_agents, make_env, make_player, run_game
-from agents.records import GameRecord
-from agents.replay import TurnPrinter, text_map
+from arena.vigtavl_match import DEFAULT_MAX_STEPS, GAME, GameJob, agent_seed, check_agents, make_env, make_player, run_game
+from arena.records import GameRecord
+from arena.replay import TurnPrinter, text_map
 from games import load_game
 from games.choices import Choice
 from games.interface import GameState
@@ -192,7 +192,7 @@ class HumanAgent:
 
     def __call__(self, view: GameState, legal: list[int]) -> int:
         """The person's decision for the seat to move in ``view`` among ``legal`` (a player of
-        the game interface, as ``agents.match.run_game`` seats it)."""
+        the game interface, as ``arena.vigtavl_match.run_game`` seats it)."""
         self.show_news(view)
         self.show_status(view)
         menu = Menu(view, legal)
@@ -271,7 +271,7 @@ def play(opponents: str | Sequence[str] = "greedy", seat: int = 0, seed: int | N
          max_steps: int = DEFAULT_MAX_STEPS) -> GameRecord | None:
     """A person plays seat ``seat``; the other seats get ``opponents`` in turn (a spec or a list).
 
-    Returns the game's record (replayable with ``agents.replay``); if the person quit, the record
+    Returns the game's record (replayable with ``arena.replay``); if the person quit, the record
     of the game so far (``truncated``, no winner).
     """
     specs = [opponents] if isinstance(opponents, str) else list(opponents)

@@ -1,6 +1,6 @@
 """Ratings and round-robin tournaments, for 2, 3 and 4-player games.
 
-Two ratings are computed from the same game records (``agents.records.GameRecord``):
+Two ratings are computed from the same game records (``arena.records.GameRecord``):
 
 - **Elo** (:func:`elo_ratings`): the maximum-likelihood Bradley-Terry fit that Elo approximates
   online, ``P(a beats b) = 1 / (1 + 10 ** ((R_b - R_a) / 400))``, fitted to all games at once
@@ -25,7 +25,7 @@ Two ratings are computed from the same game records (``agents.records.GameRecord
 The head-to-head matrix (:func:`head_to_head`) scores, for each pair of agents, the games in
 which both sat: the row agent's share of their pairwise token contests (ties half).
 
-Vigtavl's round robin (``run_tournament``) is in :mod:`agents.tournament`; any game's in
+Vigtavl's round robin (``run_tournament``) is in :mod:`arena.vigtavl_tournament`; any game's in
 :mod:`arena.tournament`. Records are any objects with ``seats`` and ``outcomes`` (what ranks
 the seats: victory tokens, or a game's returns).
 """
@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from agents.records import GameRecord
+    from arena.records import GameRecord
 
 ELO_MEAN = 1500.0
 ELO_SCALE = 400.0 / math.log(10.0)  # Elo points per natural-log unit of strength
