@@ -183,7 +183,7 @@ def per_agent(played: list[TimedGame]) -> dict[str, dict[str, float]]:
             d["cpu"] += t.cpu
             d["decisions"] += t.decisions
             d["searched"] += t.searched
-            d["simulations"] += getattr(t.agent, "simulations", 0)
+            d["simulations"] += getattr(getattr(t.agent, "agent", t.agent), "simulations", 0)  # a SeatPlayer's bot
     return out
 
 
@@ -197,7 +197,7 @@ def report(played: list[TimedGame], agents: list[str]) -> float | None:
         per_decision = 1000 * d["cpu"] / max(d["decisions"], 1)
         line = (f"  {spec:<10} {d['cpu'] / d['games']:7.2f} CPU-s per game, {per_decision:7.2f} ms per decision "
                 f"({d['decisions'] / d['games']:.1f} a game)")
-        if d["searched"]:
+        if d["searched"] and d["simulations"]:
             line += (f"; {1000 * d['cpu'] / d['searched']:.1f} ms per searched decision "
                      f"({d['searched'] / d['games']:.1f} a game), {1000 * d['cpu'] / d['simulations']:.2f} ms per "
                      f"simulation ({d['simulations'] / d['searched']:.1f} per searched decision)")
