@@ -70,7 +70,7 @@ def record_chunk(cfg: TrainConfig, games: list[int], progress: bool, student: An
         done, info = False, {}
         while not done:
             mask = env.action_masks()
-            action = teacher.act(obs, mask, {"state": inner.aec.game_state})
+            action = teacher.act(obs, mask, inner.agent_info())
             rec.decision(obs, mask, action)
             if student is not None:  # the student's move is played; the teacher's is the label
                 action = int(student.predict(obs, action_masks=mask, deterministic=True)[0])

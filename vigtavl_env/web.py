@@ -20,7 +20,7 @@ from .web_moves import last_decisions, move_entry
 from .web_view import board_view, decision_cells, decision_list, state_view
 
 __all__ = [
-    "IllegalActionError", "agent_info", "agent_names", "apply_action", "board_view", "decision_cells",
+    "IllegalActionError", "agent_info", "agent_names", "apply_action", "board_cells", "board_view", "decision_cells",
     "decision_list", "describe", "engine_of", "interface_state", "last_decisions", "list_presets", "load_map", "move_entry", "parse_map",
     "raw_env", "state_view",
 ]
@@ -30,6 +30,11 @@ def interface_state(env: Any, game: Any) -> Any:
     """The game of a Vigtavl env behind the game interface of ``game`` (``load_game("vigtavl")``;
     no copy), as the match runner records it (``arena.vigtavl_match.record_game``)."""
     return game.wrap(env.game_state, env.max_steps, engine_seed=int(env.game_seed))
+
+
+def board_cells(env: Any) -> int:
+    """The hexes of a Vigtavl env's board (the web app's memory estimate of a live game)."""
+    return env.game_state.gmap.board.n_cells
 
 
 def engine_of(state: Any) -> Any:

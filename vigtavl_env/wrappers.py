@@ -40,7 +40,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .agent import make_named_agent
+from .agent import agent_info, make_named_agent
 from .engine import IllegalActionError
 from .env import ILLEGAL_REWARD, raw_env
 from .observation import OBS_HIGH, OBS_LOW
@@ -126,6 +126,11 @@ class SingleSeatEnv(gymnasium.Env):
     def action_masks(self) -> np.ndarray:
         """Bool mask of the learner's legal actions (all False once the episode is over)."""
         return self.aec.action_mask(self.agent).astype(bool)
+
+    def agent_info(self) -> dict[str, Any]:
+        """The ``info`` a Vigtavl agent deciding for the learner's seat now is handed
+        (:func:`vigtavl_env.agent.agent_info`: the engine state, the legal codes): a teacher acts on it."""
+        return agent_info(self.aec, self.aec.agent_selection)
 
     def game_summary(self, opponents: Sequence[str]) -> dict[str, Any]:
         """The game so far seen from the learner's seat, as training statistics read it

@@ -136,7 +136,7 @@ def live_game_bytes(game: Any) -> int:
     if hasattr(game, "nbytes"):
         return game.nbytes
     agents = [spec for spec, agent in zip(game.seats, game.players) if agent is not None]
-    return live_bytes(game.env.game_state.gmap.board.n_cells, len(game.decisions), agents)
+    return live_bytes(game.web.board_cells(game.env), len(game.decisions), agents)
 
 
 def replay_bytes(hexes: int, frames: int, own_map: bool = True) -> int:
