@@ -163,9 +163,9 @@ def index() -> FileResponse:
 
 @router.get("/api/meta")
 def meta(request: Request, settings: Config) -> dict[str, Any]:
-    models = list(settings.models)
-    return {"maps": request.app.state.maps.listing(), "agents": _agents_menu(models), "models": models,
-            "folders": [str(f) for f in settings.results], "think_ms": settings.think_ms, "games": games_menu()}
+    menus = request.app.state.menus
+    return {"maps": request.app.state.maps.listing(), "agents": menus["agents"], "models": list(settings.models),
+            "folders": [str(f) for f in settings.results], "think_ms": settings.think_ms, "games": menus["games"]}
 
 
 def _agents_menu(models: list[str]) -> list[dict[str, str]]:
@@ -369,6 +369,9 @@ def create_app(results: list[str | Path] = (), models: list[str | Path] = (), ma
     app.state.settings = Settings(results=folders(results, "results"), models=model_paths, think_ms=int(think_ms),
                                   hosts=host_names(host, allow_hosts), limits=limits)
     app.state.models, app.state.maps = ModelGuard(model_paths), MapGuard(maps)
+    # the menus are fixed for the server's life: made once here, the agents' tables loaded, so that
+    # /api/meta does no import while an agent's search holds the interpreter
+    app.state.menus = {"agents": _agents_menu(list(model_paths)), "games": games_menu()}
     app.state.store = Store(limits)
     app.state.pool = ThinkPool(limits.think_workers, limits.think_queue)
     app.state.builders = ThinkPool(limits.build_workers, limits.build_queue, "replay games being rebuilt")
