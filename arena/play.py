@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from agents.generic import GameStopped, Player
 from games import load_game
-from games.interface import GameState
+from games.interface import GameState, json_digest
 
 
 @dataclass
@@ -53,7 +51,7 @@ class GameRecord:
 
 
 def state_digest(state: GameState) -> str:
-    return hashlib.sha256(json.dumps(state.to_dict(), sort_keys=True).encode()).hexdigest()[:24]
+    return json_digest(state.to_dict(), 24)  # arena files since their first: 24 digits
 
 
 Observer = Callable[[GameState, int, int, str], Any]  # (state after, seat, action, its words)

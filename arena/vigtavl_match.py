@@ -189,11 +189,6 @@ class GameJob:
         return json.dumps([self.num_players, self.map, self.max_steps, self.rules], sort_keys=True)
 
 
-def state_digest(state: GameState) -> str:
-    """A short hash of a game's position (``GameState.digest``: Vigtavl's leaves its event log out)."""
-    return state.digest()
-
-
 def make_env(job: GameJob) -> "GameTable":
     """The table ``job``'s games are dealt on (its options checked here: a bad map fails now)."""
     return GameTable(job.num_players, {"map": job.map, "max_steps": job.max_steps, "rules": job.rules})
@@ -272,7 +267,7 @@ def record_game(state: GameState, job: GameJob, agent_seeds: Sequence[int], deci
         map_text=start["map"] if named else None, num_players=state.num_players, rules=start["rules"],
         seats=list(job.seats), agent_seeds=list(agent_seeds), decisions=decisions,
         tokens=[int(t) for t in state.scores()["tokens"]], winners=state.winners() if over else [],
-        n_decisions=len(decisions), truncated=not over, final_digest=state_digest(state),
+        n_decisions=len(decisions), truncated=not over, final_digest=state.digest(),
         seat_decisions=seat_decisions, seat_cpu=[round(c, 6) for c in seat_cpu])
 
 

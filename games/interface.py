@@ -28,6 +28,12 @@ import numpy as np
 from .choices import Choice
 
 
+def json_digest(data: Any, chars: int = 16) -> str:
+    """The first ``chars`` hex digits of the SHA-256 of ``data`` as sorted JSON: how results
+    files fingerprint a position."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:chars]
+
+
 class IllegalAction(ValueError):
     """An action that is not legal now: the state is left unchanged."""
 
@@ -171,7 +177,7 @@ class GameState(ABC):
     def digest(self) -> str:
         """A short hash of the position (results files record the final one, and a replay checks
         it); by default of :meth:`to_dict`."""
-        return hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
+        return json_digest(self.to_dict())
 
     def start_options(self) -> dict[str, Any]:
         """The options of :meth:`Game.new_state` that deal this game again from its start, with

@@ -11,8 +11,6 @@ generator's state (tomorrow's dice) is left out of every seat's view.
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
 import random
 from types import ModuleType
 from typing import Any
@@ -20,10 +18,10 @@ from typing import Any
 import numpy as np
 
 from games.choices import Choice
-from games.interface import Game, GameState, IllegalAction
+from games.interface import Game, GameState, IllegalAction, json_digest
 
 from .choices import asked, normalize, ordered_choices
-from .codec import ActionCodec
+from .board_tools import BoardTools, tools_for
 from .engine import returns as engine_returns
 from .engine.config import RulesConfig
 from .engine.game import apply_action, describe, legal_actions, new_game
@@ -36,7 +34,7 @@ from .engine.tokens import TOKEN_SOURCES, token_sheet
 from .engine.version import ENV_NAME, file_version
 from .env import DEFAULT_MAX_STEPS, PLAYER_COUNTS, SEED_BITS, interrupt_kind
 from .game_steps import GAME_STEPS, EngineGameSteps
-from .observation import ChannelLayout, ObservationEncoder
+from .observation import ChannelLayout
 
 # map: a preset's name, a map's text, "random" or a GameMap; map_name: the name a map's text is
 # given (a results file records both); engine_seed: the engine's own seed, else drawn from seed
@@ -48,7 +46,7 @@ class VigtavlState(GameState):
 
     __slots__ = ("engine", "steps", "max_steps", "_tools", "engine_seed")
 
-    def __init__(self, engine: EngineState, tools: "_Tools", max_steps: int, steps: int = 0,
+    def __init__(self, engine: EngineState, tools: BoardTools, max_steps: int, steps: int = 0,
                  engine_seed: int | None = None) -> None:
         self.engine, self._tools, self.max_steps, self.steps = engine, tools, max_steps, steps
         self.engine_seed = engine_seed  # the seed new_game got (None: unknown, a loaded state)
@@ -194,27 +192,12 @@ def engine_digest(engine: EngineState) -> str:
     the final state's)."""
     d = to_dict(engine)
     d.pop("events", None)
-    return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
+    return json_digest(d)
 
 
 # The events that carry a random outcome: the winds' flip at the setup, a battle's and a breach's
 # dice; the others are decisions' effects.
 CHANCE_EVENTS = frozenset({"setup", "battle", "breach"})
-
-
-class _Tools:
-    """What reads states of one board: the codec, and the encoders per map and round count."""
-
-    def __init__(self, codec: ActionCodec) -> None:
-        self.codec = codec
-        self._encoders: dict[tuple, ObservationEncoder] = {}
-
-    def encoder(self, engine: EngineState) -> ObservationEncoder:
-        key = (engine.gmap, engine.config.rounds_per_phase)
-        enc = self._encoders.get(key)
-        if enc is None:
-            enc = self._encoders[key] = ObservationEncoder(engine.gmap, engine.config.rounds_per_phase)
-        return enc
 
 
 class VigtavlGame(Game):
@@ -226,9 +209,6 @@ class VigtavlGame(Game):
     min_players, max_players, default_players = min(PLAYER_COUNTS), max(PLAYER_COUNTS), 2
     planar_actions = True  # verb * HW + cell over the axial tensor (codec.py)
     default_max_steps = DEFAULT_MAX_STEPS
-
-    def __init__(self) -> None:
-        self._tools: dict[int, _Tools] = {}  # per board size
 
     def option_names(self) -> list[str]:
         return list(OPTIONS)
@@ -291,7 +271,7 @@ class VigtavlGame(Game):
     def wrap(self, engine: EngineState, max_steps: int = DEFAULT_MAX_STEPS, steps: int = 0,
              engine_seed: int | None = None) -> VigtavlState:
         """An engine state behind the interface (no copy); ``engine_seed``: the seed it was dealt with."""
-        return VigtavlState(engine, self._tools_for(engine), max_steps, steps, engine_seed)
+        return VigtavlState(engine, tools_for(engine), max_steps, steps, engine_seed)
 
     def load(self, data: Any) -> VigtavlState:
         d = self.check_version(data)
@@ -301,21 +281,14 @@ class VigtavlGame(Game):
         return self.wrap(from_dict(d.get("state")), max(1, max_steps), steps)
 
     def num_actions(self, state: GameState) -> int:
-        return self._tools_for(_engine(state)).codec.n_actions
+        return tools_for(_engine(state)).codec.n_actions
 
     def observation_shape(self, state: GameState) -> tuple[int, int, int]:
         eng = _engine(state)
-        return tuple(self._tools_for(eng).encoder(eng).shape)
+        return tuple(tools_for(eng).encoder(eng).shape)
 
     def channel_names(self, num_players: int) -> list[str]:
         return ChannelLayout(self.check_players(num_players)).names
-
-    def _tools_for(self, engine: EngineState) -> _Tools:
-        side = engine.gmap.board.side
-        t = self._tools.get(side)
-        if t is None:
-            t = self._tools[side] = _Tools(ActionCodec(engine.gmap.board))
-        return t
 
 
 def _engine(state: GameState) -> EngineState:

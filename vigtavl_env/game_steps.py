@@ -6,7 +6,7 @@ states and codes, and the rest a loop reads of a position, bound to the engine's
   does), each game's dice from its own seed; the event log off (nothing reads it in self-play).
 - The network's inputs: :class:`vigtavl_env.observation.ObservationEncoder`'s planes for the
   player to move, and the environment's action indices (:class:`vigtavl_env.codec.ActionCodec`),
-  one encoder and codec per board.
+  from :mod:`vigtavl_env.board_tools` (the interface's adapter reads the same ones).
 - A position's phase (``PHASE_NAMES``) and each seat's victory tokens.
 
 :data:`GAME_STEPS` is what ``VigtavlGame.search_steps()`` hands the layers above.
@@ -19,12 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from .codec import ActionCodec
+from .board_tools import tools_for
 from .engine import new_game
 from .engine.state import PHASE_NAMES
 from .engine.state import GameState as EngineState
 from .env import SEED_BITS, raw_env
-from .observation import ObservationEncoder
 from .search_steps import EngineSteps
 
 SEED_MASK = (1 << SEED_BITS) - 1
@@ -34,9 +33,6 @@ class EngineGameSteps(EngineSteps):
     """``GameSteps`` over Vigtavl's engine states (module docstring)."""
 
     phase_names = PHASE_NAMES
-
-    def __init__(self) -> None:
-        self._boards: dict[int, tuple[ObservationEncoder, ActionCodec]] = {}
 
     def new_games(self, game: Any, num_players: int, seed: int, **options: Any) -> Callable[[int], EngineState]:
         probe = raw_env(num_players=num_players, seed=seed, **options)
@@ -48,27 +44,20 @@ class EngineGameSteps(EngineSteps):
             return state
         return make
 
-    def tools(self, state: EngineState) -> tuple[ObservationEncoder, ActionCodec]:
-        """The encoder and codec of ``state``'s board (made once per board)."""
-        board = state.gmap.board
-        found = self._boards.get(id(board))
-        if found is None:
-            found = self._boards[id(board)] = (ObservationEncoder(state.gmap, state.config.rounds_per_phase),
-                                               ActionCodec(board))
-        return found
-
     def encode(self, states: Sequence[EngineState]) -> np.ndarray:
-        encoder = self.tools(states[0])[0]
+        first = states[0]
+        encoder = tools_for(first).encoder(first)
         obs = np.empty((len(states),) + encoder.shape, dtype=np.float32)
         for k, s in enumerate(states):
-            self.tools(s)[0].encode_into(s, s.current_player, obs[k])
+            same = s.gmap is first.gmap and s.config.rounds_per_phase == first.config.rounds_per_phase
+            (encoder if same else tools_for(s).encoder(s)).encode_into(s, s.current_player, obs[k])
         return obs
 
     def indices(self, state: EngineState, codes: Sequence[int]) -> np.ndarray:
-        return self.tools(state)[1].legal_indices(codes)
+        return tools_for(state).codec.legal_indices(codes)
 
     def code(self, state: EngineState, index: int) -> int:
-        return self.tools(state)[1].to_engine(int(index))
+        return tools_for(state).codec.to_engine(int(index))
 
     @staticmethod
     def phase(state: EngineState) -> int:
