@@ -642,6 +642,7 @@ def test_at_420_pixels_a_hex_menu_by_the_right_edge_stays_on_the_page(browser, b
         assert page.evaluate("document.documentElement.scrollWidth") <= 420
         page.click("#hex-menu button >> nth=0")  # a ship placed there
         wait_for_person(page)
+        page.wait_for_selector("#layer-pieces .piece.unit circle")  # the board drawn anew (a race under load)
         width = page.evaluate("document.querySelector('#layer-pieces .piece.unit circle').getBoundingClientRect().width")
         assert width >= 13  # a piece an eye and a finger can find (9 pixels across before)
     finally:
