@@ -22,16 +22,11 @@ from typing import Any
 import numpy as np
 import torch as th
 
+from agents.shipped import pretrained_path
 from games.interface import GameState
 
 MODEL_CACHE_SIZE = 8
 PRETRAINED = "pretrained"
-PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
-
-
-def pretrained_path(game: str) -> Path:
-    """Where ``game``'s shipped model is (read when called, so a test may point it elsewhere)."""
-    return PRETRAINED_DIR / game / f"{game}_ppo.zip"
 
 
 def model_path(arg: str, game: str | None = None) -> Path:

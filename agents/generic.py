@@ -8,7 +8,9 @@ other seats' secrets replaced, the dice reseeded) and the legal actions, and ret
   playouts (default 8) of the view and the one with the best mean return for its seat is
   played. It plays on the view, so it never sees what its seat may not.
 - ``ppo:PATH``: a MaskablePPO model trained on the game (:mod:`agents.game_ppo`); ``ppo:pretrained``
-  the game's shipped one, where the table of that game's kinds binds the game (:func:`ppo_kind`).
+  the game's shipped one, where the table of that game's kinds binds the game (:func:`game_bound`).
+- ``ppo-search:PATH[:N]``: that model inside the Gumbel search, N simulations per decision, once
+  nothing is hidden (:mod:`agents.game_ppo_search`); before, the model alone.
 """
 
 from __future__ import annotations
@@ -17,12 +19,14 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from agents.shipped import PPO_SEARCH_SIMULATIONS
 from games.interface import GameState
 
 Player = Callable[[GameState, list[int]], int]
 DEFAULT_ROLLOUTS = 8
 MAX_ROLLOUTS = 1000
 ROLLOUT_DEPTH = 400  # decisions per playout before it is scored as it stands
+
 
 
 class GameStopped(Exception):
@@ -82,18 +86,33 @@ GENERIC_KINDS: dict[str, tuple[str, Callable[[str, int | None], Player]]] = {
     "rollout": ("flat Monte Carlo, N random playouts per action (rollout:N, default 8)",
                 lambda arg, seed: RolloutPlayer(_rollouts(arg), seed)),
     "ppo": ("a MaskablePPO model trained on this game, its most likely action (ppo:PATH, or ppo:pretrained "
-            "for the game's shipped one)", lambda arg, seed: _ppo_player(arg)),
+            "for the game's shipped one)", lambda arg, seed: _ppo_player(arg, seed)),
+    "ppo-search": ("that model inside the Gumbel search, N simulations a decision once nothing is hidden "
+                   "(ppo-search:PATH[:N], ppo-search:pretrained[:N]); before, the model alone",
+                   lambda arg, seed: _ppo_search_player(arg, seed)),
 }
 
 
-def _ppo_player(arg: str, game: str | None = None) -> Player:
+def _ppo_player(arg: str, seed: int | None, game: str | None = None) -> Player:
     from agents.game_ppo import PPOPlayer  # torch and SB3 only when a model plays
     return PPOPlayer(arg, game=game)
 
 
-def ppo_kind(game: str) -> Callable[[str, int | None], Player]:
-    """The ``ppo`` factory of ``game``'s table: ``ppo:pretrained`` is that game's shipped model."""
-    return lambda arg, seed: _ppo_player(arg, game)
+def _ppo_search_player(arg: str, seed: int | None, game: str | None = None) -> Player:
+    from agents.game_ppo_search import PPOSearchPlayer, parse_argument
+    path, simulations = parse_argument(arg)
+    return PPOSearchPlayer(path, simulations, seed=seed, game=game)
+
+
+# the kinds whose ``pretrained`` names the game's shipped model: their factory knows the game
+_GAME_BOUND = {"ppo": _ppo_player, "ppo-search": _ppo_search_player}
+
+
+def game_bound(name: str, game: str) -> Callable[[str, int | None], Player] | None:
+    """The factory of generic kind ``name`` in ``game``'s table, where it reads the game's shipped
+    model (``ppo:pretrained``); None for a kind that needs no game."""
+    factory = _GAME_BOUND.get(name)
+    return None if factory is None else (lambda arg, seed: factory(arg, seed, game))
 
 
 def make_generic(spec: str, seed: int | None = None) -> Player:

@@ -23,7 +23,8 @@ from typing import Any
 
 from games import load_game
 
-from .generic import GENERIC_KINDS, Player, ppo_kind
+from .generic import GENERIC_KINDS, Player, game_bound
+from .shipped import PPO_SEARCH_SIMULATIONS
 
 GROUP = "vigtavl.game_agents"
 MAX_SPEC_CHARS = 300
@@ -83,15 +84,18 @@ class AgentSpec:
         return f"{self.kind}:{self.argument}" if self.argument else self.kind
 
 
-GENERIC_ARGUMENTS = {"rollout": "N", "ppo": "PATH"}  # what follows the ':' of a generic kind
+GENERIC_ARGUMENTS = {"rollout": "N", "ppo": "PATH", "ppo-search": "PATH[:N]"}  # what follows a generic kind's ':'
+MODEL_KINDS = ("ppo", "ppo-search")  # generic kinds whose argument names a model file
 
 
 def _generic(game: str) -> dict[str, AgentKind]:
     """The generic kinds as ``game``'s rows (its ``ppo`` knows the game, for ``ppo:pretrained``)."""
     out = {}
     for name, (description, factory) in GENERIC_KINDS.items():
-        out[name] = AgentKind(name, description, ppo_kind(game) if name == "ppo" else factory,
-                              argument=GENERIC_ARGUMENTS.get(name, ""), model=name == "ppo")
+        out[name] = AgentKind(name, description, game_bound(name, game) or factory,
+                              argument=GENERIC_ARGUMENTS.get(name, ""), model=name in MODEL_KINDS,
+                              **({"budget": "simulations", "default_budget": PPO_SEARCH_SIMULATIONS}
+                                 if name == "ppo-search" else {}))
     return out
 
 

@@ -122,6 +122,12 @@ class GameState(ABC):
             pass
         return copy
 
+    def hidden_information(self) -> bool:
+        """Whether some seat's secret is still hidden from another (Thrones' setup before the
+        reveal). A search that needs a position of full information plays only once this is
+        False; a game of full information never has any."""
+        return False
+
     @abstractmethod
     def is_terminal(self) -> bool:
         """The game ended by its rules."""

@@ -10,6 +10,7 @@ import shutil
 import pytest
 
 import agents.game_ppo as game_ppo
+import agents.shipped as generic
 from agents.kinds import kinds_for, make_player
 from arena.match import run_match
 from games import load_game
@@ -28,7 +29,7 @@ def tiny_pig_model(tmp_path_factory):
 @pytest.fixture
 def shipped(tmp_path, monkeypatch, tiny_pig_model):
     """A shipped folder with pig's model only."""
-    monkeypatch.setattr(game_ppo, "PRETRAINED_DIR", tmp_path)
+    monkeypatch.setattr(generic, "PRETRAINED_DIR", tmp_path)
     (tmp_path / "pig").mkdir()
     shutil.copy(tiny_pig_model, tmp_path / "pig" / "pig_ppo.zip")
     return tmp_path
@@ -60,3 +61,30 @@ def test_vigtavls_pretrained_stays_its_own_and_a_path_stays_a_path(shipped, tiny
     assert make_player("pig", f"ppo:{tiny_pig_model}", 0).model is game_ppo.load_game_model(str(tiny_pig_model))
     with pytest.raises(ValueError, match="does not exist"):
         game_ppo.PPOPlayer("pretrained")  # no game: a file named 'pretrained', which there is not
+
+
+def test_evaluate_takes_another_games_model_and_its_search(shipped, capsys, tmp_path) -> None:
+    out = tmp_path / "eval.json"
+    assert main(["evaluate", "--game", "pig", "--model", "pretrained", "--opponents", "random,rollout:2",
+                 "--games", "4", "--search", "4", "--no-progress", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "ppo-search:pretrained:4 (pig)" in text and "rollout:2" in text
+    import json
+    data = json.loads(out.read_text())
+    assert [o["opponent"] for o in data["opponents"]] == ["random", "rollout:2"]
+    assert all(o["games"] == 4 and 0 <= o["win_rate"] <= 1 for o in data["opponents"])
+
+
+@pytest.mark.parametrize("argv", [
+    ["--opponents", "greedy"],            # not an agent of pig: refused before any game
+    ["--search", "0"], ["--search", "100000"],
+    ["--model", "no/such.zip"],
+    ["--workers", "3"],                   # the arena of another game plays in one process
+])
+def test_evaluate_of_another_game_refuses_bad_input_in_one_line(shipped, capsys, argv) -> None:
+    args = ["evaluate", "--game", "pig", "--model", "pretrained", "--games", "2", "--no-progress"]
+    if "--model" in argv:
+        args = args[:3] + args[5:]  # no --model pretrained
+    assert main(args + argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "Traceback" not in err[0]

@@ -91,17 +91,20 @@ class EvalResult:
 
 def evaluate_game_model(game: str, model: str | Path, opponent: str, games: int, seed: int,
                         num_players: int = 2, make: PlayerFactory | None = None,
-                        sample: bool = False, max_decisions: int = MAX_EVAL_DECISIONS) -> EvalResult:
+                        sample: bool = False, max_decisions: int = MAX_EVAL_DECISIONS,
+                        search: int | None = None) -> EvalResult:
     """``ppo:model`` against ``opponent`` in every other seat, its own seat rotated by game;
-    game ``g`` has seed ``seed + g``; ``sample``: the model draws its actions (seeded). A game
-    past ``max_decisions`` is cut: a deterministic policy can repeat a free move forever where a
-    game's move limit does not count it (Thrones' switches)."""
+    game ``g`` has seed ``seed + g``; ``sample``: the model draws its actions (seeded); ``search``:
+    the model plays as ``ppo-search:model:search`` instead. A game past ``max_decisions`` is cut:
+    a deterministic policy can repeat a free move forever where a game's move limit does not
+    count it (Thrones' switches)."""
     make = make or player_factory(game)
     wins, cut = 0.0, 0
+    own = f"ppo-search:{model}:{search}" if search else f"ppo:{model}"
     for g in range(games):
         seat = g % num_players
-        specs = [f"ppo:{model}" if k == seat else opponent for k in range(num_players)]
-        players = [PPOPlayer(str(model), (seed + g) * AGENT_SEED_STRIDE + k, sample) if k == seat
+        specs = [own if k == seat else opponent for k in range(num_players)]
+        players = [_model_player(game, str(model), (seed + g) * AGENT_SEED_STRIDE + k, sample, search) if k == seat
                    else make(s, (seed + g) * AGENT_SEED_STRIDE + k) for k, s in enumerate(specs)]
         try:
             rec = play_game(game, _capped(players, max_decisions), seed + g, g, specs)
@@ -111,6 +114,13 @@ def evaluate_game_model(game: str, model: str | Path, opponent: str, games: int,
         wins += 1.0 / len(w) if seat in w and len(w) < num_players else 0.0
         cut += rec.truncated
     return EvalResult(opponent, games, wins, cut)
+
+
+def _model_player(game: str, model: str, seed: int, sample: bool, search: int | None) -> Any:
+    if not search:
+        return PPOPlayer(model, seed, sample)
+    from agents.game_ppo_search import PPOSearchPlayer
+    return PPOSearchPlayer(model, search, seed=seed, game=game)
 
 
 def _capped(players: list[Any], cap: int) -> list[Any]:

@@ -565,15 +565,17 @@ def cmd_az_bench(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------ evaluate
+EVALUATE_OPPONENTS = "random,greedy,aggressor,builder"  # Vigtavl's; another game's: its random, greedy, search
 def add_evaluate(sub: Any) -> None:
     p = sub.add_parser("evaluate", help="a trained model against bots: win rates with 95%% intervals",
                        description="Play GAMES games of the model against each opponent (in every other "
                                    "seat, seats rotated, the same seeds for every opponent) and print the "
                                    "model's win rate with a 95% Wilson interval, tokens and game length.")
+    _add_game_name(p)
     p.add_argument("--model", required=True,
-                   help="a model .zip trained on vigtavl_v2 (runs/<run>/best_model.zip), or 'pretrained' "
-                        "for the shipped agent")
-    p.add_argument("--opponents", default="random,greedy,aggressor,builder",
+                   help="a model .zip trained on the game (runs/<run>/best_model.zip), or 'pretrained' "
+                        "for the game's shipped agent")
+    p.add_argument("--opponents", default=EVALUATE_OPPONENTS,
                    help="comma-separated agent specs, each in every other seat, or a lineup such as "
                         "greedy+aggressor filling them in turn (default random,greedy,aggressor,builder)")
     p.add_argument("--games", type=positive_int, default=100, help="games per opponent (default 100)")
@@ -585,8 +587,9 @@ def add_evaluate(sub: Any) -> None:
     p.add_argument("--workers", type=positive_int, default=1, help="parallel worker processes (default 1)")
     p.add_argument("--search", type=int, default=None, metavar="N",
                    help="search on top of the model: the agent ppo-search:MODEL:N, whose N simulations per "
-                        "decision judge the model's favourite actions beside the heuristic's (default: "
-                        "the model alone, ppo:MODEL)")
+                        "decision judge the model's favourite actions beside the heuristic's (another game: "
+                        "the model inside the Gumbel search once nothing is hidden; default: the model "
+                        "alone, ppo:MODEL)")
     p.add_argument("--out", default=None, help="write the table as JSON to this file")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_evaluate)
@@ -595,6 +598,8 @@ def add_evaluate(sub: Any) -> None:
 def cmd_evaluate(args: argparse.Namespace) -> int:
     import json
 
+    if args.game_name != "vigtavl":
+        return _evaluate_game(args)
     from arena.vigtavl_match import parse_agents
     from arena.records import check_out_path, write_file
     from training.evaluate import evaluate_model, evaluation_table, summary
@@ -608,6 +613,55 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
                                          "opponents": summary(results)}, indent=1))
         print(f"wrote {args.out}")
     return 0
+
+
+def _evaluate_game(args: argparse.Namespace) -> int:
+    """``evaluate --game NAME``: the model of another game against each opponent, by the arena."""
+    import json
+
+    from agents.game_ppo import model_path
+    from agents.kinds import AgentSpec
+    from arena.records import check_out_path, write_file
+    from training.game_train import eval_table, evaluate_game_model
+    check_out_path(args.out)
+    _arena_players(args)
+    path = model_path(args.model, args.game_name)
+    if args.search is not None:
+        from agents.game_ppo_search import MAX_SIMULATIONS
+        if not 1 <= args.search <= MAX_SIMULATIONS:
+            raise ValueError(f"--search takes 1-{MAX_SIMULATIONS} simulations per decision, got {args.search}")
+    opponents = [o.strip() for o in args.opponents.split(",")] if args.opponents else []
+    if args.opponents == EVALUATE_OPPONENTS:
+        opponents = [k for k in ("random", "greedy", "search") if k in _kinds(args.game_name)]
+    for o in opponents:
+        AgentSpec.parse(o, args.game_name)  # every spec checked before the first game
+    players = args.players or 2
+    results = []
+    for o in _progress(opponents, args.no_progress, "opponents"):
+        results.append(evaluate_game_model(args.game_name, path, o, args.games, args.seed, players,
+                                           search=args.search))
+    agent = f"ppo-search:{args.model}:{args.search}" if args.search else f"ppo:{args.model}"
+    print(f"{agent} ({args.game_name}), seeds {args.seed}-{args.seed + args.games - 1}\n{eval_table(results)}")
+    if args.out:
+        write_file(args.out, json.dumps({"game": args.game_name, "model": args.model, "seed": args.seed,
+                                         "search": args.search,
+                                         "opponents": [{"opponent": r.opponent, "games": r.games, "wins": r.wins,
+                                                        "win_rate": r.win_rate, "interval": list(r.interval),
+                                                        "cut": r.truncated} for r in results]}, indent=1))
+        print(f"wrote {args.out}")
+    return 0
+
+
+def _kinds(game: str) -> dict[str, Any]:
+    from agents.kinds import kinds_for
+    return kinds_for(game)
+
+
+def _progress(items: list[str], off: bool, what: str) -> Any:
+    if off:
+        return items
+    from tqdm import tqdm
+    return tqdm(items, desc=what, unit="opponent")
 
 
 # ------------------------------------------------------------------ plot

@@ -17,8 +17,10 @@ end (``is_over``, ``returns``, ``scores``), never a game's own fields, so what a
   (:mod:`webapp.sessions`).
 
 The agents are those of the project's table of kinds (:mod:`agents.kinds`: the generic ones and
-a game's own), less those that load a model, through :func:`make_player`. Vigtavl's own board
-and bots stay with :mod:`webapp.sessions`.
+a game's own), through :func:`make_player`. Of those that load a model, only the game's shipped
+one is taken (``ppo:pretrained``, ``ppo-search:pretrained[:N]`` with N at most
+:data:`MAX_WEB_SIMULATIONS`), and only while its file is installed: a path sent by a page is
+never opened. Vigtavl's own board and bots stay with :mod:`webapp.sessions`.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ from concurrent.futures import Future
 from typing import Any
 
 from agents.generic import GENERIC_KINDS, Player
-from agents.kinds import AgentKind, AgentSpec, kinds_for
+from agents.shipped import pretrained_path
+from agents.kinds import MODEL_KINDS, AgentKind, AgentSpec, kinds_for
 from webapp.guards import HUMAN, WebError, clean_name
 from webapp.sessions import GameLock
 from games import game_names, load_game
@@ -44,6 +47,8 @@ SNAPSHOT_EVERY = 32  # a replay keeps the state every this many decisions, and r
 # set above tracemalloc's figures for Thrones: a game 12 KB at its start (the first one made also
 # loads 0.55 MB of tables, kept), 0.4-1.1 KB a decision (greedy vs random, random vs random); a replay 0.4 KB a decision
 GAME_BYTES, DECISION_BYTES = 200_000, 2_000
+MAX_WEB_SIMULATIONS = 16  # ppo-search's simulations a decision at most on a shared server
+SHIPPED = "pretrained"
 
 
 def game_of(name: Any) -> Any:
@@ -67,18 +72,43 @@ def web_kinds(game: str) -> dict[str, AgentKind]:
     return {k: v for k, v in table.items() if not v.model and (k in GENERIC_KINDS or game != DEFAULT_GAME)}
 
 
+def shipped_kinds(game: str) -> dict[str, AgentKind]:
+    """The generic kinds that play ``game``'s shipped model, while that model is installed (none
+    for Vigtavl, whose networks play at ``/api/games``)."""
+    if game == DEFAULT_GAME or not pretrained_path(game).is_file():
+        return {}
+    table = kinds_for(game)
+    return {k: table[k] for k in MODEL_KINDS if k in table and table[k].game is None}
+
+
 def agent_menu(game: str) -> list[dict[str, str]]:
     """The agents a seat of ``game`` may name here, for the page's menu."""
     return [{"spec": HUMAN, "about": "you, clicking on the board"}] + [
-        {"spec": k, "about": v.description} for k, v in web_kinds(game).items()]
+        {"spec": k, "about": v.description} for k, v in web_kinds(game).items()] + [
+        {"spec": f"{k}:{SHIPPED}", "about": f"the shipped {game} network: " + v.description}
+        for k, v in shipped_kinds(game).items()]
+
+
+def _check_shipped(parsed: AgentSpec, spec: str) -> None:
+    """A model kind here names the game's shipped model only (ValueError, one line)."""
+    arg, _, budget = parsed.argument.partition(":")
+    if arg != SHIPPED or (budget and parsed.kind != "ppo-search"):
+        raise ValueError(f"agent {spec[:40]!r}: this server plays only the shipped model here "
+                         f"({parsed.kind}:{SHIPPED})")
+    if budget and not (budget.isdigit() and 1 <= int(budget) <= MAX_WEB_SIMULATIONS):
+        raise ValueError(f"{parsed.kind} searches 1-{MAX_WEB_SIMULATIONS} simulations a decision on this "
+                         f"server, got {spec[:40]!r}")
 
 
 def make_player(game: str, spec: str, seed: int | None = None) -> Player:
     """The player ``spec`` names for ``game``, one of :func:`web_kinds` (``rollout`` at most
-    :data:`MAX_WEB_ROLLOUTS`); a bad spec is a 400 in one line."""
+    :data:`MAX_WEB_ROLLOUTS`) or the shipped model (:func:`shipped_kinds`); a bad spec is a 400
+    in one line."""
     try:
         parsed = AgentSpec.parse(spec, game)
-        if parsed.kind not in web_kinds(game):
+        if parsed.kind in shipped_kinds(game):
+            _check_shipped(parsed, spec)
+        elif parsed.kind not in web_kinds(game):
             own = " (Vigtavl's own bots play at POST /api/games)" if game == DEFAULT_GAME else ""
             raise ValueError(f"agent {spec[:40]!r} does not play {game} here; here it plays "
                              + ", ".join(web_kinds(game)) + own)

@@ -296,6 +296,10 @@ class ThronesState(GameState):
         new._legal = None
         return new
 
+    def hidden_information(self) -> bool:
+        """Each setup is secret until the reveal."""
+        return not self.revealed
+
     def view_for(self, seat: int) -> "ThronesState":
         return views.view_for(self, seat)
 
