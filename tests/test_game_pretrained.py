@@ -88,3 +88,17 @@ def test_evaluate_of_another_game_refuses_bad_input_in_one_line(shipped, capsys,
     assert main(args + argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "Traceback" not in err[0]
+
+
+def test_a_shipped_or_exploiter_model_is_a_training_opponent(shipped, tmp_path, tiny_pig_model) -> None:
+    """The league takes any spec of the game: the shipped network, or an exploiter's model."""
+    sets = ["total_timesteps=64", "eval_every=0", "n_envs=2", "n_steps=32", "batch_size=32", "n_epochs=1",
+            "net.channels=4", "net.blocks=1", "net.hidden=[8]", f"run_dir={tmp_path}", "run_name=league",
+            "checkpoint_minutes=0",
+            f"opponents=[{{name: 'ppo:pretrained', weight: 1}}, {{name: 'ppo:{tiny_pig_model}', weight: 1}}]"]
+    assert main(["train", "--game", "pig", "--no-progress", *[a for s in sets for a in ("--set", s)]]) == 0
+    assert (tmp_path / "league" / "final_model.zip").is_file()
+    sets[-1] = "opponents=[{name: 'ppo:no/such/model.zip', weight: 1}]"
+    sets[sets.index("run_name=league")] = "run_name=bad"
+    assert main(["train", "--game", "pig", "--no-progress", *[a for s in sets for a in ("--set", s)]]) == 2
+    assert not (tmp_path / "bad" / "final_model.zip").exists()
