@@ -77,13 +77,17 @@ class PPOPlayer:
         self.name, self.sample = arg, sample
         self.rng = np.random.default_rng(seed)
 
-    def __call__(self, view: GameState, legal: list[int]) -> int:
-        obs = view.observation(view.current_player())
+    def check_fits(self, obs: np.ndarray, legal: list[int]) -> None:
+        """ValueError in one line for a model trained on another board shape or action count."""
         space, n = self.model.observation_space, int(self.model.action_space.n)
-        mask = np.zeros(n, dtype=bool)
         if obs.shape != space.shape or max(legal) >= n:
             raise ValueError(f"model {self.name[:80]} was trained for boards {space.shape} and {n} actions, "
                              f"not this game's {obs.shape}")
+
+    def __call__(self, view: GameState, legal: list[int]) -> int:
+        obs = view.observation(view.current_player())
+        self.check_fits(obs, legal)
+        mask = np.zeros(int(self.model.action_space.n), dtype=bool)
         mask[legal] = True
         if not self.sample:
             action, _ = self.model.predict(obs[None], action_masks=mask[None], deterministic=True)

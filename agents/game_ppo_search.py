@@ -79,11 +79,11 @@ class PPOSearchPlayer(PPOPlayer):
     def __init__(self, arg: str, simulations: int = DEFAULT_SIMULATIONS, seed: int | None = None,
                  game: str | None = None) -> None:
         super().__init__(arg, seed=seed, game=game)
-        self.simulations = simulations
         self.cfg = SearchConfig(simulations=simulations, considered=CONSIDERED, gumbel_scale=0.0,
                                 leaves_per_round=CONSIDERED)
         self.seed = seed
         self._search: BatchedSearch | None = None
+        self._fits = False  # the model's shapes checked against the game's (once: a player plays one game)
 
     def search_for(self, n_players: int) -> BatchedSearch:
         if self._search is None or self._search.n_players != n_players:
@@ -96,7 +96,7 @@ class PPOSearchPlayer(PPOPlayer):
             return legal[0]
         if view.hidden_information():
             return super().__call__(view, legal)
-        n = int(self.model.action_space.n)
-        if view.observation(view.current_player()).shape != self.model.observation_space.shape or max(legal) >= n:
-            return super().__call__(view, legal)  # its one-line refusal
+        if not self._fits:
+            self.check_fits(view.observation(view.current_player()), legal)
+            self._fits = True
         return int(self.search_for(view.num_players).run([view])[0].action)

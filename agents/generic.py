@@ -28,7 +28,6 @@ MAX_ROLLOUTS = 1000
 ROLLOUT_DEPTH = 400  # decisions per playout before it is scored as it stands
 
 
-
 class GameStopped(Exception):
     """A player ends the game early (a person quits); the runner attaches the record of the game
     so far as ``record`` before it passes the exception on (``arena.vigtavl_match.run_game``)."""

@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 import agents.game_ppo as game_ppo
-import agents.shipped as generic
+import agents.shipped as shipped_files
 from agents.kinds import kinds_for, make_player
 from arena.match import run_match
 from games import load_game
@@ -29,7 +29,7 @@ def tiny_pig_model(tmp_path_factory):
 @pytest.fixture
 def shipped(tmp_path, monkeypatch, tiny_pig_model):
     """A shipped folder with pig's model only."""
-    monkeypatch.setattr(generic, "PRETRAINED_DIR", tmp_path)
+    monkeypatch.setattr(shipped_files, "PRETRAINED_DIR", tmp_path)
     (tmp_path / "pig").mkdir()
     shutil.copy(tiny_pig_model, tmp_path / "pig" / "pig_ppo.zip")
     return tmp_path

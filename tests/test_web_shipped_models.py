@@ -8,12 +8,12 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-import agents.shipped as generic
+import agents.shipped as shipped_files
 from webapp.any_game import MAX_WEB_SIMULATIONS, agent_menu, shipped_kinds
 from webapp.server import create_app
 
 LOCAL = "http://127.0.0.1:8000"
-needs_thrones_model = pytest.mark.skipif(not generic.pretrained_path("thrones").is_file(),
+needs_thrones_model = pytest.mark.skipif(not shipped_files.pretrained_path("thrones").is_file(),
                                          reason="no Thrones network shipped")
 
 
@@ -61,7 +61,7 @@ def test_a_model_file_or_a_search_past_the_bound_is_refused_in_one_line(client, 
 
 
 def test_without_the_installed_file_the_network_is_neither_offered_nor_taken(client, tmp_path, monkeypatch) -> None:
-    monkeypatch.setattr(generic, "PRETRAINED_DIR", tmp_path)
+    monkeypatch.setattr(shipped_files, "PRETRAINED_DIR", tmp_path)
     assert not shipped_kinds("thrones")
     assert not {a["spec"] for a in agent_menu("thrones") if a["spec"].startswith("ppo")}
     r = start(client, ["human", "ppo:pretrained"])

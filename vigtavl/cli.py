@@ -566,6 +566,8 @@ def cmd_az_bench(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ evaluate
 EVALUATE_OPPONENTS = "random,greedy,aggressor,builder"  # Vigtavl's; another game's: its random, greedy, search
+
+
 def add_evaluate(sub: Any) -> None:
     p = sub.add_parser("evaluate", help="a trained model against bots: win rates with 95%% intervals",
                        description="Play GAMES games of the model against each opponent (in every other "
@@ -577,7 +579,8 @@ def add_evaluate(sub: Any) -> None:
                         "for the game's shipped agent")
     p.add_argument("--opponents", default=EVALUATE_OPPONENTS,
                    help="comma-separated agent specs, each in every other seat, or a lineup such as "
-                        "greedy+aggressor filling them in turn (default random,greedy,aggressor,builder)")
+                        "greedy+aggressor filling them in turn (default random,greedy,aggressor,builder; "
+                        "another game: those of random, greedy and search it has)")
     p.add_argument("--games", type=positive_int, default=100, help="games per opponent (default 100)")
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
                    help="players per game (default: the count the model was trained for)")
@@ -619,8 +622,10 @@ def _evaluate_game(args: argparse.Namespace) -> int:
     """``evaluate --game NAME``: the model of another game against each opponent, by the arena."""
     import json
 
+    from tqdm import tqdm
+
     from agents.game_ppo import model_path
-    from agents.kinds import AgentSpec
+    from agents.kinds import AgentSpec, kinds_for
     from arena.records import check_out_path, write_file
     from training.game_train import eval_table, evaluate_game_model
     check_out_path(args.out)
@@ -632,12 +637,12 @@ def _evaluate_game(args: argparse.Namespace) -> int:
             raise ValueError(f"--search takes 1-{MAX_SIMULATIONS} simulations per decision, got {args.search}")
     opponents = [o.strip() for o in args.opponents.split(",")] if args.opponents else []
     if args.opponents == EVALUATE_OPPONENTS:
-        opponents = [k for k in ("random", "greedy", "search") if k in _kinds(args.game_name)]
+        opponents = [k for k in ("random", "greedy", "search") if k in kinds_for(args.game_name)]
     for o in opponents:
         AgentSpec.parse(o, args.game_name)  # every spec checked before the first game
     players = args.players or 2
     results = []
-    for o in _progress(opponents, args.no_progress, "opponents"):
+    for o in tqdm(opponents, desc="opponents", unit="opponent", disable=args.no_progress):
         results.append(evaluate_game_model(args.game_name, path, o, args.games, args.seed, players,
                                            search=args.search))
     agent = f"ppo-search:{args.model}:{args.search}" if args.search else f"ppo:{args.model}"
@@ -650,18 +655,6 @@ def _evaluate_game(args: argparse.Namespace) -> int:
                                                         "cut": r.truncated} for r in results]}, indent=1))
         print(f"wrote {args.out}")
     return 0
-
-
-def _kinds(game: str) -> dict[str, Any]:
-    from agents.kinds import kinds_for
-    return kinds_for(game)
-
-
-def _progress(items: list[str], off: bool, what: str) -> Any:
-    if off:
-        return items
-    from tqdm import tqdm
-    return tqdm(items, desc=what, unit="opponent")
 
 
 # ------------------------------------------------------------------ plot
