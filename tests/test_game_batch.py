@@ -194,3 +194,29 @@ def test_sb3_vecenv_conventions_and_masks() -> None:
     assert ended > 0
     venv.seed(7)
     assert np.array_equal(venv.reset(), first)
+
+
+
+def test_a_model_plays_as_its_sb3_policy_predicts() -> None:
+    """agents.game_ppo's one pass of the actor (no SB3 predict bookkeeping) gives SB3's decisions."""
+    import torch as th
+
+    from agents.game_ppo import PPOPlayer, policy_probs
+
+    game, player = load_game("thrones"), PPOPlayer("pretrained", game="thrones")
+    model, n = player.model, 0
+    for seed in range(3):
+        s, rng = game.new_state(2, seed), np.random.default_rng(seed)
+        while not s.is_over() and n < 150 * (seed + 1):  # setups and moves after the reveal
+            legal, view = s.legal_actions(), s.view_for(s.current_player())
+            obs = view.observation(view.current_player())
+            mask = np.zeros(int(model.action_space.n), dtype=bool)
+            mask[legal] = True
+            expected, _ = model.predict(obs[None], action_masks=mask[None], deterministic=True)
+            assert player(view, legal) == int(expected[0])
+            with th.no_grad():
+                dist = model.policy.get_distribution(th.as_tensor(obs[None]), action_masks=mask[None])
+            np.testing.assert_allclose(policy_probs(model.policy, obs[None], [legal])[0],
+                                       dist.distribution.probs[0].numpy()[legal], atol=1e-5)
+            s.apply_action(int(rng.choice(legal)))
+            n += 1
