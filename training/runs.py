@@ -173,7 +173,7 @@ def open_run(plan: RunPlan, cfg: TrainConfig | Any) -> Run:
     write the resolved config. Refuses a folder another process trains in."""
     run_dir = plan.run_dir
     run_dir.mkdir(parents=True, exist_ok=True)
-    run = Run(run_dir, _lock(run_dir))
+    run = Run(run_dir, lock_run_dir(run_dir))
     try:
         restart = plan.restart
         if plan.checkpoint is None and not restart:
@@ -192,7 +192,7 @@ def open_run(plan: RunPlan, cfg: TrainConfig | Any) -> Run:
     return run
 
 
-def _lock(run_dir: Path) -> IO[Any] | None:
+def lock_run_dir(run_dir: Path) -> IO[Any] | None:
     """Hold ``run_dir/.lock`` (flock: released by the kernel when this process ends, even by
     kill -9). Refuses in one line when another process holds it. None where flock does not exist."""
     try:

@@ -517,6 +517,28 @@ def add_az(sub: Any) -> None:
     b.add_argument("--threads", type=positive_int, default=2, help="torch threads (default 2)")
     b.add_argument("--seed", type=int, default=0, help="game seeds start here (default 0)")
     b.set_defaults(func=cmd_az_bench)
+    i = az.add_parser("improve", help="another game's model improved by search-guided self-play after the reveal",
+                      description="Generations of a game's PPO model (ppo:PATH) playing itself: its policy "
+                                  "draws the moves while a secret is hidden (Thrones' setups), the Gumbel search "
+                                  "with the model plays every move after; the model is fitted to the search's "
+                                  "improved policy and the results. Writes generations/gen_<k>.zip (each plays "
+                                  "as ppo:PATH and ppo-search:PATH), progress.csv and improve_curve.png; "
+                                  "Ctrl-C or SIGTERM keeps the generations saved, --resume goes on.")
+    _add_game_name(i)
+    i.add_argument("--model", default=None, help="the model to start from: a .zip trained on the game, "
+                                                         "or 'pretrained' for its shipped one (default)")
+    i.add_argument("--generations", type=positive_int, required=True, help="generations to reach in all")
+    i.add_argument("--games", type=positive_int, default=None, help="self-play games per generation (default 32)")
+    i.add_argument("--simulations", type=positive_int, default=None, help="simulations per decision (default 16)")
+    i.add_argument("--seed", type=int, default=None, help="seeds the games, the search and the fit (default 0)")
+    i.add_argument("--eval-games", type=int, default=None,
+                   help="games of each new model alone against --eval-opponent (default 20; 0: none)")
+    i.add_argument("--eval-opponent", default=None, help="the game's agent spec to evaluate against (default greedy)")
+    i.add_argument("--out", default=None, help="the run folder, new or empty (default runs/improve-GAME-<time>)")
+    i.add_argument("--resume", default=None, metavar="RUN_DIR",
+                   help="go on with an improve run after its newest generation (its own settings)")
+    i.add_argument("--no-progress", action="store_true", help="no progress bar")
+    i.set_defaults(func=cmd_az_improve)
 
 
 def cmd_az_train(args: argparse.Namespace) -> int:
@@ -547,6 +569,35 @@ def cmd_az_train(args: argparse.Namespace) -> int:
         return e.status
     print(f"run saved in {run_dir} (networks: {run_dir / 'generations'}; TensorBoard: "
           f"tensorboard --logdir {run_dir / 'tb'})")
+    return 0
+
+
+def cmd_az_improve(args: argparse.Namespace) -> int:
+    import time
+
+    from training.search_selfplay import COMMAND, check_generations, improve, resume_run, start_run
+    from training.stopping import TrainingStopped
+    if args.game_name == "vigtavl":
+        raise ValueError("improve is for another game's PPO model (--game thrones); Vigtavl's loop is vigtavl az train")
+    check_generations(args.generations)
+    given = {k: getattr(args, k) for k in ("games", "simulations", "seed", "eval_games", "eval_opponent")
+             if getattr(args, k) is not None}
+    if args.resume is not None:
+        named = [f"--{k.replace('_', '-')}" for k in (*given, *(k for k in ("model", "out") if getattr(args, k)))]
+        if named:
+            raise ValueError(f"--resume goes on with the run's own settings: no {', '.join(named)}")
+        run_dir, settings = resume_run(args.resume)
+        if settings.game != args.game_name:
+            raise ValueError(f"--resume {args.resume[:120]}: a run of {settings.game}, not {args.game_name}")
+    else:
+        out = args.out or f"runs/improve-{args.game_name}-{time.strftime('%Y%m%d-%H%M%S')}"
+        run_dir, settings = start_run(args.game_name, args.model or "pretrained", out, **given)
+    try:
+        improve(run_dir, settings, args.generations, progress=not args.no_progress)
+    except TrainingStopped as e:
+        print(f"{COMMAND}: {e}", file=sys.stderr)
+        return e.status
+    print(f"generations in {run_dir / 'generations'} (curve: {run_dir / 'improve_curve.png'})")
     return 0
 
 
