@@ -107,7 +107,7 @@ def test_a_run_saves_generations_that_play_and_resumes(tmp_path) -> None:
     with (run_dir / S.PROGRESS_FILE).open() as f:
         rows = list(csv.DictReader(f))
     assert [r["generation"] for r in rows] == ["1", "2"]
-    assert float(rows[1]["time/total_timesteps"]) == sum(float(r["selfplay/positions"]) for r in rows)
+    assert float(rows[1]["time/total_timesteps"]) == sum(float(r["selfplay/searched"]) for r in rows)
     assert sorted(p.name for p in (run_dir / "positions").iterdir()) == ["gen_1.npz", "gen_2.npz"]  # window 2
     assert (run_dir / S.CURVE_PNG).is_file()
 

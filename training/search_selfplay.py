@@ -183,7 +183,8 @@ def self_play(model: Any, s: ImproveSettings, generation: int, stop: Any = None,
         for i in live:
             decisions[i] += 1
         done = [i for i in live if states[i].is_over() or decisions[i] >= s.max_decisions]
-        bar.update(len(done))
+        if done:
+            bar.update(len(done))
         live = [i for i in live if i not in done]
     bar.close()
     return _positions(states, rows), {
@@ -294,7 +295,7 @@ def improve(run_dir: Path, s: ImproveSettings, generations: int, progress: bool 
     th.set_num_threads(1)
     k = saved_generations(run_dir)[-1]
     model = load_start(str(generation_path(run_dir, k)), s.game)
-    positions = int(sum(read_column(run_dir, "selfplay/positions")))
+    searched = int(sum(read_column(run_dir, "selfplay/searched")))  # the x axis: positions searched so far
     window = [Positions.load(p) for j in range(max(1, k - s.window + 2), k + 1)
               if (p := run_dir / "positions" / f"gen_{j}.npz").is_file()]
     with RunLifecycle(f"{COMMAND} --game {s.game} --generations {generations}") as life:
@@ -316,8 +317,8 @@ def improve(run_dir: Path, s: ImproveSettings, generations: int, progress: bool 
                     ev = evaluate_game_model(s.game, generation_path(run_dir, k), s.eval_opponent, s.eval_games,
                                              s.seed + EVAL_SEED_OFFSET, states_players(s))
                     row[EVAL_PREFIX + metric_name(s.eval_opponent)] = ev.win_rate
-                positions += int(row["selfplay/positions"])
-                append_progress(run_dir, {"generation": float(k), X_KEY: float(positions), **row})
+                searched += int(row["selfplay/searched"])
+                append_progress(run_dir, {"generation": float(k), X_KEY: float(searched), **row})
             if progress:
                 tqdm.write(f"generation {k}: " + ", ".join(f"{key} {v:.3g}" for key, v in row.items()))
     _plot(run_dir)
