@@ -48,18 +48,24 @@ def model_path(arg: str, game: str | None = None) -> Path:
     return path.resolve()
 
 
-@functools.lru_cache(maxsize=MODEL_CACHE_SIZE)
-def _load(path: str, mtime_ns: int, size: int) -> Any:
-    """One model per file version in this process (the arena makes a player per game)."""
+def load_model_file(path: str | Path) -> Any:
+    """The MaskablePPO saved at ``path``, a fresh copy (one a trainer may change); ValueError in
+    one line for a file that is no model."""
     from sb3_contrib import MaskablePPO
 
     from agents.ppo import one_line
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            model = MaskablePPO.load(path, device="cpu")
+            return MaskablePPO.load(path, device="cpu")
     except Exception as e:
         raise ValueError(f"model {path} cannot be loaded ({one_line(e)})") from None
+
+
+@functools.lru_cache(maxsize=MODEL_CACHE_SIZE)
+def _load(path: str, mtime_ns: int, size: int) -> Any:
+    """One model per file version in this process (the arena makes a player per game)."""
+    model = load_model_file(path)
     model.policy.set_training_mode(False)
     return model
 

@@ -196,7 +196,6 @@ def test_sb3_vecenv_conventions_and_masks() -> None:
     assert np.array_equal(venv.reset(), first)
 
 
-
 def test_a_model_plays_as_its_sb3_policy_predicts() -> None:
     """agents.game_ppo's one pass of the actor (no SB3 predict bookkeeping) gives SB3's decisions."""
     import torch as th

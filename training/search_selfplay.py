@@ -35,7 +35,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import warnings
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -45,9 +44,10 @@ import torch as th
 from torch.nn import functional as F
 from tqdm import tqdm
 
-from agents.game_ppo import MASKED, model_path, policy_logits, policy_probs
+from agents.game_ppo import MASKED, load_model_file, model_path, policy_logits, policy_probs
 from agents.game_ppo_search import CONSIDERED, PolicyEvaluator
 from agents.game_steps import INTERFACE_STEPS
+from agents.kinds import make_player
 from agents.gumbel import BatchedSearch, SearchConfig
 from games.registry import load_game
 from training.files import replacing, save_model, write_text
@@ -126,16 +126,7 @@ class Positions:
 
 def load_start(arg: str, game: str) -> Any:
     """A private copy of the model ``arg`` names (never the players' cached one: it is trained)."""
-    from sb3_contrib import MaskablePPO
-
-    from agents.ppo import one_line
-    path = model_path(arg, game)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return MaskablePPO.load(path, device="cpu")
-    except Exception as e:
-        raise ValueError(f"model {str(path)[:120]} cannot be loaded ({one_line(e)})") from None
+    return load_model_file(model_path(arg, game))
 
 
 def self_play(model: Any, s: ImproveSettings, generation: int, stop: Any = None,
@@ -258,7 +249,7 @@ def start_run(game: str, model: str, out: str | Path, **settings: Any) -> tuple[
     run_dir = check_out_dir(out)
     start = load_start(model, game)
     s = ImproveSettings(game, str(model_path(model, game)), **settings).check()
-    _check_eval_opponent(s)
+    make_player(game, s.eval_opponent, 0)  # an unknown opponent: one line, before any folder
     (run_dir / "generations").mkdir(parents=True, exist_ok=True)
     write_text(run_dir / SETTINGS_FILE, json.dumps(asdict(s), indent=1))
     save_model(start, generation_path(run_dir, 0))
@@ -276,11 +267,6 @@ def resume_run(resume: str | Path) -> tuple[Path, ImproveSettings]:
     except (TypeError, ValueError) as e:
         raise ValueError(f"--resume {str(resume)[:120]}: its {SETTINGS_FILE} is not an improve run's ({e})") from None
     return run_dir, s
-
-
-def _check_eval_opponent(s: ImproveSettings) -> None:
-    from agents.kinds import make_player
-    make_player(s.game, s.eval_opponent, 0)  # an unknown opponent: one line, before any game
 
 
 def check_generations(generations: int) -> None:
@@ -315,7 +301,7 @@ def improve(run_dir: Path, s: ImproveSettings, generations: int, progress: bool 
                 stale.unlink(missing_ok=True)
                 if s.eval_games:
                     ev = evaluate_game_model(s.game, generation_path(run_dir, k), s.eval_opponent, s.eval_games,
-                                             s.seed + EVAL_SEED_OFFSET, states_players(s))
+                                             s.seed + EVAL_SEED_OFFSET, load_game(s.game).check_players(None))
                     row[EVAL_PREFIX + metric_name(s.eval_opponent)] = ev.win_rate
                 searched += int(row["selfplay/searched"])
                 append_progress(run_dir, {"generation": float(k), X_KEY: float(searched), **row})
@@ -323,11 +309,6 @@ def improve(run_dir: Path, s: ImproveSettings, generations: int, progress: bool 
                 tqdm.write(f"generation {k}: " + ", ".join(f"{key} {v:.3g}" for key, v in row.items()))
     _plot(run_dir)
     return run_dir
-
-
-def states_players(s: ImproveSettings) -> int:
-    g = load_game(s.game)
-    return g.new_state(g.check_players(None), 0).num_players
 
 
 def read_column(run_dir: Path, key: str) -> list[float]:
