@@ -86,3 +86,17 @@ def test_a_bad_teacher_is_one_line_before_any_folder(tmp_path, capsys) -> None:
     assert main(["train", "--no-progress", *[a for s in sets for a in ("--set", s)]]) == 2
     err = capsys.readouterr().err
     assert "unknown agent 'nobody'" in err and "Traceback" not in err and not list(tmp_path.iterdir())
+
+
+def test_dagger_in_workers_labels_the_same_games_as_in_one_process() -> None:
+    """A student in spawned workers is a copy loaded from a file: the same moves and labels."""
+    sets = ["game=pig", "policy=mlp", "pretrain.teacher=rollout:4", "pretrain.games=4", "opponents=[random]",
+            "net.channels=8", "net.blocks=1", "net.hidden=[64]"]
+    student = _model("pig")
+    one = record_games(load_config(None, sets), record_chunk, progress=False, student=student, first_game=3)
+    two = record_games(load_config(None, sets + ["pretrain.workers=2"]), record_chunk, progress=False,
+                       student=student, first_game=3)
+    assert set(np.unique(one.games)) == set(np.unique(two.games)) == {3, 4, 5, 6}
+    for g in range(3, 7):
+        assert one.actions[one.games == g].tolist() == two.actions[two.games == g].tolist()
+        assert one.obs[one.games == g].tobytes() == two.obs[two.games == g].tobytes()

@@ -10,7 +10,7 @@ Vigtavl's recorder is :mod:`training.imitation`'s (its league env); any other ga
 :mod:`training.game_imitation`'s (the batch core over the game interface).
 
 1. :func:`record_games`: ``cfg.pretrain.games`` games through the recorder, in ``workers``
-   spawned processes when asked (never for a student: the network is here);
+   spawned processes when asked (a student is saved to a temporary file each worker loads);
 2. :func:`clone`: ``pretrain.epochs`` passes of minibatch Adam updates of the whole policy:
    cross-entropy of the teacher's action under the masked policy plus ``value_weight`` times the
    squared error of the value; every tenth game is held out to report how often the policy's
@@ -24,7 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+import tempfile
 from multiprocessing import get_context
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -112,21 +114,27 @@ def record_games(cfg: TrainConfig, recorder: Recorder, progress: bool = True, st
     teacher's own, or with a ``student`` (a model) the student's, labelled by the teacher."""
     pt = cfg.pretrain
     games = list(range(first_game, first_game + pt.games))
-    if pt.workers <= 1 or student is not None:
+    if pt.workers <= 1:
         return recorder(cfg, games, progress, student)
     chunks = [games[i::pt.workers * 4] for i in range(pt.workers * 4)]
     parts = []
-    with get_context("spawn").Pool(pt.workers) as pool:
-        jobs = pool.imap_unordered(_record_star, [(recorder, cfg, c) for c in chunks if c])
-        for part in tqdm(jobs, total=len(chunks), desc="record teacher", unit="chunk", disable=not progress):
+    desc = "record teacher" if student is None else "label the student's games"
+    with tempfile.TemporaryDirectory() as tmp, get_context("spawn").Pool(pt.workers) as pool:
+        saved = None
+        if student is not None:  # each worker plays a copy of the student, loaded from a file
+            saved = (type(student), str(Path(tmp) / "student.zip"))
+            student.save(saved[1])
+        jobs = pool.imap_unordered(_record_star, [(recorder, cfg, c, saved) for c in chunks if c])
+        for part in tqdm(jobs, total=len(chunks), desc=desc, unit="chunk", disable=not progress):
             parts.append(part)
     return Demonstrations.concat(parts)
 
 
-def _record_star(args: tuple[Recorder, TrainConfig, list[int]]) -> Demonstrations:
+def _record_star(args: tuple[Recorder, TrainConfig, list[int], tuple[type, str] | None]) -> Demonstrations:
     th.set_num_threads(1)
-    recorder, cfg, games = args
-    return recorder(cfg, games, False, None)
+    recorder, cfg, games, saved = args
+    student = None if saved is None else saved[0].load(saved[1], device="cpu")
+    return recorder(cfg, games, False, student)
 
 
 def clone(model: Any, demos: Demonstrations, cfg: TrainConfig, progress: bool = True) -> dict[str, float]:
