@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import os
+import shutil
 import signal
 
 import numpy as np
@@ -40,7 +41,7 @@ def test_the_policy_plays_while_hidden_and_the_search_after(monkeypatch) -> None
     np.testing.assert_allclose(data.policy[targeted].sum(1), 1.0, atol=1e-5)
     assert not data.policy[~legal].any()  # targets only over legal actions
     assert set(np.unique(data.value)) <= {-1.0, 0.0, 1.0}
-    assert stats["selfplay/positions"] == len(data.value) and data.obs.shape[1:] == (43, 9, 9)
+    assert stats["selfplay/positions"] == len(data.value) and data.obs.shape[1:] == (47, 9, 9)
 
 
 def test_value_targets_are_each_players_result() -> None:
@@ -53,7 +54,7 @@ def test_value_targets_are_each_players_result() -> None:
 
         def returns(self):
             return self._returns
-    obs = np.zeros((43, 9, 9), np.float32)
+    obs = np.zeros((47, 9, 9), np.float32)
     rows = [[(obs, [3, 5], None, 0), (obs, [1, 2, 4], np.array([0.2, 0.3, 0.5]), 1)],
             [(obs, [7], None, 1)], [(obs, [8, 9], np.array([0.5, 0.5]), 0)]]
     data = S._positions([Finished([1.0, -1.0]), Finished([-1.0, 1.0]), Finished([0.0, 0.0], False)], rows)
@@ -110,6 +111,18 @@ def test_a_run_saves_generations_that_play_and_resumes(tmp_path) -> None:
     assert float(rows[1]["time/total_timesteps"]) == sum(float(r["selfplay/searched"]) for r in rows)
     assert sorted(p.name for p in (run_dir / "positions").iterdir()) == ["gen_1.npz", "gen_2.npz"]  # window 2
     assert (run_dir / S.CURVE_PNG).is_file()
+
+
+def test_a_generation_saved_without_its_row_is_played_again(tmp_path) -> None:
+    """A stop during a generation's evaluation leaves its model without its progress row."""
+    run_dir, s = S.start_run("thrones", "pretrained", tmp_path / "run", **TINY)
+    S.improve(run_dir, s, 1, progress=False)
+    shutil.copy(S.generation_path(run_dir, 1), S.generation_path(run_dir, 2))  # no row for it
+    assert S.done_generations(run_dir) == 1
+    S.improve(run_dir, s, 2, progress=False)
+    with (run_dir / S.PROGRESS_FILE).open() as f:
+        assert [r["generation"] for r in csv.DictReader(f)] == ["1", "2"]
+    assert S.done_generations(run_dir) == 2
 
 
 def test_a_stop_keeps_the_saved_generations_and_says_how_to_go_on(tmp_path, monkeypatch, capsys) -> None:

@@ -242,6 +242,15 @@ def saved_generations(run_dir: Path) -> list[int]:
     return sorted(int(n) for n in names if n.isdigit())
 
 
+def done_generations(run_dir: Path) -> int:
+    """The newest generation whose model and progress row are both saved: a stop between saving
+    a generation's model and writing its row (its evaluation takes a while) leaves that
+    generation to be played again."""
+    rows = read_column(run_dir, "generation")
+    last_row = int(rows[-1]) if rows else 0
+    return max(g for g in saved_generations(run_dir) if g <= last_row)
+
+
 def start_run(game: str, model: str, out: str | Path, **settings: Any) -> tuple[Path, ImproveSettings]:
     """A new run folder with ``improve.json`` and ``gen_0`` (the start); one line for bad input."""
     from training.exploit import check_out_dir
@@ -279,15 +288,15 @@ def improve(run_dir: Path, s: ImproveSettings, generations: int, progress: bool 
     check_generations(generations)
     from training.game_train import evaluate_game_model
     th.set_num_threads(1)
-    k = saved_generations(run_dir)[-1]
+    k = done_generations(run_dir)
     model = load_start(str(generation_path(run_dir, k)), s.game)
     searched = int(sum(read_column(run_dir, "selfplay/searched")))  # the x axis: positions searched so far
     window = [Positions.load(p) for j in range(max(1, k - s.window + 2), k + 1)
               if (p := run_dir / "positions" / f"gen_{j}.npz").is_file()]
     with RunLifecycle(f"{COMMAND} --game {s.game} --generations {generations}") as life:
         life.run = Run(run_dir, lock_run_dir(run_dir))  # one process per folder; named in the stop's line
-        life.on_stop(lambda: f"after generation {saved_generations(run_dir)[-1]} (its model: "
-                             f"{generation_path(run_dir, saved_generations(run_dir)[-1])})")
+        life.on_stop(lambda: f"after generation {done_generations(run_dir)} (its model: "
+                             f"{generation_path(run_dir, done_generations(run_dir))})")
         while k < generations:
             with life.setting_up():  # a stop drops this generation: the saved ones stand
                 data, row = self_play(model, s, k + 1, life.stop.check, progress)
