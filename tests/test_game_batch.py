@@ -24,7 +24,7 @@ def _random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
     return np.array([rng.choice(np.flatnonzero(m)) for m in masks])
 
 
-@pytest.mark.parametrize("game,shape,actions", [("pig", (6, 1, 4), 4), ("thrones", (43, 9, 9), 1948)])
+@pytest.mark.parametrize("game,shape,actions", [("pig", (6, 1, 4), 4), ("thrones", (47, 9, 9), 1948)])
 def test_shapes_and_masks_are_the_learners(game: str, shape: tuple, actions: int) -> None:
     batch = GameBatch(game, num_envs=3, seed=1, make_player=make_generic)
     obs, masks = batch.reset()

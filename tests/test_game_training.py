@@ -97,7 +97,7 @@ def test_thrones_trains_the_convolutional_policy_too(tmp_path) -> None:
 
 
 def test_the_grid_trunk_takes_any_board() -> None:
-    for shape in [(6, 1, 4), (43, 9, 9)]:
+    for shape in [(6, 1, 4), (47, 9, 9)]:
         fe = GridConvExtractor(spaces.Box(-1, 1, shape, dtype=np.float32), channels=4, blocks=2)
         assert fe(th.zeros(3, *shape)).shape == (3, 4 * shape[1] * shape[2])
     cls, kwargs = policy_spec("cnn", 8, 1, [16], board="grid")  # Thrones' head (tests/test_training.py)

@@ -38,7 +38,7 @@ def test_gymnasium_make_thrones_passes_the_env_checker():
     assert isinstance(e.unwrapped, GameSingleSeatEnv) and e.unwrapped.game.name == "thrones"
     check_env(e.unwrapped, skip_render_check=True)
     obs, info = e.reset(seed=3)
-    assert obs.shape == (43, 9, 9) and info["action_mask"].any() and info["revealed"] is False
+    assert obs.shape == (47, 9, 9) and info["action_mask"].any() and info["revealed"] is False
 
 
 def test_pettingzoo_make_thrones_passes_the_api_tests():

@@ -129,7 +129,7 @@ def test_observation_shape_flip_and_render():
     st, _ = play_some(4, 200)
     assert st.revealed
     o0, o1 = st.observation(0), st.observation(1)
-    assert o0.shape == G.observation_shape(st) == (43, 9, 9) and o0.dtype == np.float32
+    assert o0.shape == G.observation_shape(st) == (47, 9, 9) and o0.dtype == np.float32
     assert np.array_equal(o0[:5], o1[:5, ::-1, ::-1])  # the same tiles, half a turn round
     assert np.array_equal(o0[7:17], o1[17:27, ::-1, ::-1])  # own pieces are the other's enemies
     img = st.render("rgb_array")

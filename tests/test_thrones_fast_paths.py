@@ -11,7 +11,7 @@ import random
 import numpy as np
 import pytest
 
-from games.thrones import rules, setup, turn, views
+from games.thrones import codec, rules, setup, turn, views
 from games.thrones.config import DRAGON, FORTRESS, THRONE, UNKNOWN
 from games.thrones.game import ThronesGame
 
@@ -95,7 +95,46 @@ def plain_observation(st, seat: int) -> np.ndarray:
               views.reserve(st, 1 - seat) / dragons if st.revealed else 0.0, st.step[seat] / st.steps)
     for i, v in enumerate(values):
         obs[31 + i, :] = float(v)
+    if st.revealed and not st.is_over():
+        for side, ch in ((seat, views.STRIKE_CH), (1 - seat, views.STRIKE_CH + 2)):
+            for src, cell, chance in plain_strikes(st, side):
+                for k, c in ((ch, src), (ch + 1, cell)):
+                    obs[k, b.rel(seat, c)] = max(obs[k, b.rel(seat, c)], chance)
     return obs.reshape(views.N_CHANNELS, b.h, b.w)
+
+
+def plain_strikes(st, side: int) -> set[tuple[int, int, float]]:
+    """The strike planes' definition, by the legal actions: a turn of ``side``'s starts now;
+    every piece it may select, and the cells it may then attack or fire at (absolute)."""
+    s = st.clone()
+    s.turn, s.first_turn = side, False
+    s.reset_turn()
+    n, odds, out = s.board.n, s.cfg.check_odds / 100, set()
+    for code in s.legal_actions():
+        if codec.decode(code, n).verb != codec.SELECT:
+            continue
+        t = s.clone()
+        t.apply_action(code)
+        p = t.actor
+        for c2 in t.legal_actions():
+            a = codec.decode(c2, n)
+            kind = {codec.ATTACK: rules.KIND_ATTACK, codec.FIRE: rules.KIND_FIRE}.get(a.verb)
+            if kind is not None:
+                cell = s.board.rel(side, a.cell)
+                out.add((s.ppos[p], cell, odds if rules.check_needed(t, kind, p, cell) else 1.0))
+    return out
+
+
+def test_the_strike_planes_are_the_strikes_a_turn_may_make():
+    checked = 0
+    for st in states(range(16, 19), every=7):
+        if not st.revealed or st.is_over():
+            continue
+        for side in (0, 1):
+            got = set(views.strikes(st, side))
+            assert got == plain_strikes(st, side)
+            checked += len(got)
+    assert checked > 200
 
 
 @pytest.mark.parametrize("seeds", [range(12, 14), range(14, 16)])

@@ -1,7 +1,7 @@
 """What a seat may see of a Thrones state: the observation tensor, the public view, the agent's
 copy (``view_for``) and pictures. Before the reveal nothing of the other seat's setup is shown.
 
-Observation: float32 ``(43, H, W)`` in the seat's own frame (its home at the bottom; seat 1's
+Observation: float32 ``(47, H, W)`` in the seat's own frame (its home at the bottom; seat 1's
 board turned half a turn). Channels, in ``CHANNELS`` order:
   0-4 tile plains/forest/mountain/water/fortress, 5 unknown (not laid, or the opponent's before
   the reveal), 6 breached fortress, 7-16 own pieces by type (ranger ... throne), 17-26 the
@@ -9,7 +9,12 @@ board turned half a turn). Channels, in ``CHANNELS`` order:
   30 own home rows; planes of one value: 31 this seat decides now, 32 revealed, 33 first turn,
   34 moved, 35 switched, 36 favor spent this turn, 37 a check is asked, 38-39 own / opponent's
   favors (/ favor_max), 40-41 own / opponent's Dragons in reserve (/ Dragons; the opponent's 0
-  before the reveal), 42 own setup progress (decisions made / setup decisions).
+  before the reveal), 42 own setup progress (decisions made / setup decisions); the strikes
+  (attacks and shots) each side could make on a turn of its own, as their best chance of success
+  (1, or ``check_odds`` in 100 when a survival check is made; 0 before the reveal): 43 own pieces
+  that could strike, 44 opponent's pieces within those strikes, 45 opponent's pieces that could
+  strike, 46 own pieces within those. Strikes reach along lines (shots, the Dragon's flight) that
+  a small convolution sees badly; these planes are what the rules already know, no lookahead.
 
 ``view_for(seat)`` before the reveal wipes the other seat's setup: its tiles, middle-row picks
 and pieces become unknown, its setup decisions in ``history`` become -1, and its setup counts as
@@ -21,22 +26,27 @@ tells the true coin's future flips, before or after the reveal.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .config import DRAGON, FORTRESS, PIECE_NAMES, TILE_NAMES, UNKNOWN
+from . import rules
+from .config import DRAGON, FIRING_RANGE, FORTRESS, ODDS_LIMIT, PIECE_NAMES, TILE_NAMES, UNKNOWN
 
 if TYPE_CHECKING:
+    from .board import Board
     from .state import ThronesState
 
 CHANNELS = (TILE_NAMES + ("unknown", "breached") + tuple(f"own {p}" for p in PIECE_NAMES)
             + tuple(f"opponent {p}" for p in PIECE_NAMES)
             + ("actor", "guarded", "deceive from", "own home", "to decide", "revealed", "first turn",
                "moved", "switched", "favor spent", "check asked", "own favors", "opponent favors",
-               "own reserve", "opponent reserve", "setup progress"))
+               "own reserve", "opponent reserve", "setup progress",
+               "own strikers", "opponent struck", "opponent strikers", "own struck"))
 N_CHANNELS = len(CHANNELS)
 UNKNOWN_CH, BREACHED_CH, OWN_CH, OPP_CH, ACTOR_CH = 5, 6, 7, 17, 27
+STRIKE_CH = 43  # 43-46: own strikers, the opponent's pieces struck, the opponent's strikers, own struck
 
 
 def tile_seen(st: "ThronesState", seat: int | None, cell: int) -> int:
@@ -150,7 +160,53 @@ def observation(st: "ThronesState", seat: int) -> np.ndarray:
             _VALUE_PLANES.clear()
         block = _VALUE_PLANES[values] = np.repeat(np.array(values, dtype=np.float32)[:, None], n, axis=1)
     obs[31:31 + len(values)] = block
+    if st.revealed and not st.is_over():
+        flat = obs.ravel()
+        for side, striker_ch in ((seat, STRIKE_CH), (1 - seat, STRIKE_CH + 2)):
+            for src, cell, chance in strikes(st, side):
+                for ch, c in ((striker_ch, src), (striker_ch + 1, cell)):
+                    i = ch * n + last + sign * c
+                    if chance > flat[i]:
+                        flat[i] = chance
     return obs.reshape(N_CHANNELS, b.h, b.w)
+
+
+@cache
+def reach_masks(board: "Board") -> tuple[tuple[int, ...], dict[int, tuple[int, ...]]]:
+    """Bit masks per cell: the cells next to it, and those at exactly r cells down one of its rays."""
+    near = tuple(sum(1 << c for c in board.adj[a]) for a in range(board.n))
+    ring = {r: tuple(sum(1 << ray[r - 1] for ray in board.rays[a] if len(ray) >= r) for a in range(board.n))
+            for r in set(FIRING_RANGE.values())}
+    return near, ring
+
+
+def strikes(st: "ThronesState", seat: int) -> list[tuple[int, int, float]]:
+    """(striker's cell, target's cell, chance of success) of every attack and shot ``seat``'s
+    pieces could make at the start of a turn of its own in this position (absolute cells; the
+    rules' own target lists; ``st`` is left as it was)."""
+    saved = st.first_turn, st.moved, st.switched
+    st.first_turn = st.moved = st.switched = False  # as at a turn's start: may_strike
+    odds = st.cfg.check_odds / ODDS_LIMIT
+    out = []
+    near, ring = reach_masks(st.board)
+    foes = 0
+    for q in st.pieces_of(1 - seat):
+        if st.ppos[q] >= 0:
+            foes |= 1 << st.ppos[q]
+    try:
+        for p in st.pieces_of(seat):
+            src, t = st.ppos[p], st.ptype[p]
+            if src < 0:
+                continue
+            rng = FIRING_RANGE.get(t)  # a quick pass first: an enemy next to it, or at its range
+            if t != DRAGON and not near[src] & foes and not (rng and ring[rng][src] & foes):
+                continue
+            for kind, cells in ((rules.KIND_ATTACK, rules.attack_targets(st, p)),
+                                (rules.KIND_FIRE, rules.fire_targets(st, p))):
+                out += [(src, c, odds if rules.check_needed(st, kind, p, c) else 1.0) for c in cells]
+    finally:
+        st.first_turn, st.moved, st.switched = saved
+    return out
 
 
 def cell_view(st: "ThronesState", seat: int | None, cell: int) -> dict[str, Any]:
