@@ -45,8 +45,8 @@ def strike_odds(st: ThronesState) -> float:
 
 @dataclass(frozen=True)
 class Geometry:
-    """A board's tables for the evaluation: kings' distances (a Throne's steps), and as bit masks
-    the cells next to each cell and those at exactly r cells down one of its rays."""
+    """A board's tables for the evaluation: kings' distances (a Throne's steps), and the board's
+    bit masks of the cells next to each cell and those exactly r cells down one of its rays."""
 
     dist: tuple[tuple[int, ...], ...]
     near: tuple[int, ...]
@@ -58,10 +58,7 @@ def geometry(width: int, home_height: int) -> Geometry:
     b = board_for(width, home_height)
     dist = tuple(tuple(max(abs(a % width - c % width), abs(a // width - c // width)) for c in range(b.n))
                  for a in range(b.n))
-    near = tuple(sum(1 << c for c in b.adj[a]) for a in range(b.n))
-    ring = {r: tuple(sum(1 << ray[r - 1] for ray in b.rays[a] if len(ray) >= r) for a in range(b.n))
-            for r in set(FIRING_RANGE.values())}
-    return Geometry(dist, near, ring)
+    return Geometry(dist, b.near_mask, b.ring_mask)
 
 
 @lru_cache(maxsize=64)

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from .config import FIRING_RANGE
+
 DIRS = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 STRAIGHT = (1, 3, 4, 6)
 
@@ -55,6 +57,11 @@ class Board:
         # each home's rows in its reading order, and the edge cells (the setup's masks ask often)
         self.rows = tuple(tuple(h[i:i + self.w] for i in range(0, len(h), self.w)) for h in self.home)
         self.edge = tuple(self.on_edge(c) for c in range(self.n))
+        # bit masks for "is an enemy within reach" tests: the cells next to each cell, and the
+        # cells exactly r down one of its rays (r a firing range)
+        self.near_mask = tuple(sum(1 << a for a in self.adj[c]) for c in range(self.n))
+        self.ring_mask = {r: tuple(sum(1 << ray[r - 1] for ray in self.rays[c] if len(ray) >= r)
+                                   for c in range(self.n)) for r in set(FIRING_RANGE.values())}
 
     def rel(self, seat: int, cell: int) -> int:
         """A cell in ``seat``'s frame from the absolute one (and back: the map is its own inverse)."""

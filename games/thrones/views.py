@@ -26,7 +26,6 @@ tells the true coin's future flips, before or after the reveal.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -35,7 +34,6 @@ from . import rules
 from .config import DRAGON, FIRING_RANGE, FORTRESS, ODDS_LIMIT, PIECE_NAMES, TILE_NAMES, UNKNOWN
 
 if TYPE_CHECKING:
-    from .board import Board
     from .state import ThronesState
 
 CHANNELS = (TILE_NAMES + ("unknown", "breached") + tuple(f"own {p}" for p in PIECE_NAMES)
@@ -171,15 +169,6 @@ def observation(st: "ThronesState", seat: int) -> np.ndarray:
     return obs.reshape(N_CHANNELS, b.h, b.w)
 
 
-@cache
-def reach_masks(board: "Board") -> tuple[tuple[int, ...], dict[int, tuple[int, ...]]]:
-    """Bit masks per cell: the cells next to it, and those at exactly r cells down one of its rays."""
-    near = tuple(sum(1 << c for c in board.adj[a]) for a in range(board.n))
-    ring = {r: tuple(sum(1 << ray[r - 1] for ray in board.rays[a] if len(ray) >= r) for a in range(board.n))
-            for r in set(FIRING_RANGE.values())}
-    return near, ring
-
-
 def strikes(st: "ThronesState", seat: int) -> list[tuple[int, int, float]]:
     """(striker's cell, target's cell, chance of success) of every attack and shot ``seat``'s
     pieces could make at the start of a turn of its own in this position (absolute cells; the
@@ -188,7 +177,7 @@ def strikes(st: "ThronesState", seat: int) -> list[tuple[int, int, float]]:
     st.first_turn = st.moved = st.switched = False  # as at a turn's start: may_strike
     odds = st.cfg.check_odds / ODDS_LIMIT
     out = []
-    near, ring = reach_masks(st.board)
+    near, ring = st.board.near_mask, st.board.ring_mask
     foes = 0
     for q in st.pieces_of(1 - seat):
         if st.ppos[q] >= 0:
