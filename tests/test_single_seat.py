@@ -1,6 +1,6 @@
 """One seat of any game as a gymnasium env (games/single_seat.py), and Thrones' registered ids
-(games/thrones/env.py): gymnasium.make("Thrones-v0") with gymnasium's checker, PettingZoo's
-api_test and parallel_api_test through pettingzoo.make("...", "vigtavl/thrones-v0")."""
+(games/thrones/env.py): gymnasium.make("Thrones-v1") with gymnasium's checker, PettingZoo's
+api_test and parallel_api_test through pettingzoo.make("...", "vigtavl/thrones-v1")."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def play_out(env: GameSingleSeatEnv, seed: int) -> tuple[float, bool, bool, int]
 
 
 def test_the_ids_are_spelled_from_one_version():
-    assert (GYMNASIUM_ID, PETTINGZOO_ID) == ("Thrones-v0", "vigtavl/thrones-v0")
+    assert (GYMNASIUM_ID, PETTINGZOO_ID) == ("Thrones-v1", "vigtavl/thrones-v1")
 
 
 def test_gymnasium_make_thrones_passes_the_env_checker():

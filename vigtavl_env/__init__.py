@@ -55,7 +55,7 @@ def _register() -> None:
                            vector_entry_point="vigtavl_env.gym_vector:VigtavlGymVectorEnv")
     if PETTINGZOO_ID not in aec_registry:
         register("aec", PETTINGZOO_ID, entry_point="vigtavl_env.env:env")
-    from games.thrones.env import register_ids  # the second game's ids: Thrones-v0, vigtavl/thrones-v0
+    from games.thrones.env import register_ids  # the second game's ids: Thrones-v1, vigtavl/thrones-v1
     register_ids()
 
 

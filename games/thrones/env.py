@@ -2,9 +2,9 @@
 ``parallel_env()`` (the generic AEC env of :mod:`games.aec` for ``"thrones"``), and the
 registered ids, spelled from one version as Vigtavl's are (``vigtavl_env.engine.version``):
 
-    gymnasium.make("Thrones-v0", seat=0, opponent="random")   # games.single_seat.GameSingleSeatEnv
-    pettingzoo.make("aec", "vigtavl/thrones-v0", seed=7)      # env(), PettingZoo's wrappers on
-    pettingzoo.make("parallel", "vigtavl/thrones-v0")         # parallel_env()
+    gymnasium.make("Thrones-v1", seat=0, opponent="random")   # games.single_seat.GameSingleSeatEnv
+    pettingzoo.make("aec", "vigtavl/thrones-v1", seed=7)      # env(), PettingZoo's wrappers on
+    pettingzoo.make("parallel", "vigtavl/thrones-v1")         # parallel_env()
 
 Importing this module (or ``vigtavl_env``) registers them. The engine itself imports no RL
 library: only this module does.
@@ -19,7 +19,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from games.aec import GameAEC, game_env, raw_game_env
 
 #: the environment's version (its spaces and ids); a change of actions or observation bumps it
-ENV_VERSION = 0
+ENV_VERSION = 1  # 1: the strike planes, observation channels 43-46
 GYMNASIUM_ID = f"Thrones-v{ENV_VERSION}"
 PETTINGZOO_ID = f"vigtavl/thrones-v{ENV_VERSION}"
 GAME = "thrones"
