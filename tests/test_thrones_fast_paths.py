@@ -131,7 +131,8 @@ def test_the_strike_planes_are_the_strikes_a_turn_may_make():
         if not st.revealed or st.is_over():
             continue
         for side in (0, 1):
-            got = set(views.strikes(st, side))
+            odds = st.cfg.check_odds / 100
+            got = {(st.ppos[p], c, odds if checked else 1.0) for p, _, c, checked in rules.strikes(st, side)}
             assert got == plain_strikes(st, side)
             checked += len(got)
     assert checked > 200

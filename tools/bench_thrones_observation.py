@@ -3,7 +3,7 @@
     python -m tools.bench_thrones_observation --games 5
 
 Plays ``--games`` seeded random games and times, at every decision after the reveal, the whole
-observation of the seat to move and the two sides' strike lists (``games.thrones.views.strikes``,
+observation of the seat to move and the two sides' strike lists (``games.thrones.rules.strikes``,
 channels 43-46). Prints microseconds of wall time per position.
 """
 
@@ -14,7 +14,7 @@ import random
 import time
 
 from games import load_game
-from games.thrones import views
+from games.thrones import rules
 
 
 def games_arg(text: str) -> int:
@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
                 t0 = time.perf_counter()
                 st.observation(st.current_player())
                 t1 = time.perf_counter()
-                views.strikes(st, 0), views.strikes(st, 1)
+                rules.strikes(st, 0), rules.strikes(st, 1)
                 obs_s, strike_s, n = obs_s + t1 - t0, strike_s + time.perf_counter() - t1, n + 1
             st.apply_action(rng.choice(st.legal_actions()))
     print(f"{n} positions after the reveal: observation {obs_s / n * 1e6:.1f} us, "

@@ -22,9 +22,9 @@ Observations are stored as float16 and masks as packed bits (:class:`Demonstrati
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
-import tempfile
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any

@@ -1,8 +1,7 @@
 """The Thrones bots' evaluation of a position after the reveal: material, the strikes each side
 has next turn (with their survival-check odds), the Thrones' safety and the march on the enemy.
 
-A strike is an attack or a shot the engine would allow (``rules.attack_targets``,
-``rules.fire_targets``); its odds come from ``rules.check_needed`` and ``check_odds``; a strike
+A strike is an attack or a shot the engine would allow (``rules.strikes``); its odds come from ``rules.check_needed`` and ``check_odds``; a strike
 on an unbreached Fortress only breaches it (a Throne's attack breaches and removes at once).
 The side to move next gets its best strike's expected gain at full weight; the other side's
 strikes count less, since the mover can answer them first. Values are in pieces' worth, from the
@@ -15,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from games.thrones import rules as R
-from games.thrones.config import (CATAPULT, CROSSBOWMAN, DRAGON, ELEPHANT, FIRING_RANGE, FORTRESS, LANCER,
+from games.thrones.config import (CATAPULT, CROSSBOWMAN, DRAGON, ELEPHANT, FORTRESS, LANCER,
                                   ODDS_LIMIT, RANGER, SPEARMAN, THRONE, TREBUCHET, WARHORSE)
 from games.thrones.board import board_for
 from games.thrones.state import REMOVED, ThronesState
@@ -43,22 +42,12 @@ def strike_odds(st: ThronesState) -> float:
     return st.cfg.check_odds / ODDS_LIMIT
 
 
-@dataclass(frozen=True)
-class Geometry:
-    """A board's tables for the evaluation: kings' distances (a Throne's steps), and the board's
-    bit masks of the cells next to each cell and those exactly r cells down one of its rays."""
-
-    dist: tuple[tuple[int, ...], ...]
-    near: tuple[int, ...]
-    ring: dict[int, tuple[int, ...]]
-
-
 @cache
-def geometry(width: int, home_height: int) -> Geometry:
-    b = board_for(width, home_height)
-    dist = tuple(tuple(max(abs(a % width - c % width), abs(a // width - c // width)) for c in range(b.n))
-                 for a in range(b.n))
-    return Geometry(dist, b.near_mask, b.ring_mask)
+def kings_distances(width: int, home_height: int) -> tuple[tuple[int, ...], ...]:
+    """Cell to cell, the steps of a king (a Throne's steps) on a board of this size."""
+    n = width * (2 * home_height + 1)
+    return tuple(tuple(max(abs(a % width - c % width), abs(a // width - c // width)) for c in range(n))
+                 for a in range(n))
 
 
 @lru_cache(maxsize=64)
@@ -67,45 +56,21 @@ def home_fortresses(tiles: tuple[int, ...], width: int, home_height: int, seat: 
     return tuple(c for c in board_for(width, home_height).home[seat] if tiles[c] == FORTRESS)
 
 
-def in_reach(st: ThronesState, geo: Geometry, p: int, foes: int, near: int) -> bool:
-    """Whether an enemy stands where piece ``p`` could strike at all (next to it, or at its
-    firing range; a Dragon always looks): a quick pass before the rules are asked. ``foes``
-    and ``near`` are bit masks of the enemy's cells and of the cells next to them."""
-    pos, t = st.ppos[p], st.ptype[p]
-    if t == DRAGON or near >> pos & 1:
-        return True
-    rng = FIRING_RANGE.get(t)
-    return rng is not None and bool(geo.ring[rng][pos] & foes)
-
-
 def strikes(st: ThronesState, seat: int) -> list[tuple[float, float]]:
     """(gain if it succeeds, chance it succeeds) of every strike ``seat`` could make on a turn
     of its own in this position, less the attacker's loss when a failed attack removes it."""
-    geo = geometry(st.board.w, st.board.hh)
-    foes = near = 0
-    for q in st.pieces_of(1 - seat):
-        if st.ppos[q] >= 0:
-            foes |= 1 << st.ppos[q]
-            near |= geo.near[st.ppos[q]]
-    saved = st.first_turn, st.moved, st.switched
-    st.first_turn = st.moved = st.switched = False
     odds = strike_odds(st)
     out = []
-    for p in st.pieces_of(seat):
-        if st.ppos[p] < 0 or not in_reach(st, geo, p, foes, near):
+    for p, kind, c, checked in R.strikes(st, seat):
+        q = st.occ[c]
+        gain = PIECE_VALUE[st.ptype[q]]
+        if st.tile[c] == FORTRESS and not st.breached[c] and not (kind == R.KIND_ATTACK and st.ptype[p] == THRONE):
+            gain *= THRONE_BREACH_SHARE if st.ptype[q] == THRONE else PIECE_BREACH_SHARE
+        if not checked:
+            out.append((gain, 1.0))
             continue
-        for kind, cells in ((R.KIND_ATTACK, R.attack_targets(st, p)), (R.KIND_FIRE, R.fire_targets(st, p))):
-            for c in cells:
-                q = st.occ[c]
-                gain = PIECE_VALUE[st.ptype[q]]
-                if st.tile[c] == FORTRESS and not st.breached[c] and not (kind == R.KIND_ATTACK and st.ptype[p] == THRONE):
-                    gain *= THRONE_BREACH_SHARE if st.ptype[q] == THRONE else PIECE_BREACH_SHARE
-                if not R.check_needed(st, kind, p, c):
-                    out.append((gain, 1.0))
-                    continue
-                risk = PIECE_VALUE[st.ptype[p]] if kind == R.KIND_ATTACK and st.ptype[p] != THRONE else 0.0
-                out.append((gain - risk * (1 - odds) / odds, odds))
-    st.first_turn, st.moved, st.switched = saved
+        risk = PIECE_VALUE[st.ptype[p]] if kind == R.KIND_ATTACK and st.ptype[p] != THRONE else 0.0
+        out.append((gain - risk * (1 - odds) / odds, odds))
     return out
 
 
@@ -145,7 +110,7 @@ def army(st: ThronesState, seat: int) -> Army:
 def side_value(st: ThronesState, seat: int, mine: Army, theirs: Army) -> float:
     """Material, favors, the march of ``seat``'s pieces on the enemy Throne, its Throne's
     safety and its way to the enemy's Fortress."""
-    dist = geometry(st.board.w, st.board.hh).dist
+    dist = kings_distances(st.board.w, st.board.hh)
     total = FAVOR_VALUE * st.fav[seat] + mine.reserve
     toward = dist[theirs.throne] if theirs.throne >= 0 else None
     for t, pos in mine.placed:

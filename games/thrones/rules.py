@@ -184,6 +184,33 @@ def fire_targets(st: "ThronesState", p: int) -> list[int]:
     return out
 
 
+def strikes(st: "ThronesState", seat: int) -> list[tuple[int, str, int, bool]]:
+    """(piece, KIND_ATTACK or KIND_FIRE, target cell, whether a check is made) of every attack and
+    shot ``seat``'s pieces could make at the start of a turn of its own in this position (the
+    observation's strike planes and the bots' evaluation); ``st`` is left as it was."""
+    saved = st.first_turn, st.moved, st.switched
+    st.first_turn = st.moved = st.switched = False  # as at a turn's start: may_strike
+    near, ring = st.board.near_mask, st.board.ring_mask
+    foes = 0
+    for q in st.pieces_of(1 - seat):
+        if st.ppos[q] >= 0:
+            foes |= 1 << st.ppos[q]
+    out = []
+    try:
+        for p in st.pieces_of(seat):
+            src, t = st.ppos[p], st.ptype[p]
+            if src < 0:
+                continue
+            rng = FIRING_RANGE.get(t)  # a quick pass first: an enemy next to it, or at its range
+            if t != DRAGON and not near[src] & foes and not (rng and ring[rng][src] & foes):
+                continue
+            for kind, cells in ((KIND_ATTACK, attack_targets(st, p)), (KIND_FIRE, fire_targets(st, p))):
+                out += [(p, kind, c, check_needed(st, kind, p, c)) for c in cells]
+    finally:
+        st.first_turn, st.moved, st.switched = saved
+    return out
+
+
 def _exempt(t: int, tile: int) -> bool:
     """Dragon "always passes both survival checks"; Ranger the Mountain's, Spearman the Water's."""
     return t == DRAGON or (t == RANGER and tile == MOUNTAIN) or (t == SPEARMAN and tile == WATER)

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import rules
-from .config import DRAGON, FIRING_RANGE, FORTRESS, ODDS_LIMIT, PIECE_NAMES, TILE_NAMES, UNKNOWN
+from .config import DRAGON, FORTRESS, ODDS_LIMIT, PIECE_NAMES, TILE_NAMES, UNKNOWN
 
 if TYPE_CHECKING:
     from .state import ThronesState
@@ -159,43 +159,15 @@ def observation(st: "ThronesState", seat: int) -> np.ndarray:
         block = _VALUE_PLANES[values] = np.repeat(np.array(values, dtype=np.float32)[:, None], n, axis=1)
     obs[31:31 + len(values)] = block
     if st.revealed and not st.is_over():
-        flat = obs.ravel()
+        flat, odds = obs.ravel(), cfg.check_odds / ODDS_LIMIT
         for side, striker_ch in ((seat, STRIKE_CH), (1 - seat, STRIKE_CH + 2)):
-            for src, cell, chance in strikes(st, side):
-                for ch, c in ((striker_ch, src), (striker_ch + 1, cell)):
+            for p, _, cell, checked in rules.strikes(st, side):
+                chance = odds if checked else 1.0
+                for ch, c in ((striker_ch, st.ppos[p]), (striker_ch + 1, cell)):
                     i = ch * n + last + sign * c
                     if chance > flat[i]:
                         flat[i] = chance
     return obs.reshape(N_CHANNELS, b.h, b.w)
-
-
-def strikes(st: "ThronesState", seat: int) -> list[tuple[int, int, float]]:
-    """(striker's cell, target's cell, chance of success) of every attack and shot ``seat``'s
-    pieces could make at the start of a turn of its own in this position (absolute cells; the
-    rules' own target lists; ``st`` is left as it was)."""
-    saved = st.first_turn, st.moved, st.switched
-    st.first_turn = st.moved = st.switched = False  # as at a turn's start: may_strike
-    odds = st.cfg.check_odds / ODDS_LIMIT
-    out = []
-    near, ring = st.board.near_mask, st.board.ring_mask
-    foes = 0
-    for q in st.pieces_of(1 - seat):
-        if st.ppos[q] >= 0:
-            foes |= 1 << st.ppos[q]
-    try:
-        for p in st.pieces_of(seat):
-            src, t = st.ppos[p], st.ptype[p]
-            if src < 0:
-                continue
-            rng = FIRING_RANGE.get(t)  # a quick pass first: an enemy next to it, or at its range
-            if t != DRAGON and not near[src] & foes and not (rng and ring[rng][src] & foes):
-                continue
-            for kind, cells in ((rules.KIND_ATTACK, rules.attack_targets(st, p)),
-                                (rules.KIND_FIRE, rules.fire_targets(st, p))):
-                out += [(src, c, odds if rules.check_needed(st, kind, p, c) else 1.0) for c in cells]
-    finally:
-        st.first_turn, st.moved, st.switched = saved
-    return out
 
 
 def cell_view(st: "ThronesState", seat: int | None, cell: int) -> dict[str, Any]:
