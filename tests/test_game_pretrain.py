@@ -100,3 +100,59 @@ def test_dagger_in_workers_labels_the_same_games_as_in_one_process() -> None:
     for g in range(3, 7):
         assert one.actions[one.games == g].tolist() == two.actions[two.games == g].tolist()
         assert one.obs[one.games == g].tobytes() == two.obs[two.games == g].tobytes()
+
+
+def _pig_sets(tmp_path, *more: str) -> list[str]:
+    sets = [f"run_dir={tmp_path}", "game=pig", "policy=mlp", "total_timesteps=64", "n_envs=1", "n_steps=64",
+            "batch_size=64", "n_epochs=1", "net.channels=8", "net.blocks=1", "net.hidden=[64]", "torch_threads=1",
+            "checkpoint_minutes=0", "eval_every=0", "opponents=[random]", "eval_opponents=[random]", *more]
+    return [a for s in sets for a in ("--set", s)]
+
+
+def test_init_from_starts_the_network_from_the_models_weights(tmp_path) -> None:
+    source = _model("pig")
+    source.save(tmp_path / "source.zip")
+    from training.game_train import start_from
+    fresh = _model("pig")
+    fresh.policy.load_state_dict({k: v * 0 for k, v in fresh.policy.state_dict().items()})
+    start_from(fresh.policy, str(tmp_path / "source.zip"), "pig")
+    for key, value in source.policy.state_dict().items():
+        assert (fresh.policy.state_dict()[key] == value).all(), key
+
+
+def test_dagger_rounds_go_on_from_init_from_without_the_teachers_own_games(tmp_path) -> None:
+    """teacher_first=false: the rounds alone, the first labelling the given network's games."""
+    source = _model("pig")
+    source.save(tmp_path / "source.zip")
+    sets = _pig_sets(tmp_path, "run_name=more", f"init_from={tmp_path / 'source.zip'}", "pretrain.teacher=rollout:4",
+                     "pretrain.games=4", "pretrain.epochs=1", "pretrain.teacher_first=false", "pretrain.dagger_rounds=1")
+    assert main(["train", "--no-progress", *sets]) == 0
+    progress = pd.read_csv(tmp_path / "more" / "progress.csv")
+    row = progress.dropna(subset=["pretrain/dagger_rounds"]).iloc[0]
+    assert row["pretrain/dagger_rounds"] == 1 and 0 <= row["pretrain/student_win_rate"] <= 1
+    assert "pretrain/teacher_win_rate" not in progress or progress["pretrain/teacher_win_rate"].isna().all()
+    # the rounds' games are the given network's: the labels make it a different network after them
+    cloned = MaskablePPO.load(tmp_path / "more" / "pretrained_model.zip", device="cpu").policy.state_dict()
+    assert any((cloned[k] != v).any() for k, v in source.policy.state_dict().items())
+
+
+def test_init_from_that_does_not_fit_is_one_line_before_any_folder(tmp_path, capsys) -> None:
+    other = _model("pig")  # 64 hidden units; the run asks for 32
+    other.save(tmp_path / "other.zip")
+    runs = tmp_path / "runs"
+    for bad, says in [(f"init_from={tmp_path / 'other.zip'}", "its network is not this config's"),
+                      (f"init_from={tmp_path / 'none.zip'}", "does not exist"),
+                      ("init_from=pretrained", "no pretrained model of pig is shipped")]:
+        sets = _pig_sets(runs, "net.hidden=[32]", bad)
+        assert main(["train", "--no-progress", *sets]) == 2
+        err = capsys.readouterr().err
+        assert says in err and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+        assert not runs.exists() or not list(runs.iterdir())
+
+
+def test_teacher_first_false_needs_init_from_and_a_round(tmp_path, capsys) -> None:
+    for more in [["pretrain.dagger_rounds=1"], [f"init_from={tmp_path / 'x.zip'}", "pretrain.dagger_rounds=0"]]:
+        sets = _pig_sets(tmp_path / "runs", "pretrain.teacher=random", "pretrain.teacher_first=false", *more)
+        assert main(["train", "--no-progress", *sets]) == 2
+        err = capsys.readouterr().err
+        assert "teacher_first=false" in err and "Traceback" not in err

@@ -15,7 +15,9 @@ Vigtavl's recorder is :mod:`training.imitation`'s (its league env); any other ga
    cross-entropy of the teacher's action under the masked policy plus ``value_weight`` times the
    squared error of the value; every tenth game is held out to report how often the policy's
    most likely action is the teacher's (``pretrain/accuracy``);
-3. :func:`pretrain`: both, then ``pretrain.dagger_rounds`` rounds of DAgger (Ross et al. 2011).
+3. :func:`pretrain`: both, then ``pretrain.dagger_rounds`` rounds of DAgger (Ross et al. 2011);
+   with ``pretrain.teacher_first`` false, the rounds alone, from the network as it is (a clone
+   given by ``init_from``).
 
 Observations are stored as float16 and masks as packed bits (:class:`Demonstrations`).
 """
@@ -202,20 +204,27 @@ def pretrain(model: Any, cfg: TrainConfig, recorder: Recorder, progress: bool = 
     """Record the teacher's games and clone them into ``model``, then the DAgger rounds; the
     metrics (also logged at step 0)."""
     pt = cfg.pretrain
-    demos = record_games(cfg, recorder, progress)
-    teacher_wins = float(np.mean(demos.wins))
-    metrics = clone(model, demos, cfg, progress)
+    demos: Demonstrations | None = None
+    metrics: dict[str, float] = {}
+    teacher_wins = None
+    if pt.teacher_first:
+        demos = record_games(cfg, recorder, progress)
+        teacher_wins = float(np.mean(demos.wins))
+        metrics = clone(model, demos, cfg, progress)
     for k in range(1, pt.dagger_rounds + 1):
         labelled = record_games(cfg, recorder, progress, student=model, first_game=k * pt.games)
         student_wins = float(np.mean(labelled.wins))  # the network's own games, before this round's cloning
-        demos = Demonstrations.concat([demos, labelled])
+        demos = labelled if demos is None else Demonstrations.concat([demos, labelled])
         metrics = clone(model, demos, cfg, progress)
         metrics["pretrain/dagger_rounds"] = float(k)
         metrics["pretrain/student_win_rate"] = student_wins
         if progress:
             tqdm.write(f"DAgger round {k}: the network won {student_wins:.3f} of its {len(labelled.wins)} games; "
                        f"held-out agreement after cloning {metrics['pretrain/accuracy']:.3f}")
-    metrics["pretrain/teacher_win_rate"] = teacher_wins  # the teacher's own games (the rounds' are the network's)
+    if teacher_wins is not None:
+        metrics["pretrain/teacher_win_rate"] = teacher_wins  # the teacher's own games (the rounds' are the network's)
+    else:  # no games of the teacher's own: the rounds' labels only
+        metrics.pop("pretrain/teacher_win_rate", None)
     for key, value in metrics.items():
         model.logger.record(key, value)
     model.logger.record("time/total_timesteps", 0)

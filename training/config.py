@@ -86,6 +86,10 @@ class PretrainConfig:
     position it reaches; those join the recorded set and the network is cloned on all of it again.
     A clone errs where the teacher never went, and its errors take it there; these are the
     positions it needs labels for. 0: plain cloning. Recorded in this process (the network is here)."""
+    teacher_first: bool = True
+    """Record and clone the teacher's own games before the DAgger rounds. false: the network is a
+    clone already (init_from's), so the rounds start from it at once, each labelling the games the
+    network plays (with a new ``seed``, games it has not played before); dagger_rounds >= 1."""
 
 
 @dataclass
@@ -164,7 +168,9 @@ class TrainConfig:
     init_from: str | None = None
     """Start from this model's weights (a .zip path, or a shipped name such as "v1/pretrained"): one
     of this environment, or one widened from vigtavl_v1 or from fewer players (training/transfer.py).
-    With pretrain.teacher set as well, the cloning starts from these weights, then PPO."""
+    With pretrain.teacher set as well, the cloning starts from these weights, then PPO. Another
+    game (``--game``): a model of that game with the same policy and net ("pretrained": its
+    shipped one)."""
     eval_every: int = 50_000
     """Evaluate against each eval opponent every this many timesteps (0: never)."""
     eval_games: int = 40
@@ -247,6 +253,10 @@ def _check_values(cfg: TrainConfig) -> None:
                                    or pt.dagger_rounds < 0):
         raise ConfigError(f"pretrain: a non-empty teacher, games, epochs, batch_size, workers >= 1, "
                           f"learning_rate > 0, value_weight >= 0 and dagger_rounds >= 0; got {pt}")
+    if pt.teacher is not None and not pt.teacher_first and (pt.dagger_rounds < 1 or not cfg.init_from):
+        raise ConfigError("pretrain.teacher_first=false starts the DAgger rounds from init_from's network: "
+                          f"set init_from and dagger_rounds >= 1 (got init_from={cfg.init_from!r}, "
+                          f"dagger_rounds={pt.dagger_rounds})")
     if cfg.init_from is not None and not cfg.init_from.strip():
         raise ConfigError(f"init_from: a model path or a shipped name; got init_from={cfg.init_from!r}")
     if cfg.eval_every and not cfg.eval_opponents:

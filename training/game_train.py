@@ -24,6 +24,9 @@ Ctrl-C or SIGTERM saves a checkpoint and ``--resume`` continues one. What differ
 - pretraining (``pretrain.teacher``: an agent spec of the game) records the teacher through the
   batch core (:mod:`training.game_imitation`) and clones it with :mod:`training.cloning`, the
   same cloning and DAgger rounds as Vigtavl's; the clone is saved as ``pretrained_model.zip``;
+- ``init_from`` starts the network from a model of the same game, policy and net (a path, or
+  ``pretrained``: the game's shipped one), before any cloning; with ``pretrain.teacher_first``
+  false its DAgger rounds go on from it without the teacher's own games;
 - ``map``, ``reward`` and ``max_steps`` are Vigtavl's and unused here (the game's own move
   limit truncates).
 
@@ -33,6 +36,7 @@ The saved model plays as the agent spec ``ppo:PATH`` of that game (:mod:`agents.
 from __future__ import annotations
 
 import json
+import sys
 from collections import defaultdict, deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -46,7 +50,7 @@ from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.utils import set_random_seed
 from stable_baselines3.common.vec_env import VecMonitor
 
-from agents.game_ppo import PPOPlayer
+from agents.game_ppo import PPOPlayer, load_model_file, model_path
 from agents.network import policy_spec
 from arena.stats import wilson_interval
 from arena.play import GameStopped, play_game
@@ -159,14 +163,10 @@ def train_game(cfg: TrainConfig, resume: str | Path | None = None, progress: boo
                 pool.snapshots = OpponentPool.saved_snapshots(plan.run_dir / LEAGUE_FILE)[-pool.max_snapshots:]
             venv = life.own(VecMonitor(LeagueGameVecEnv(pool, cfg.game, cfg.n_envs, num_players=cfg.num_players,
                                                         seed=cfg.seed, make_player=make)))
-            model: MaskablePPO | None = None
             if plan.checkpoint is not None:
                 model = load_checkpoint(plan.checkpoint, venv, device)
                 venv.seed(cfg.seed + model.num_timesteps)  # a resumed run does not replay the same games
-            run = life.run = open_run(plan, cfg)
-            if progress:
-                announce_run(run.dir)
-            if model is None:
+            else:
                 policy_class, policy_kwargs = policy_spec(cfg.policy, cfg.net.channels, cfg.net.blocks,
                                                           cfg.net.hidden, board="grid")
                 model = MaskablePPO(policy_class, venv, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
@@ -174,6 +174,13 @@ def train_game(cfg: TrainConfig, resume: str | Path | None = None, progress: boo
                                     gae_lambda=cfg.gae_lambda, clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
                                     vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm,
                                     policy_kwargs=policy_kwargs, seed=cfg.seed, device=device, verbose=0)
+                if cfg.init_from:  # before the folder: a network that does not fit is one line, no run
+                    start_from(model.policy, cfg.init_from, cfg.game)
+            run = life.run = open_run(plan, cfg)
+            if progress:
+                announce_run(run.dir)
+                if plan.checkpoint is None and cfg.init_from:
+                    print(f"starting from {cfg.init_from}", file=sys.stderr)
             model.set_logger(life.own(make_logger(run.dir, model.num_timesteps)))
             if plan.checkpoint is None and cfg.pretrain.teacher:
                 pretrain(model, cfg, record_chunk, progress)
@@ -194,6 +201,19 @@ def train_game(cfg: TrainConfig, resume: str | Path | None = None, progress: boo
         stop.check()
         save_model(model, run.dir / FINAL_MODEL)
     return run.dir
+
+
+def start_from(policy: Any, spec: str, game: str) -> None:
+    """Copy into ``policy`` the weights of the model ``spec`` names (a path, or ``pretrained``:
+    ``game``'s shipped network); ValueError in one line when it is no model or its network is
+    another (a different game, policy or net)."""
+    source = load_model_file(model_path(spec, game)).policy.state_dict()
+    own = policy.state_dict()
+    differs = next((k for k in own if k not in source or source[k].shape != own[k].shape), None)
+    if differs is not None or len(source) != len(own):
+        raise ValueError(f"init_from {spec[:80]!r}: its network is not this config's ("
+                         f"{differs or 'more weights'}); give a model of {game} with the same policy and net")
+    policy.load_state_dict(source)
 
 
 class LeagueGameVecEnv(GameVecEnv):
