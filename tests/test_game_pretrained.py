@@ -79,7 +79,7 @@ def test_evaluate_takes_another_games_model_and_its_search(shipped, capsys, tmp_
     ["--opponents", "greedy"],            # not an agent of pig: refused before any game
     ["--search", "0"], ["--search", "100000"],
     ["--model", "no/such.zip"],
-    ["--workers", "3"],                   # the arena of another game plays in one process
+    ["--max-steps", "50"],                # Vigtavl's cut: another game keeps its own move limit
 ])
 def test_evaluate_of_another_game_refuses_bad_input_in_one_line(shipped, capsys, argv) -> None:
     args = ["evaluate", "--game", "pig", "--model", "pretrained", "--games", "2", "--no-progress"]

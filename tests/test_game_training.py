@@ -57,6 +57,20 @@ def test_the_saved_model_plays_pig_as_an_agent_spec(pig_run) -> None:
     assert result.games == 4 and 0 <= result.wins <= 4
 
 
+def test_evaluation_in_workers_plays_the_same_games(pig_run, capsys) -> None:
+    model = pig_run / "final_model.zip"
+    for seed in (10, 11):
+        one = evaluate_game_model("pig", model, "random", games=13, seed=seed, sample=True)
+        two = evaluate_game_model("pig", model, "random", games=13, seed=seed, sample=True, workers=2)
+        assert (two.games, two.wins, two.truncated) == (one.games, one.wins, one.truncated)
+    assert main(["evaluate", "--game", "pig", "--model", str(model), "--opponents", "random", "--games", "6",
+                 "--workers", "2", "--no-progress"]) == 0
+    assert "random" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as bad:
+        main(["evaluate", "--game", "pig", "--model", str(model), "--workers", "0", "--no-progress"])
+    assert bad.value.code == 2 and "must be at least 1" in capsys.readouterr().err
+
+
 def test_sampling_is_seeded_and_legal(pig_run) -> None:
     from games.registry import load_game
     state = load_game("pig").new_state(2, seed=1)

@@ -36,10 +36,13 @@ The saved model plays as the agent spec ``ppo:PATH`` of that game (:mod:`agents.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sys
 from collections import defaultdict, deque
 from collections.abc import Sequence
 from dataclasses import dataclass
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -96,12 +99,17 @@ class EvalResult:
 def evaluate_game_model(game: str, model: str | Path, opponent: str, games: int, seed: int,
                         num_players: int = 2, make: PlayerFactory | None = None,
                         sample: bool = False, max_decisions: int = MAX_EVAL_DECISIONS,
-                        search: int | None = None) -> EvalResult:
+                        search: int | None = None, workers: int = 1) -> EvalResult:
     """``ppo:model`` against ``opponent`` in every other seat, its own seat rotated by game;
     game ``g`` has seed ``seed + g``; ``sample``: the model draws its actions (seeded); ``search``:
     the model plays as ``ppo-search:model:search`` instead. A game past ``max_decisions`` is cut:
     a deterministic policy can repeat a free move forever where a game's move limit does not
-    count it (Thrones' switches)."""
+    count it (Thrones' switches). ``workers`` > 1: the games split between that many spawned
+    processes (at most one per core) of one torch thread each, whole seat rotations apiece: the
+    same games as in one process."""
+    if workers > 1 and make is None and games > num_players:
+        return _evaluate_in_workers(game, model, opponent, games, seed, num_players, sample, max_decisions,
+                                    search, workers)
     make = make or player_factory(game)
     wins, cut = 0.0, 0
     own = f"ppo-search:{model}:{search}" if search else f"ppo:{model}"
@@ -118,6 +126,30 @@ def evaluate_game_model(game: str, model: str | Path, opponent: str, games: int,
         wins += 1.0 / len(w) if seat in w and len(w) < num_players else 0.0
         cut += rec.truncated
     return EvalResult(opponent, games, wins, cut)
+
+
+def _evaluate_in_workers(game: str, model: str | Path, opponent: str, games: int, seed: int, num_players: int,
+                         sample: bool, max_decisions: int, search: int | None, workers: int) -> EvalResult:
+    per = -(-games // workers)
+    per = -(-per // num_players) * num_players  # whole rotations: each game keeps its seat and seed
+    jobs = [(game, str(model), opponent, min(per, games - start), seed + start, num_players, sample,
+             max_decisions, search) for start in range(0, games, per)]
+    processes = min(workers, len(jobs), os.cpu_count() or 1)  # no more processes than cores
+    with get_context("spawn").Pool(processes, initializer=_quiet_worker) as pool:
+        parts = pool.map(_evaluate_star, jobs)
+    return EvalResult(opponent, sum(p.games for p in parts), sum(p.wins for p in parts),
+                      sum(p.truncated for p in parts))
+
+
+def _quiet_worker() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it ends the pool in one line
+
+
+def _evaluate_star(job: tuple[Any, ...]) -> EvalResult:
+    th.set_num_threads(1)  # a worker per core: two threads each would thrash
+    game, model, opponent, games, seed, num_players, sample, max_decisions, search = job
+    return evaluate_game_model(game, model, opponent, games, seed, num_players, sample=sample,
+                               max_decisions=max_decisions, search=search)
 
 
 def _model_player(game: str, model: str, seed: int, sample: bool, search: int | None) -> Any:

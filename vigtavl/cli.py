@@ -107,11 +107,12 @@ def _arena_match(args: argparse.Namespace) -> int:
     return 0
 
 
-def _arena_players(args: argparse.Namespace) -> dict[str, Any]:
-    """The options the arena takes for another game; Vigtavl's own ones are refused in one line."""
+def _arena_players(args: argparse.Namespace, workers: bool = False) -> dict[str, Any]:
+    """The options the arena takes for another game; Vigtavl's own ones are refused in one line
+    (``--workers`` too, unless the command plays another game's games in workers)."""
     given = [flag for flag, on in (("--map", args.map is not None),
                                    ("--max-steps", args.max_steps != DEFAULT_MAX_STEPS),
-                                   ("--workers", args.workers != 1)) if on]
+                                   ("--workers", args.workers != 1 and not workers)) if on]
     if given:
         raise ValueError(f"{', '.join(given)}: not taken for {args.game_name} (the arena plays other "
                          "games in one process, with their own move limit)")
@@ -680,7 +681,7 @@ def _evaluate_game(args: argparse.Namespace) -> int:
     from arena.records import check_out_path, write_file
     from training.game_train import eval_table, evaluate_game_model
     check_out_path(args.out)
-    _arena_players(args)
+    _arena_players(args, workers=True)
     path = model_path(args.model, args.game_name)
     if args.search is not None:
         from agents.game_ppo_search import MAX_SIMULATIONS
@@ -693,9 +694,11 @@ def _evaluate_game(args: argparse.Namespace) -> int:
         AgentSpec.parse(o, args.game_name)  # every spec checked before the first game
     players = args.players or 2
     results = []
+    import torch as th
+    th.set_num_threads(1)  # batch-1 decisions: a second thread only fights the other processes
     for o in tqdm(opponents, desc="opponents", unit="opponent", disable=args.no_progress):
         results.append(evaluate_game_model(args.game_name, path, o, args.games, args.seed, players,
-                                           search=args.search))
+                                           search=args.search, workers=args.workers))
     agent = f"ppo-search:{args.model}:{args.search}" if args.search else f"ppo:{args.model}"
     print(f"{agent} ({args.game_name}), seeds {args.seed}-{args.seed + args.games - 1}\n{eval_table(results)}")
     if args.out:
