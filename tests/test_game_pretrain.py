@@ -156,3 +156,16 @@ def test_teacher_first_false_needs_init_from_and_a_round(tmp_path, capsys) -> No
         assert main(["train", "--no-progress", *sets]) == 2
         err = capsys.readouterr().err
         assert "teacher_first=false" in err and "Traceback" not in err
+
+
+def test_value_warmup_moves_the_critic_only(tmp_path) -> None:
+    """value_warmup past the run's end: PPO's updates change the value head, not the policy."""
+    source = _model("pig")
+    source.save(tmp_path / "source.zip")
+    sets = _pig_sets(tmp_path, "run_name=warm", f"init_from={tmp_path / 'source.zip'}", "value_warmup=100000",
+                     "total_timesteps=128")
+    assert main(["train", "--no-progress", *sets]) == 0
+    after = MaskablePPO.load(tmp_path / "warm" / "final_model.zip", device="cpu").policy.state_dict()
+    before = source.policy.state_dict()
+    moved = {k for k in before if (after[k] != before[k]).any()}
+    assert moved and all(k.startswith(("value_net", "mlp_extractor.value_net")) for k in moved), moved

@@ -26,7 +26,8 @@ Ctrl-C or SIGTERM saves a checkpoint and ``--resume`` continues one. What differ
   same cloning and DAgger rounds as Vigtavl's; the clone is saved as ``pretrained_model.zip``;
 - ``init_from`` starts the network from a model of the same game, policy and net (a path, or
   ``pretrained``: the game's shipped one), before any cloning; with ``pretrain.teacher_first``
-  false its DAgger rounds go on from it without the teacher's own games;
+  false its DAgger rounds go on from it without the teacher's own games; ``value_warmup``
+  trains the value head alone for that many steps first, as Vigtavl's trainer does;
 - ``map``, ``reward`` and ``max_steps`` are Vigtavl's and unused here (the game's own move
   limit truncates).
 
@@ -69,8 +70,8 @@ from training.league import SNAPSHOT, OpponentPool
 from training.runs import BEST_FILE, FINAL_MODEL, LEAGUE_FILE, checkpoint_path, open_run, plan_run
 from training.lifecycle import RunLifecycle
 from training.stopping import StopSignal
-from training.train import (CheckpointCallback, LeagueCallback, ProgressBarCallback, StopOnSignal, load_checkpoint,
-                            save_on_stop)
+from training.train import (CheckpointCallback, LeagueCallback, ProgressBarCallback, StopOnSignal, ValueWarmup,
+                            load_checkpoint, save_on_stop)
 from training.vec import GameVecEnv, player_factory
 
 GAME_STATS_WINDOW = 100
@@ -221,6 +222,8 @@ def train_game(cfg: TrainConfig, resume: str | Path | None = None, progress: boo
         life.on_stop(lambda: save_on_stop(model, run))
         stop.guard(model.policy.optimizer)
         callbacks: list[BaseCallback] = [StopOnSignal(stop), GameStats(), CheckpointCallback(cfg, run.dir)]
+        if cfg.value_warmup:  # a clone's critic learns this learner's returns before the policy moves
+            callbacks.append(ValueWarmup(cfg.value_warmup))
         if cfg.selfplay.snapshot_every:
             callbacks.append(LeagueCallback(pool, cfg.selfplay.snapshot_every, run.dir))
         if cfg.eval_every:
