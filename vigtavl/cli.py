@@ -114,8 +114,9 @@ def _arena_players(args: argparse.Namespace, workers: bool = False) -> dict[str,
                                    ("--max-steps", args.max_steps != DEFAULT_MAX_STEPS),
                                    ("--workers", args.workers != 1 and not workers)) if on]
     if given:
-        raise ValueError(f"{', '.join(given)}: not taken for {args.game_name} (the arena plays other "
-                         "games in one process, with their own move limit)")
+        why = ("the arena plays other games in one process, with their own board and move limit"
+               if "--workers" in given else "other games keep their own board and move limit")
+        raise ValueError(f"{', '.join(given)}: not taken for {args.game_name} ({why})")
     return {}
 
 
@@ -674,6 +675,7 @@ def _evaluate_game(args: argparse.Namespace) -> int:
     """``evaluate --game NAME``: the model of another game against each opponent, by the arena."""
     import json
 
+    import torch as th
     from tqdm import tqdm
 
     from agents.game_ppo import model_path
@@ -694,7 +696,6 @@ def _evaluate_game(args: argparse.Namespace) -> int:
         AgentSpec.parse(o, args.game_name)  # every spec checked before the first game
     players = args.players or 2
     results = []
-    import torch as th
     th.set_num_threads(1)  # batch-1 decisions: a second thread only fights the other processes
     for o in tqdm(opponents, desc="opponents", unit="opponent", disable=args.no_progress):
         results.append(evaluate_game_model(args.game_name, path, o, args.games, args.seed, players,
